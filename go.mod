@@ -1,0 +1,3 @@
+module github.com/rankmetrics/rankmetrics
+
+go 1.26.0
