@@ -1,0 +1,3 @@
+package metric
+
+//go:generate go run ../gen -out .

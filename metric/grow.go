@@ -1,0 +1,10 @@
+package metric
+
+// grow returns s with length n, reusing its array when it is large enough.
+// The contents are not cleared.
+func grow[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}

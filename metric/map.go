@@ -1,0 +1,227 @@
+package metric
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// Metric is a streaming metric over batches of ranked lists.
+type Metric interface {
+	// Name returns the name the metric reports under.
+	Name() string
+	// Update adds one batch.
+	Update(labels, predictions tensor.Lists, weights tensor.Weights) error
+	// Result returns the metric over every batch added since the last Reset.
+	Result() float64
+	// Reset forgets every batch.
+	Reset()
+}
+
+// PerList holds the per-list values of one batch, as TF-Ranking's
+// compute() returns them: the AP of each list and its list weight. In
+// float32 mode each value is a float32 held exactly in a float64.
+type PerList struct {
+	Values  []float64
+	Weights []float64
+}
+
+// MeanAveragePrecision is TF-Ranking's MeanAveragePrecisionMetric: a
+// weighted mean of per-list average precision, accumulated over batches as
+// a Keras Mean. Its methods are safe to call from several goroutines.
+type MeanAveragePrecision struct {
+	mu  sync.Mutex
+	cfg Config
+	pcg rand.PCG
+	rng *rand.Rand
+
+	ws32             workspaceFloat32
+	ws64             workspaceFloat64
+	total32, count32 float32
+	total64, count64 float64
+}
+
+var _ Metric = (*MeanAveragePrecision)(nil)
+
+// NewMeanAveragePrecision returns a MAP metric. With no options it is
+// TF-Ranking's default: the whole list, float32, dense inputs, random ties
+// (seed 0) and the name mean_average_precision_metric.
+func NewMeanAveragePrecision(opts ...Option) (*MeanAveragePrecision, error) {
+	c := DefaultConfig(DefaultMAPName)
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	return FromConfig(c)
+}
+
+// FromConfig returns a MAP metric with configuration c.
+func FromConfig(c Config) (*MeanAveragePrecision, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m := &MeanAveragePrecision{cfg: c}
+	m.rng = rand.New(&m.pcg)
+	m.Reset()
+	return m, nil
+}
+
+// Name returns the metric's name.
+func (m *MeanAveragePrecision) Name() string { return m.cfg.Name }
+
+// Config returns the metric's configuration.
+func (m *MeanAveragePrecision) Config() Config { return m.cfg }
+
+// Reset sets the total and the count to 0 and restarts the tie-break
+// generator from the seed, so a reset metric repeats its results.
+func (m *MeanAveragePrecision) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
+	m.pcg.Seed(m.cfg.Seed, 0)
+}
+
+// check returns an error when the inputs do not fit each other or the
+// metric.
+func (m *MeanAveragePrecision) check(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	if err := labels.SameShape(predictions, "labels", "predictions"); err != nil {
+		return err
+	}
+	if err := weights.Check(labels); err != nil {
+		return err
+	}
+	if labels.IsRagged() != m.cfg.Ragged {
+		if m.cfg.Ragged {
+			return fmt.Errorf("metric: %s is ragged but labels have dense shape %s; pass ragged lists or make the metric dense: %w",
+				m.cfg.Name, labels.Shape(), tensor.ErrShape)
+		}
+		return fmt.Errorf("metric: %s is dense but labels are %s; pass dense lists or use WithRagged(true): %w",
+			m.cfg.Name, labels.Shape(), tensor.ErrShape)
+	}
+	if labels.Width() > maxItems {
+		return fmt.Errorf("metric: lists of %d items are longer than the %d a kernel takes: %w", labels.Width(), maxItems, tensor.ErrShape)
+	}
+	return nil
+}
+
+// compute runs the kernel of the metric's dtype on one batch, leaving the
+// per-list values in the workspace. It leaves the tie-break generator as it
+// was when it fails. The caller holds m.mu.
+func (m *MeanAveragePrecision) compute(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	if err := m.check(labels, predictions, weights); err != nil {
+		return err
+	}
+	saved := m.pcg
+	var err error
+	if m.cfg.DType == Float64 {
+		err = m.ws64.batch(labels, predictions, weights, &m.cfg, m.rng)
+	} else {
+		err = m.ws32.batch(labels, predictions, weights, &m.cfg, m.rng)
+	}
+	if err != nil {
+		m.pcg = saved
+	}
+	return err
+}
+
+// Update adds one batch: labels and predictions of the same shape, and
+// weights that are none, per item or per list. It changes nothing when it
+// returns an error.
+func (m *MeanAveragePrecision) Update(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.compute(labels, predictions, weights); err != nil {
+		return err
+	}
+	if m.cfg.DType == Float64 {
+		m.ws64.accumulate(&m.total64, &m.count64, labels.Len())
+	} else {
+		m.ws32.accumulate(&m.total32, &m.count32, labels.Len())
+	}
+	return nil
+}
+
+// Compute returns the AP and the list weight of every list of one batch,
+// as TF-Ranking's compute() does, without adding the batch to the metric.
+// Under the Random tie policy it draws from the same generator as Update.
+func (m *MeanAveragePrecision) Compute(labels, predictions tensor.Lists, weights tensor.Weights) (PerList, error) {
+	var out PerList
+	err := m.ComputeInto(&out, labels, predictions, weights)
+	return out, err
+}
+
+// ComputeInto is Compute writing into dst, whose slices it reuses when they
+// are large enough.
+func (m *MeanAveragePrecision) ComputeInto(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.compute(labels, predictions, weights); err != nil {
+		return err
+	}
+	bsz := labels.Len()
+	dst.Values, dst.Weights = grow(dst.Values, bsz), grow(dst.Weights, bsz)
+	for b := range bsz {
+		if m.cfg.DType == Float64 {
+			dst.Values[b], dst.Weights[b] = m.ws64.ap[b], m.ws64.lw[b]
+		} else {
+			dst.Values[b], dst.Weights[b] = float64(m.ws32.ap[b]), float64(m.ws32.lw[b])
+		}
+	}
+	return nil
+}
+
+// Result returns the weighted mean AP over every batch since the last
+// Reset: total / count, or 0 when count is 0 (TF's divide_no_nan). In
+// float32 mode it is the float32 TF-Ranking returns.
+func (m *MeanAveragePrecision) Result() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cfg.DType == Float64 {
+		if m.count64 == 0 {
+			return 0
+		}
+		return m.total64 / m.count64
+	}
+	if m.count32 == 0 {
+		return 0
+	}
+	return float64(m.total32 / m.count32)
+}
+
+// sameKind returns an error when o computes a different metric than m.
+// Names and seeds may differ.
+func (c Config) sameKind(o Config) error {
+	if c.TopN != o.TopN || c.DType != o.DType || c.Ragged != o.Ragged || c.Ties != o.Ties {
+		return fmt.Errorf("metric: cannot merge %s (topn %d, %s, ragged %v, ties %s) with %s (topn %d, %s, ragged %v, ties %s): %w",
+			o.Name, o.TopN, o.DType, o.Ragged, o.Ties, c.Name, c.TopN, c.DType, c.Ragged, c.Ties, ErrConfig)
+	}
+	return nil
+}
+
+// Merge adds the totals and counts of others to m, in order, as Keras
+// merge_state does. The others must have the same topn, dtype, raggedness
+// and tie policy; on an error m is unchanged.
+func (m *MeanAveragePrecision) Merge(others ...*MeanAveragePrecision) error {
+	states := make([]State, len(others))
+	for i, o := range others {
+		if o == nil {
+			return fmt.Errorf("metric: Merge: metric %d is nil: %w", i, ErrConfig)
+		}
+		states[i] = o.State()
+		if err := m.cfg.sameKind(states[i].Config); err != nil {
+			return err
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range states {
+		m.total32 += float32(s.Total)
+		m.count32 += float32(s.Count)
+		m.total64 += s.Total
+		m.count64 += s.Count
+	}
+	return nil
+}
