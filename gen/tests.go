@@ -30,7 +30,7 @@ func kernelTestFile(v variant) *File {
 
 	f.Commentf("TestUpdate%sAllocatesNothing checks that a steady-state %s update allocates", v.Name, v.T)
 	f.Comment("nothing, for every tie policy and weight kind.")
-	f.Func().Id("TestUpdate"+v.Name+"AllocatesNothing").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
+	f.Func().Id("TestUpdate" + v.Name + "AllocatesNothing").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
 		Id("checkUpdateAllocs").Call(t, Id(v.DType)),
 	)
 	return f

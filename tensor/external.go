@@ -3,8 +3,8 @@ package tensor
 import (
 	"fmt"
 
-	gt "gorgonia.org/tensor"
 	"gonum.org/v1/gonum/mat"
+	gt "gorgonia.org/tensor"
 )
 
 // FromGorgonia views a gorgonia.org/tensor Dense of dtype Float32 or
