@@ -21,7 +21,7 @@ func kernelTestFile(v variant) *File {
 			For(List(Id("_"), Id("ties")).Op(":=").Range().Index().Id("TiePolicy").Values(Id("Stable"), Id("Pessimistic"), Id("Optimistic"), Id("Expected"))).Block(
 				Id("want").Op(":=").Id("referenceCompute").Index(Id(v.T)).Call(Id("tc"), Id("ties")),
 				Id("got").Op(":=").Id("computeCase").Call(t, Id("tc"), Id(v.DType), Id("ties")),
-				Id("comparePerList").Call(t, Id("tc"), Id("ties"), Id("got"), Id("want")),
+				Id("comparePerList").Call(t, Id("tc"), Id("ties"), Id("got"), Id("want"), Lit(v.Tol)),
 				Id("n").Op("++"),
 			),
 		),

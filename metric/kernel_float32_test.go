@@ -12,7 +12,7 @@ func TestComputeFloat32MatchesReference(t *testing.T) {
 		for _, ties := range []TiePolicy{Stable, Pessimistic, Optimistic, Expected} {
 			want := referenceCompute[float32](tc, ties)
 			got := computeCase(t, tc, Float32, ties)
-			comparePerList(t, tc, ties, got, want)
+			comparePerList(t, tc, ties, got, want, 1e-06)
 			n++
 		}
 	}

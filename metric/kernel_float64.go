@@ -71,26 +71,24 @@ func (ws *workspaceFloat64) list(lab, sc, w []float64, ragged bool, topn int, ti
 	if topn >= 0 && topn < n {
 		k = topn
 	}
-	switch ties {
-	case Expected:
-		if tr != 0 {
-			ap = float64(expectedPrecisionSum(keys, lab, w, k) / float64(tr))
-		}
-		return ap, pw, sw, nrel, -1
-	case Random:
-		shuffleTies(keys, rng)
-	}
 
 	// One summand per position 1..k, zero where the item is not relevant,
 	// as TF sums precision@k * weight * relevance over the top k.
 	terms = terms[:k]
 	clear(terms)
-	cnt := 0
-	for j, key := range keys[:min(k, len(keys))] {
-		i := key.index()
-		if lab[i] >= 1 {
-			cnt++
-			terms[j] = float64(float64(cnt)/float64(j+1)) * w[i]
+	if ties == Expected {
+		expectedTerms(keys, lab, w, terms)
+	} else {
+		if ties == Random {
+			shuffleTies(keys, rng)
+		}
+		cnt := 0
+		for j, key := range keys[:min(k, len(keys))] {
+			i := key.index()
+			if lab[i] >= 1 {
+				cnt++
+				terms[j] = float64(float64(cnt)/float64(j+1)) * w[i]
+			}
 		}
 	}
 	if tr != 0 {

@@ -12,7 +12,7 @@ func TestComputeFloat64MatchesReference(t *testing.T) {
 		for _, ties := range []TiePolicy{Stable, Pessimistic, Optimistic, Expected} {
 			want := referenceCompute[float64](tc, ties)
 			got := computeCase(t, tc, Float64, ties)
-			comparePerList(t, tc, ties, got, want)
+			comparePerList(t, tc, ties, got, want, 1e-12)
 			n++
 		}
 	}

@@ -131,6 +131,13 @@ func (m *MeanAveragePrecision) compute(labels, predictions tensor.Lists, weights
 // weights that are none, per item or per list. It changes nothing when it
 // returns an error.
 func (m *MeanAveragePrecision) Update(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	return m.UpdatePerList(nil, labels, predictions, weights)
+}
+
+// UpdatePerList is Update that also writes the AP and list weight of every
+// list of the batch into dst, as Compute does, when dst is not nil. It
+// reuses the slices of dst when they are large enough.
+func (m *MeanAveragePrecision) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.compute(labels, predictions, weights); err != nil {
@@ -141,6 +148,7 @@ func (m *MeanAveragePrecision) Update(labels, predictions tensor.Lists, weights 
 	} else {
 		m.ws32.accumulate(&m.total32, &m.count32, labels.Len())
 	}
+	m.perList(dst, labels.Len())
 	return nil
 }
 
@@ -161,7 +169,16 @@ func (m *MeanAveragePrecision) ComputeInto(dst *PerList, labels, predictions ten
 	if err := m.compute(labels, predictions, weights); err != nil {
 		return err
 	}
-	bsz := labels.Len()
+	m.perList(dst, labels.Len())
+	return nil
+}
+
+// perList copies the per-list values of the last batch of bsz lists into
+// dst, when it is not nil. The caller holds m.mu.
+func (m *MeanAveragePrecision) perList(dst *PerList, bsz int) {
+	if dst == nil {
+		return
+	}
 	dst.Values, dst.Weights = grow(dst.Values, bsz), grow(dst.Weights, bsz)
 	for b := range bsz {
 		if m.cfg.DType == Float64 {
@@ -170,7 +187,6 @@ func (m *MeanAveragePrecision) ComputeInto(dst *PerList, labels, predictions ten
 			dst.Values[b], dst.Weights[b] = float64(m.ws32.ap[b]), float64(m.ws32.lw[b])
 		}
 	}
-	return nil
 }
 
 // Result returns the weighted mean AP over every batch since the last

@@ -25,17 +25,20 @@ func shuffleTies[K keyer](keys []K, rng *rand.Rand) {
 	}
 }
 
-// expectedPrecisionSum returns the expectation, over every uniformly random
-// order of each run of equal scores in sorted keys, of the sum over the
-// first k positions of precision times weight at each relevant item: the
-// AP numerator. Dividing by the weighted relevance gives the expected AP.
+// expectedTerms writes into terms, position by position over the first
+// len(terms) positions, the expectation of precision times weight at each
+// relevant item, over every uniformly random order of each run of equal
+// scores in sorted keys. Their sum is the expected AP numerator; dividing by
+// the weighted relevance gives the expected AP.
 //
 // A tie group of n items, r of them relevant, after a items of which c are
 // relevant, puts each relevant item at group position j with probability
 // 1/n, with (j-1)(r-1)/(n-1) other relevant items of the group ahead of it
-// on average. See tie_expectation.md in the shared parity notes.
-func expectedPrecisionSum[K keyer, T float32 | float64](keys []K, lab, w []T, k int) float64 {
-	var sum float64
+// on average (tie_expectation.md in the shared parity notes). An untied
+// item's term is computed in T exactly as the other policies compute it, so
+// a list without ties gets the same bits under every policy.
+func expectedTerms[K keyer, T float32 | float64](keys []K, lab, w, terms []T) {
+	k := len(terms)
 	a, c := 0, 0
 	for g := 0; g < len(keys) && a < k; {
 		e := g + 1
@@ -49,18 +52,16 @@ func expectedPrecisionSum[K keyer, T float32 | float64](keys []K, lab, w []T, k 
 				wr += float64(w[i])
 			}
 		}
-		if r > 0 {
-			var s float64
+		switch {
+		case r == 0:
+		case n == 1:
+			terms[a] = T(T(c+1)/T(a+1)) * w[keys[g].index()]
+		default:
 			for j := 1; j <= min(n, k-a); j++ {
-				ahead := float64(c)
-				if n > 1 {
-					ahead += float64(j-1) * float64(r-1) / float64(n-1)
-				}
-				s += (ahead + 1) / float64(a+j)
+				ahead := float64(c) + float64(j-1)*float64(r-1)/float64(n-1)
+				terms[a+j-1] = T(wr / float64(n) * (ahead + 1) / float64(a+j))
 			}
-			sum += wr * s / float64(n)
 		}
 		a, c, g = a+n, c+r, e
 	}
-	return sum
 }

@@ -1,0 +1,332 @@
+package cases
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// ErrCase is wrapped by every error about the content of a case.
+var ErrCase = errors.New("bad case")
+
+// Num is a JSON number that may also be written "NaN", "Infinity" or
+// "-Infinity".
+type Num float64
+
+// UnmarshalJSON reads a number or one of the three strings.
+func (n *Num) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		switch s {
+		case "NaN":
+			*n = Num(math.NaN())
+		case "Infinity", "inf", "+Infinity":
+			*n = Num(math.Inf(1))
+		case "-Infinity", "-inf":
+			*n = Num(math.Inf(-1))
+		default:
+			return fmt.Errorf("%q is not a number, \"NaN\", \"Infinity\" or \"-Infinity\"", s)
+		}
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*n = Num(f)
+	return nil
+}
+
+// Update is one Update call of a case.
+type Update struct {
+	Labels      [][]Num `json:"labels"`
+	Predictions [][]Num `json:"predictions"`
+	// Weights is null for none; rows as long as the label rows for per-item
+	// weights; rows of length 1 for per-list weights, TF's dense [B, 1].
+	Weights [][]Num `json:"weights"`
+}
+
+// Case is one input line.
+type Case struct {
+	ID      string   `json:"id"`
+	Metric  string   `json:"metric"`
+	TopN    *int     `json:"topn"`
+	Ragged  bool     `json:"ragged"`
+	DType   string   `json:"dtype"`
+	Ties    string   `json:"ties"`
+	Seed    *uint64  `json:"seed"`
+	Updates []Update `json:"updates"`
+}
+
+// Answer is one output line.
+type Answer struct {
+	ID string `json:"id"`
+	// Result is the metric after every update.
+	Result float64 `json:"result"`
+	// PerList and ListWeights hold the per-list values and list weights of
+	// each update.
+	PerList     [][]float64 `json:"per_list"`
+	ListWeights [][]float64 `json:"list_weights"`
+	// Error is the reason the case failed; the other fields are then empty.
+	Error string `json:"error,omitempty"`
+	// Float32 says the values are float32s.
+	Float32 bool `json:"-"`
+}
+
+// Config returns the metric configuration the case asks for.
+func (c *Case) Config() (metric.Config, error) {
+	if c.Metric != "map" && c.Metric != "" {
+		return metric.Config{}, fmt.Errorf("metric %q is not supported; use \"map\": %w", c.Metric, ErrCase)
+	}
+	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	if c.TopN != nil {
+		if *c.TopN < 0 {
+			return cfg, fmt.Errorf("topn is %d; it must be >= 0 or null: %w", *c.TopN, ErrCase)
+		}
+		cfg.TopN = *c.TopN
+	}
+	cfg.Ragged = c.Ragged
+	if c.DType != "" {
+		d, err := metric.ParseDType(c.DType)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.DType = d
+	}
+	if c.Ties != "" {
+		p, err := metric.ParseTiePolicy(c.Ties)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Ties = p
+	}
+	if c.Seed != nil {
+		cfg.Seed = *c.Seed
+	}
+	return cfg, nil
+}
+
+func rows(r [][]Num) [][]float64 {
+	out := make([][]float64, len(r))
+	for b, row := range r {
+		out[b] = make([]float64, len(row))
+		for i, x := range row {
+			out[b][i] = float64(x)
+		}
+	}
+	return out
+}
+
+func build(rs [][]float64, ragged bool) (tensor.Lists, error) {
+	if ragged {
+		return tensor.RaggedRows(rs)
+	}
+	return tensor.DenseRows(rs)
+}
+
+// Inputs returns the tensors of update u of a case with raggedness ragged.
+func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights tensor.Weights, err error) {
+	lr, pr := rows(u.Labels), rows(u.Predictions)
+	if labels, err = build(lr, ragged); err != nil {
+		return labels, predictions, weights, fmt.Errorf("labels: %w", err)
+	}
+	if predictions, err = build(pr, ragged); err != nil {
+		return labels, predictions, weights, fmt.Errorf("predictions: %w", err)
+	}
+	if u.Weights == nil {
+		return labels, predictions, weights, nil
+	}
+	wr := rows(u.Weights)
+	if len(wr) != len(lr) {
+		return labels, predictions, weights, fmt.Errorf("weights have %d rows, labels have %d: %w", len(wr), len(lr), ErrCase)
+	}
+	perItem, perList := true, true
+	for b := range wr {
+		perItem = perItem && len(wr[b]) == len(lr[b])
+		perList = perList && len(wr[b]) == 1
+	}
+	switch {
+	case perItem:
+		wl, err := build(wr, ragged)
+		if err != nil {
+			return labels, predictions, weights, fmt.Errorf("weights: %w", err)
+		}
+		weights = tensor.PerItem(wl)
+	case perList:
+		col := make([]float64, len(wr))
+		for b := range wr {
+			col[b] = wr[b][0]
+		}
+		weights = tensor.PerList(col)
+	default:
+		for b := range wr {
+			if len(wr[b]) != len(lr[b]) && len(wr[b]) != 1 {
+				return labels, predictions, weights, fmt.Errorf("weights row %d has %d values; it needs %d (per item) or 1 (per list): %w",
+					b, len(wr[b]), len(lr[b]), ErrCase)
+			}
+		}
+		return labels, predictions, weights, fmt.Errorf("weights mix per-item and per-list rows: %w", ErrCase)
+	}
+	return labels, predictions, weights, nil
+}
+
+// Run evaluates one case.
+func Run(c *Case) Answer {
+	a := Answer{ID: c.ID, PerList: [][]float64{}, ListWeights: [][]float64{}}
+	fail := func(err error) Answer {
+		return Answer{ID: c.ID, Error: err.Error()}
+	}
+	cfg, err := c.Config()
+	if err != nil {
+		return fail(err)
+	}
+	a.Float32 = cfg.DType == metric.Float32
+	m, err := metric.FromConfig(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	for i := range c.Updates {
+		labels, preds, w, err := c.Updates[i].Inputs(c.Ragged)
+		if err != nil {
+			return fail(fmt.Errorf("update %d: %w", i, err))
+		}
+		var pl metric.PerList
+		if err := m.UpdatePerList(&pl, labels, preds, w); err != nil {
+			return fail(fmt.Errorf("update %d: %w", i, err))
+		}
+		a.PerList = append(a.PerList, pl.Values)
+		a.ListWeights = append(a.ListWeights, pl.Weights)
+	}
+	a.Result = m.Result()
+	return a
+}
+
+// MaxLine is the longest input line Process reads.
+const MaxLine = 256 << 20
+
+// Process reads cases from r, one per line, and writes one answer line per
+// case to w, in order. A bad case gets an error answer and the next lines
+// are still answered; Process returns an error only when reading or writing
+// fails or ctx is done. Blank lines are skipped.
+func Process(ctx context.Context, r io.Reader, w io.Writer) (n int, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
+	bw := bufio.NewWriter(w)
+	line := 0
+	for sc.Scan() {
+		line++
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var a Answer
+		c, err := Decode(text)
+		if err != nil {
+			a = Answer{ID: c.ID, Error: fmt.Sprintf("line %d: %v", line, err)}
+		} else {
+			a = Run(&c)
+		}
+		if _, err := bw.Write(a.Marshal()); err != nil {
+			return n, err
+		}
+		if err := bw.WriteByte('\n'); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		return n, fmt.Errorf("line %d: %w", line+1, err)
+	}
+	return n, bw.Flush()
+}
+
+// Decode parses one case line. Unknown keys are an error, so that a
+// misspelt option is not silently ignored; the id is returned when it
+// could be read.
+func Decode(line []byte) (Case, error) {
+	var c Case
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		var id struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(line, &id)
+		return Case{ID: id.ID}, fmt.Errorf("%w: %w", ErrCase, err)
+	}
+	if dec.More() {
+		return c, fmt.Errorf("text after the case object: %w", ErrCase)
+	}
+	return c, nil
+}
+
+// Marshal encodes the answer as one JSON object, without a newline.
+func (a Answer) Marshal() []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	id, _ := json.Marshal(a.ID) // a string always marshals
+	b.Write(id)
+	if a.Error != "" {
+		msg, _ := json.Marshal(a.Error)
+		b.WriteString(`,"error":`)
+		b.Write(msg)
+		b.WriteByte('}')
+		return b.Bytes()
+	}
+	b.WriteString(`,"result":`)
+	a.num(&b, a.Result)
+	for _, part := range []struct {
+		key  string
+		vals [][]float64
+	}{{"per_list", a.PerList}, {"list_weights", a.ListWeights}} {
+		b.WriteString(`,"` + part.key + `":[`)
+		for i, row := range part.vals {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('[')
+			for j, x := range row {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				a.num(&b, x)
+			}
+			b.WriteByte(']')
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// num writes x as the shortest decimal that gives back its bits, as a
+// float32 when the answer is float32.
+func (a Answer) num(b *bytes.Buffer, x float64) {
+	switch {
+	case math.IsNaN(x):
+		b.WriteString(`"NaN"`)
+	case math.IsInf(x, 1):
+		b.WriteString(`"Infinity"`)
+	case math.IsInf(x, -1):
+		b.WriteString(`"-Infinity"`)
+	case a.Float32:
+		b.WriteString(strconv.FormatFloat(x, 'g', -1, 32))
+	default:
+		b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+}
