@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	. "github.com/dave/jennifer/jen" //nolint:staticcheck // jennifer is written as a DSL
+	. "github.com/dave/jennifer/jen" // jennifer is a DSL meant to be dot-imported
 )
 
 const (

@@ -1,7 +1,7 @@
 package main
 
 import (
-	. "github.com/dave/jennifer/jen" //nolint:staticcheck // jennifer is written as a DSL
+	. "github.com/dave/jennifer/jen" // jennifer is a DSL meant to be dot-imported
 )
 
 // kernelTestFile writes the tests of one variant: the kernel against the

@@ -68,6 +68,9 @@ type Case struct {
 	Ties    string   `json:"ties"`
 	Seed    *uint64  `json:"seed"`
 	Updates []Update `json:"updates"`
+	// Expect is what a golden file expects of the case; compute ignores it,
+	// so a golden file can be fed to compute as it is.
+	Expect json.RawMessage `json:"expect,omitempty"`
 }
 
 // Answer is one output line.

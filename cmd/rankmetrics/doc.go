@@ -1,0 +1,16 @@
+// Command rankmetrics computes TF-Ranking's ranking metrics from the
+// command line.
+//
+// Subcommands:
+//
+//	rankmetrics compute [--input FILE]
+//
+// compute reads JSON Lines cases (the cross-language parity interface, see
+// package internal/cases) from stdin or FILE and writes one answer line per
+// case, in order. A bad case gets an {"id", "error"} answer and the next
+// lines are still answered.
+//
+//	rankmetrics eval [flags] QRELS RUN | FILE
+//
+// eval evaluates ranking outputs from files; run "rankmetrics eval -h".
+package main
