@@ -1,0 +1,330 @@
+package metric
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+var inf = math.Inf(1)
+
+// handCase is one batch whose per-list values were worked out by hand.
+type handCase struct {
+	name      string
+	labels    [][]float64
+	preds     [][]float64
+	weights   [][]float64 // per item
+	perList   []float64
+	ragged    bool
+	opts      []Option
+	wantAP    []float64
+	wantLW    []float64
+	wantTotal float64 // result of the metric after this one update
+	dtypes    []DType // nil for both
+}
+
+func handCases() []handCase {
+	return []handCase{
+		{name: "two relevant at ranks 1 and 3", labels: [][]float64{{1, 0, 1, 0}}, preds: [][]float64{{4, 3, 2, 1}},
+			wantAP: []float64{(1 + 2.0/3) / 2}, wantLW: []float64{1}, wantTotal: (1 + 2.0/3) / 2},
+		{name: "top 2 keeps the whole-list denominator", labels: [][]float64{{1, 0, 1, 0}}, preds: [][]float64{{4, 3, 2, 1}},
+			opts: []Option{WithTopN(2)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+		{name: "top 0 gives 0 and keeps the weight", labels: [][]float64{{1, 0}}, preds: [][]float64{{2, 1}},
+			opts: []Option{WithTopN(0)}, wantAP: []float64{0}, wantLW: []float64{1}, wantTotal: 0},
+		{name: "top n past the end is the whole list", labels: [][]float64{{0, 1}}, preds: [][]float64{{2, 1}},
+			opts: []Option{WithTopN(50)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+		{name: "graded labels count as relevant", labels: [][]float64{{3, 0, 2, 0}}, preds: [][]float64{{4, 3, 2, 1}},
+			wantAP: []float64{(1 + 2.0/3) / 2}, wantLW: []float64{1}, wantTotal: (1 + 2.0/3) / 2},
+		{name: "label 0.5 is valid but not relevant", labels: [][]float64{{0.5, 1}}, preds: [][]float64{{2, 1}},
+			wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+		{name: "dense label -1 is masked", labels: [][]float64{{-1, 1}}, preds: [][]float64{{5, 1}},
+			wantAP: []float64{1}, wantLW: []float64{1}, wantTotal: 1},
+		{name: "dense NaN label is masked", labels: [][]float64{{math.NaN(), 1}}, preds: [][]float64{{5, 1}},
+			wantAP: []float64{1}, wantLW: []float64{1}, wantTotal: 1},
+		{name: "ragged label -1 is a valid non-relevant item", labels: [][]float64{{-1, 1}}, preds: [][]float64{{5, 1}},
+			ragged: true, opts: []Option{WithRagged(true)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+		{name: "weight 0 masks the item", labels: [][]float64{{0, 1}}, preds: [][]float64{{5, 1}}, weights: [][]float64{{0, 1}},
+			wantAP: []float64{1}, wantLW: []float64{1}, wantTotal: 1},
+		{name: "negative weight masks the item and counts in the sum", labels: [][]float64{{0, 1}}, preds: [][]float64{{5, 1}},
+			weights: [][]float64{{-3, 1}}, wantAP: []float64{1}, wantLW: []float64{0}, wantTotal: 0},
+		{name: "per-item weights", labels: [][]float64{{1, 0, 1}}, preds: [][]float64{{3, 2, 1}}, weights: [][]float64{{2, 1, 4}},
+			wantAP: []float64{(2 + 2.0/3*4) / 6}, wantLW: []float64{3}, wantTotal: (2 + 2.0/3*4) / 6},
+		{name: "a list without relevant items gets AP 0, weight 1", labels: [][]float64{{0, 0}}, preds: [][]float64{{2, 1}},
+			wantAP: []float64{0}, wantLW: []float64{1}, wantTotal: 0},
+		{name: "a list without relevant items gets the batch's mean list weight",
+			labels: [][]float64{{1, 0}, {0, 0}, {1, 1}, {1, 0}}, preds: [][]float64{{2, 1}, {2, 1}, {2, 1}, {1, 2}},
+			perList: []float64{4, 2, 0, 1},
+			wantAP:  []float64{1, 0, 0, 0.5}, wantLW: []float64{4, 2.5, 0, 1}, wantTotal: (4 + 0.5) / (4 + 2.5 + 1)},
+		{name: "an all-invalid dense list still weighs 1", labels: [][]float64{{-1, -1}, {1, 0}}, preds: [][]float64{{1, 2}, {2, 1}},
+			wantAP: []float64{0, 1}, wantLW: []float64{1, 1}, wantTotal: 0.5},
+		{name: "an empty ragged row weighs 1 through its padding", labels: [][]float64{{1}, {}}, preds: [][]float64{{1}, {}},
+			ragged: true, opts: []Option{WithRagged(true)}, wantAP: []float64{1, 0}, wantLW: []float64{1, 1}, wantTotal: 0.5},
+		{name: "ragged per-item weights pad with 0", labels: [][]float64{{1}, {}}, preds: [][]float64{{1}, {}}, weights: [][]float64{{2}, {}},
+			ragged: true, opts: []Option{WithRagged(true)}, wantAP: []float64{1, 0}, wantLW: []float64{2, 0}, wantTotal: 1},
+		{name: "ragged per-list weights reach the padding", labels: [][]float64{{1}, {}}, preds: [][]float64{{1}, {}}, perList: []float64{2, 3},
+			ragged: true, opts: []Option{WithRagged(true)}, wantAP: []float64{1, 0}, wantLW: []float64{2, 2}, wantTotal: 0.5},
+		{name: "infinite scores sort normally", labels: [][]float64{{1, 0, 0}}, preds: [][]float64{{-inf, inf, 0}},
+			wantAP: []float64{1.0 / 3}, wantLW: []float64{1}, wantTotal: 1.0 / 3},
+		{name: "stable ties keep input order", labels: [][]float64{{0, 1}}, preds: [][]float64{{1, 1}},
+			opts: []Option{WithTies(Stable)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+		{name: "pessimistic ties put relevant items last", labels: [][]float64{{1, 0}}, preds: [][]float64{{1, 1}},
+			opts: []Option{WithTies(Pessimistic)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+		{name: "optimistic ties put relevant items first", labels: [][]float64{{0, 1}}, preds: [][]float64{{1, 1}},
+			opts: []Option{WithTies(Optimistic)}, wantAP: []float64{1}, wantLW: []float64{1}, wantTotal: 1},
+		{name: "expected ties average the orders", labels: [][]float64{{0, 1, 1}}, preds: [][]float64{{1, 1, 1}},
+			// orders of (n, r, r): rrn 1, rnr (1+2/3)/2, nrr (1/2+2/3)/2; each twice among the 6 orders.
+			opts:   []Option{WithTies(Expected)},
+			wantAP: []float64{(1 + (1+2.0/3)/2 + (0.5+2.0/3)/2) / 3}, wantLW: []float64{1}, wantTotal: (1 + (1+2.0/3)/2 + (0.5+2.0/3)/2) / 3},
+		{name: "float32 rounds nearby scores into a tie", labels: [][]float64{{1, 0}}, preds: [][]float64{{1, 1 + 1e-9}},
+			opts: []Option{WithTies(Stable)}, wantAP: []float64{1}, wantLW: []float64{1}, wantTotal: 1, dtypes: []DType{Float32}},
+		{name: "float64 keeps nearby scores apart", labels: [][]float64{{1, 0}}, preds: [][]float64{{1, 1 + 1e-9}},
+			opts: []Option{WithTies(Stable)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5, dtypes: []DType{Float64}},
+		{name: "-0 and +0 tie", labels: [][]float64{{0, 1}}, preds: [][]float64{{math.Copysign(0, -1), 0}},
+			opts: []Option{WithTies(Stable)}, wantAP: []float64{0.5}, wantLW: []float64{1}, wantTotal: 0.5},
+	}
+}
+
+func (hc handCase) inputs(t *testing.T) (tensor.Lists, tensor.Lists, tensor.Weights) {
+	t.Helper()
+	labels := lists(t, hc.labels, hc.ragged, false)
+	preds := lists(t, hc.preds, hc.ragged, false)
+	var w tensor.Weights
+	if hc.weights != nil {
+		w = tensor.PerItem(lists(t, hc.weights, hc.ragged, false))
+	} else if hc.perList != nil {
+		w = tensor.PerList(hc.perList)
+	}
+	return labels, preds, w
+}
+
+func TestHandWorked(t *testing.T) {
+	for _, hc := range handCases() {
+		t.Run(hc.name, func(t *testing.T) {
+			dtypes := hc.dtypes
+			if dtypes == nil {
+				dtypes = []DType{Float32, Float64}
+			}
+			for _, d := range dtypes {
+				opts := append([]Option{WithDType(d)}, hc.opts...)
+				m, err := NewMeanAveragePrecision(opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				labels, preds, w := hc.inputs(t)
+				var pl PerList
+				if err := m.UpdatePerList(&pl, labels, preds, w); err != nil {
+					t.Fatal(err)
+				}
+				tol := 1e-12
+				if m.Config().DType == Float32 {
+					tol = 1e-6
+				}
+				for b := range hc.wantAP {
+					if math.Abs(pl.Values[b]-hc.wantAP[b]) > tol || math.Abs(pl.Weights[b]-hc.wantLW[b]) > tol {
+						t.Errorf("%s list %d: (ap %v, lw %v), want (%v, %v)", m.Config().DType, b, pl.Values[b], pl.Weights[b], hc.wantAP[b], hc.wantLW[b])
+					}
+				}
+				if got := m.Result(); math.Abs(got-hc.wantTotal) > tol {
+					t.Errorf("%s result %v, want %v", m.Config().DType, got, hc.wantTotal)
+				}
+			}
+		})
+	}
+}
+
+// TestListWeightsDependOnTheUpdate shows TF's quirk: a list without
+// relevant items takes the mean list weight of its own update, so the same
+// lists split differently give a different MAP.
+func TestListWeightsDependOnTheUpdate(t *testing.T) {
+	labels := [][]float64{{1, 0}, {0, 0}}
+	preds := [][]float64{{2, 1}, {2, 1}}
+	weights := [][]float64{{3, 1}, {5, 5}}
+	one, _ := NewMeanAveragePrecision(WithDType(Float64))
+	if err := one.Update(lists(t, labels, false, false), lists(t, preds, false, false), tensor.PerItem(lists(t, weights, false, false))); err != nil {
+		t.Fatal(err)
+	}
+	// Together: list 2 gets list 1's weight, 3: (3*1 + 3*0) / 6.
+	if got := one.Result(); got != 0.5 {
+		t.Errorf("one update: %v, want 0.5", got)
+	}
+	two, _ := NewMeanAveragePrecision(WithDType(Float64))
+	for b := range labels {
+		l, p, w := lists(t, labels[b:b+1], false, false), lists(t, preds[b:b+1], false, false), lists(t, weights[b:b+1], false, false)
+		if err := two.Update(l, p, tensor.PerItem(w)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Apart: list 2's update has no relevant list, so its weight is 1: 3 / 4.
+	if got := two.Result(); got != 0.75 {
+		t.Errorf("two updates: %v, want 0.75", got)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dense := func(rows ...[]float64) tensor.Lists { return lists(t, rows, false, false) }
+	ragged := func(rows ...[]float64) tensor.Lists { return lists(t, rows, true, false) }
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name          string
+		ragged        bool
+		labels, preds tensor.Lists
+		w             tensor.Weights
+		wantIs        error
+		wantText      string
+	}{
+		{"NaN score", false, dense([]float64{1, 0}), dense([]float64{1, nan}), tensor.Weights{}, ErrInput, "predictions[0][1] is NaN"},
+		{"NaN item weight", false, dense([]float64{1, 0}, []float64{0, 1}), dense([]float64{1, 2}, []float64{1, 2}),
+			tensor.PerItem(dense([]float64{1, 1}, []float64{1, nan})), ErrInput, "weights[1][1] is NaN"},
+		{"infinite list weight", false, dense([]float64{1, 0}), dense([]float64{1, 2}), tensor.PerList([]float64{inf}), ErrInput, "weights[0] is +Inf"},
+		{"shape mismatch", false, dense([]float64{1, 0}), dense([]float64{1, 2, 3}), tensor.Weights{}, tensor.ErrShape, "predictions has shape [1, 3] but labels has shape [1, 2]"},
+		{"ragged row mismatch", true, ragged([]float64{1}, []float64{1, 0}), ragged([]float64{1}, []float64{1}), tensor.Weights{}, tensor.ErrShape, "row 1 of predictions has 1 values but row 1 of labels has 2"},
+		{"per-list weights count", false, dense([]float64{1, 0}), dense([]float64{1, 2}), tensor.PerList([]float64{1, 2}), tensor.ErrShape, "per-list weights have 2 values but labels have 1 lists"},
+		{"ragged input to a dense metric", false, ragged([]float64{1}), ragged([]float64{1}), tensor.Weights{}, tensor.ErrShape, "is dense but labels are ragged"},
+		{"dense input to a ragged metric", true, dense([]float64{1}), dense([]float64{1}), tensor.Weights{}, tensor.ErrShape, "is ragged but labels have dense shape"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _ := NewMeanAveragePrecision(WithRagged(tc.ragged), WithTies(Random), WithSeed(3))
+			before := m.State()
+			err := m.Update(tc.labels, tc.preds, tc.w)
+			if !errors.Is(err, tc.wantIs) || !strings.Contains(err.Error(), tc.wantText) {
+				t.Fatalf("error %v, want %v containing %q", err, tc.wantIs, tc.wantText)
+			}
+			after := m.State()
+			if string(before.RNG) != string(after.RNG) || before.Total != after.Total || before.Count != after.Count {
+				t.Fatalf("a failed update changed the metric: %+v -> %+v", before, after)
+			}
+		})
+	}
+}
+
+// TestNaNScoreOfMaskedItemIsIgnored: a masked item's score is never
+// ranked, as in TF, where it is replaced before sorting.
+func TestNaNScoreOfMaskedItemIsIgnored(t *testing.T) {
+	m, _ := NewMeanAveragePrecision()
+	if err := m.Update(lists(t, [][]float64{{-1, 1}}, false, false), lists(t, [][]float64{{math.NaN(), 1}}, false, false), tensor.Weights{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Result(); got != 1 {
+		t.Fatalf("result %v, want 1", got)
+	}
+}
+
+func TestOptionsAndConfig(t *testing.T) {
+	m, err := NewMeanAveragePrecision()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Name: "mean_average_precision_metric", TopN: NoTopN, DType: Float32, Ties: Random}
+	if m.Config() != want || m.Name() != want.Name {
+		t.Fatalf("default config %+v, want %+v", m.Config(), want)
+	}
+	for _, tc := range []struct {
+		opt  Option
+		text string
+	}{
+		{WithTopN(-1), "n must be >= 0"},
+		{WithDType(7), "unknown dtype"},
+		{WithTies(9), "unknown tie policy"},
+	} {
+		if _, err := NewMeanAveragePrecision(tc.opt); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.text) {
+			t.Errorf("error %v, want ErrConfig with %q", err, tc.text)
+		}
+	}
+	c := Config{Name: "map@5", TopN: 5, DType: Float64, Ragged: true, Ties: Expected, Seed: 1 << 60}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); got != `{"name":"map@5","topn":5,"dtype":"float64","ragged":true,"ties":"expected","seed":1152921504606846976}` {
+		t.Fatalf("JSON %s", got)
+	}
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil || back != c {
+		t.Fatalf("round trip %+v, %v; want %+v", back, err, c)
+	}
+	if err := json.Unmarshal([]byte(`{"name":"m","topn":null}`), &back); err != nil || back.TopN != NoTopN || back.Ties != Random {
+		t.Fatalf("null topn: %+v, %v", back, err)
+	}
+	for _, bad := range []string{`{"topn":-2}`, `{"dtype":"float16"}`, `{"ties":"coin"}`} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+	m2, err := FromConfig(c)
+	if err != nil || m2.Config() != c {
+		t.Fatalf("FromConfig: %+v, %v", m2.Config(), err)
+	}
+}
+
+func TestStateRoundTrip(t *testing.T) {
+	for _, d := range []DType{Float32, Float64} {
+		var tcs []refCase
+		for _, tc := range randomBatches(40, 5) {
+			if !tc.ragged {
+				tcs = append(tcs, tc)
+			}
+		}
+		run := func(m *MeanAveragePrecision, tcs []refCase) {
+			for _, tc := range tcs {
+				l, p, w := caseInputs(t, tc)
+				if err := m.Update(l, p, w); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		whole, _ := NewMeanAveragePrecision(WithDType(d), WithSeed(11))
+		run(whole, tcs)
+		first, _ := NewMeanAveragePrecision(WithDType(d), WithSeed(11))
+		run(first, tcs[:5])
+		b, err := json.Marshal(first.State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s State
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		second, _ := NewMeanAveragePrecision(WithDType(d), WithSeed(999))
+		if err := second.SetState(s); err != nil {
+			t.Fatal(err)
+		}
+		run(second, tcs[5:])
+		if got, want := second.Result(), whole.Result(); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s: resumed %v, whole %v", d, got, want)
+		}
+		other, _ := NewMeanAveragePrecision(WithDType(d), WithTopN(3))
+		if err := other.SetState(s); !errors.Is(err, ErrConfig) {
+			t.Fatalf("SetState across configs: %v", err)
+		}
+	}
+}
+
+func TestResetRepeatsResults(t *testing.T) {
+	tcs := randomBatches(10, 8)
+	m, _ := NewMeanAveragePrecision(WithSeed(4), WithRagged(true))
+	var results [2]float64
+	for r := range results {
+		m.Reset()
+		for _, tc := range tcs {
+			if !tc.ragged {
+				continue
+			}
+			l, p, w := caseInputs(t, tc)
+			if err := m.Update(l, p, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		results[r] = m.Result()
+	}
+	if results[0] != results[1] || results[0] == 0 {
+		t.Fatalf("results after reset: %v", results)
+	}
+	m.Reset()
+	if m.Result() != 0 {
+		t.Fatal("result after reset is not 0")
+	}
+}
