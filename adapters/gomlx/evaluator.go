@@ -248,8 +248,11 @@ func (e *Evaluator) History() []Evaluation {
 	return slices.Clone(e.history)
 }
 
-// Best returns the evaluation with the best value (the earliest on a tie),
-// and false when there was none.
+// Best returns the best evaluation: the last one marked Improved, which is
+// the highest value when MinDelta is 0. With MinDelta > 0 a later value up
+// to MinDelta higher does not replace it, as in Keras' EarlyStopping, so
+// Best matches the weights OnImprove saw last. It returns false when there
+// was no evaluation.
 func (e *Evaluator) Best() (Evaluation, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -257,14 +260,12 @@ func (e *Evaluator) Best() (Evaluation, bool) {
 }
 
 func (e *Evaluator) bestLocked() (Evaluation, bool) {
-	var best Evaluation
-	found := false
-	for _, ev := range e.history {
-		if !found || ev.Value > best.Value {
-			best, found = ev, true
+	for i := len(e.history) - 1; i >= 0; i-- {
+		if e.history[i].Improved {
+			return e.history[i], true
 		}
 	}
-	return best, found
+	return Evaluation{}, false
 }
 
 // Stopped reports whether the evaluator stopped training on a plateau.

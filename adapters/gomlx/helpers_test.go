@@ -82,9 +82,13 @@ func evalWithIdentity(t *testing.T, m *MAP, batches ...batchFn) (*tensors.Tensor
 }
 
 // f32 builds a float32 tensor.
-func f32(dims []int, v ...float32) *tensors.Tensor { return tensors.FromFlatDataAndDimensions(v, dims...) }
+func f32(dims []int, v ...float32) *tensors.Tensor {
+	return tensors.FromFlatDataAndDimensions(v, dims...)
+}
 
 // bools builds a Bool tensor.
-func bools(dims []int, v ...bool) *tensors.Tensor { return tensors.FromFlatDataAndDimensions(v, dims...) }
+func bools(dims []int, v ...bool) *tensors.Tensor {
+	return tensors.FromFlatDataAndDimensions(v, dims...)
+}
 
 func dims(d ...int) []int { return d }
