@@ -15,16 +15,19 @@ type unpadder struct {
 	f32    [3][]float32
 	f64    [3][]float64
 	row    []float64
+	lw32   []float32
+	lw64   []float64
 }
 
-// unpad keeps the real items of a padded dense batch (given by lengths or by
-// a nonzero mask) and returns ragged labels, predictions and weights. Per-item
-// weights are compacted like the labels; per-list weights and no weights pass
-// through.
-func (u *unpadder) unpad(labels, preds tensor.Lists, w tensor.Weights, lengths []int, mask tensor.Lists) (tensor.Lists, tensor.Lists, tensor.Weights, error) {
+// unpad keeps the nReal items of the first numLists rows (all rows when
+// numLists is 0) of a padded dense batch (given by lengths, by a nonzero mask
+// or, with neither, whole rows) and returns ragged labels, predictions and
+// weights. Per-item weights are compacted like the labels, per-list weights
+// are cut to the nReal lists, and no weights pass through.
+func (u *unpadder) unpad(labels, preds tensor.Lists, w tensor.Weights, lengths []int, mask tensor.Lists, numLists int) (tensor.Lists, tensor.Lists, tensor.Weights, error) {
 	none := tensor.Lists{}
 	if labels.IsRagged() {
-		return none, none, w, fmt.Errorf("labels are ragged %s; Lengths and Mask describe padding of dense batches", labels.Shape())
+		return none, none, w, fmt.Errorf("labels are %s; Lengths, Mask and NumLists describe padding of dense batches", labels.Shape())
 	}
 	if lengths != nil && mask.Len() > 0 {
 		return none, none, w, fmt.Errorf("both Lengths and Mask are set; give one")
@@ -33,9 +36,17 @@ func (u *unpadder) unpad(labels, preds tensor.Lists, w tensor.Weights, lengths [
 		return none, none, w, err
 	}
 	B, L := labels.Len(), labels.Width()
+	if numLists < 0 || numLists > B {
+		return none, none, w, fmt.Errorf("field NumLists = %d is outside [0, %d] for labels of shape %s", numLists, B, labels.Shape())
+	}
+	nReal := B
+	if numLists > 0 {
+		nReal = numLists
+	}
 	u.splits = append(u.splits[:0], 0)
 	u.cols = u.cols[:0]
-	if lengths != nil {
+	switch {
+	case lengths != nil:
 		if len(lengths) != B {
 			return none, none, w, fmt.Errorf("field Lengths has %d entries but labels have %d lists (shape %s)", len(lengths), B, labels.Shape())
 		}
@@ -46,9 +57,13 @@ func (u *unpadder) unpad(labels, preds tensor.Lists, w tensor.Weights, lengths [
 			for i := range n {
 				u.cols = append(u.cols, int32(i))
 			}
-			u.splits = append(u.splits, len(u.cols))
+			if b < nReal {
+				u.splits = append(u.splits, len(u.cols))
+			} else {
+				u.cols = u.cols[:u.splits[nReal]]
+			}
 		}
-	} else {
+	case mask.Len() > 0:
 		if err := labels.SameShape(mask, "labels", "Mask"); err != nil {
 			return none, none, w, err
 		}
@@ -58,9 +73,18 @@ func (u *unpadder) unpad(labels, preds tensor.Lists, w tensor.Weights, lengths [
 				if math.IsNaN(m) {
 					return none, none, w, fmt.Errorf("field Mask[%d][%d] is NaN", b, i)
 				}
-				if m != 0 {
+				if m != 0 && b < nReal {
 					u.cols = append(u.cols, int32(i))
 				}
+			}
+			if b < nReal {
+				u.splits = append(u.splits, len(u.cols))
+			}
+		}
+	default:
+		for range nReal {
+			for i := range L {
+				u.cols = append(u.cols, int32(i))
 			}
 			u.splits = append(u.splits, len(u.cols))
 		}
@@ -78,6 +102,21 @@ func (u *unpadder) unpad(labels, preds tensor.Lists, w tensor.Weights, lengths [
 			return none, none, w, err
 		}
 		w = tensor.PerItem(wl)
+	}
+	if w.Kind() == tensor.ListWeights && nReal < B {
+		if w.Values().IsFloat32() {
+			u.lw32 = u.lw32[:0]
+			for b := range nReal {
+				u.lw32 = append(u.lw32, float32(w.Values().At(b, 0)))
+			}
+			w = tensor.PerList(u.lw32)
+		} else {
+			u.lw64 = u.lw64[:0]
+			for b := range nReal {
+				u.lw64 = append(u.lw64, w.Values().At(b, 0))
+			}
+			w = tensor.PerList(u.lw64)
+		}
 	}
 	return labels, preds, w, nil
 }

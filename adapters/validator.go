@@ -14,10 +14,13 @@ import (
 // weights the metric compares the model's scores with.
 //
 // A padded batch, where lists of different lengths share one dense [B, L]
-// layout, says which slots are real through Lengths or Mask (not both). The
-// validator then removes the padding and passes ragged lists to the metrics,
-// so padded slots take no rank position and no weight; the metrics must be
-// ragged ones (metric.WithRagged(true)).
+// layout, says which slots are real through Lengths or Mask (not both), and
+// a batch padded with whole dummy lists (for a framework whose graph has a
+// fixed batch size) says how many lists are real through NumLists. The
+// validator then removes the padding and passes ragged lists to the
+// metrics, so padded slots take no rank position and no weight and dummy
+// lists do not count; the metrics must be ragged ones
+// (metric.WithRagged(true)).
 type Batch[X any] struct {
 	// Inputs is whatever the scoring function needs (features, a graph
 	// binding, ...). The validator does not look at it.
@@ -32,6 +35,9 @@ type Batch[X any] struct {
 	// Mask, when not empty, is a dense [B, L] batch shaped like Labels whose
 	// nonzero entries mark the real items.
 	Mask tensor.Lists
+	// NumLists, when positive, is the number of real lists: rows NumLists
+	// and beyond are dummy lists that the metrics do not see.
+	NumLists int
 }
 
 // ScoreFunc scores the items of one batch: it returns predictions shaped
@@ -146,15 +152,15 @@ func (v *Validator[X]) update(ctx context.Context, b Batch[X]) error {
 		return err
 	}
 	labels, weights := b.Labels, b.Weights
-	padded := b.Lengths != nil || b.Mask.Len() > 0
+	padded := b.Lengths != nil || b.Mask.Len() > 0 || b.NumLists > 0
 	if padded {
-		if labels, preds, weights, err = v.pad.unpad(b.Labels, preds, b.Weights, b.Lengths, b.Mask); err != nil {
+		if labels, preds, weights, err = v.pad.unpad(b.Labels, preds, b.Weights, b.Lengths, b.Mask, b.NumLists); err != nil {
 			return err
 		}
 	}
 	for _, m := range v.metrics {
 		if c, ok := m.(interface{ Config() metric.Config }); ok && padded && !c.Config().Ragged {
-			return fmt.Errorf("the batch is padded (Lengths or Mask), so the validator passes ragged lists, but metric %q is dense; make it with metric.WithRagged(true)", m.Name())
+			return fmt.Errorf("the batch is padded (Lengths, Mask or NumLists), so the validator passes ragged lists, but metric %q is dense; make it with metric.WithRagged(true)", m.Name())
 		}
 		if err := m.Update(labels, preds, weights); err != nil {
 			return fmt.Errorf("metric %q: %w", m.Name(), err)

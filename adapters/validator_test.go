@@ -38,6 +38,15 @@ func dense(t *testing.T, r [][]float32) tensor.Lists {
 	return l
 }
 
+func ragged(t *testing.T, r [][]float32) tensor.Lists {
+	t.Helper()
+	l, err := tensor.RaggedRows(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b)) }
 
 // TF-Ranking's keras metrics_test: labels [[0,0,1],[0,1,2]], predictions
@@ -71,23 +80,28 @@ func TestValidatorTFCase(t *testing.T) {
 // that would change the result if they took part: label 2, a top score and a
 // large weight.
 func TestValidatorPadding(t *testing.T) {
-	labels := rows{{1, 0, 0, 2}, {0, 2, 2, 2}, {2, 0, 1, 0}}
-	preds := rows{{1, 2, 0, 9}, {1, 2, 9, 9}, {3, 4, 2, 1}}
-	weights := rows{{2, 1, 4, 50}, {2, 1, 50, 50}, {2, 1, 4, 8}}
-	mask := rows{{1, 1, 1, 0}, {1, 1, 0, 0}, {1, 1, 1, 1}}
-	lengths := []int{3, 2, 4}
+	// Row 3 is a dummy list, dropped through NumLists = 3.
+	labels := rows{{1, 0, 0, 2}, {0, 2, 2, 2}, {2, 0, 1, 0}, {0, 0, 0, 1}}
+	preds := rows{{1, 2, 0, 9}, {1, 2, 9, 9}, {3, 4, 2, 1}, {4, 3, 2, 1}}
+	weights := rows{{2, 1, 4, 50}, {2, 1, 50, 50}, {2, 1, 4, 8}, {1, 1, 1, 1}}
+	mask := rows{{1, 1, 1, 0}, {1, 1, 0, 0}, {1, 1, 1, 1}, {1, 1, 1, 1}}
+	lengths := []int{3, 2, 4, 4}
 	tests := []struct {
 		name string
 		b    Batch[rows]
 		want float64
 	}{
-		{"lengths", Batch[rows]{Lengths: lengths}, 0.6944444444444443},
-		{"mask", Batch[rows]{Mask: dense(t, mask)}, 0.6944444444444443},
-		{"lengths, item weights", Batch[rows]{Lengths: lengths, Weights: tensor.PerItem(dense(t, weights))}, 0.6388888888888888},
-		{"mask, item weights", Batch[rows]{Mask: dense(t, mask), Weights: tensor.PerItem(dense(t, weights))}, 0.6388888888888888},
+		{"lengths", Batch[rows]{Lengths: lengths, NumLists: 3}, 0.6944444444444443},
+		{"mask", Batch[rows]{Mask: dense(t, mask), NumLists: 3}, 0.6944444444444443},
+		{"lengths, item weights", Batch[rows]{Lengths: lengths, Weights: tensor.PerItem(dense(t, weights)), NumLists: 3}, 0.6388888888888888},
+		{"mask, item weights", Batch[rows]{Mask: dense(t, mask), Weights: tensor.PerItem(dense(t, weights)), NumLists: 3}, 0.6388888888888888},
+		// The dummy list alone has AP 1/4; with the three real lists the mean
+		// would move from 25/36 to (25/12 + 1/4) / 4 = 7/12.
+		{"lengths, dummy list kept", Batch[rows]{Lengths: lengths}, 7.0 / 12},
 		// Per-list weights 1, 2, 3 on the ragged per-list APs 1/2, 1, 7/12:
 		// (1/2 + 2 + 21/12) / 6 = 17/24.
-		{"lengths, list weights", Batch[rows]{Lengths: lengths, Weights: tensor.PerList([]float32{1, 2, 3})}, 17.0 / 24},
+		{"lengths, list weights", Batch[rows]{Lengths: lengths, Weights: tensor.PerList([]float32{1, 2, 3, 100}), NumLists: 3}, 17.0 / 24},
+		{"lengths, float64 list weights", Batch[rows]{Lengths: lengths, Weights: tensor.PerList([]float64{1, 2, 3, 100}), NumLists: 3}, 17.0 / 24},
 	}
 	for _, tc := range tests {
 		for _, f64 := range []bool{false, true} {
@@ -124,6 +138,22 @@ func TestValidatorPadding(t *testing.T) {
 	}
 }
 
+// Dense lists without padding inside, in a batch with one dummy list.
+func TestValidatorNumListsOnly(t *testing.T) {
+	v, err := NewValidator(echoScore, []metric.Metric{mustMAP(t, metric.WithRagged(true))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Batch[rows]{Inputs: rows{{1, 3, 2}, {1, 2, 3}, {9, 9, 9}}, Labels: dense(t, rows{{0, 0, 1}, {0, 1, 2}, {0, 0, 0}}), NumLists: 2}
+	got, err := v.Evaluate(context.Background(), slices.Values([]Batch[rows]{b}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got["val_mean_average_precision_metric"]; g != 0.75 {
+		t.Fatalf("MAP = %v, want 0.75 (the TF case without the dummy list)", g)
+	}
+}
+
 func TestValidatorErrors(t *testing.T) {
 	lab := func() tensor.Lists { return dense(t, rows{{0, 1, 0}, {1, 0, 0}}) }
 	in := rows{{1, 2, 3}, {3, 2, 1}}
@@ -152,6 +182,11 @@ func TestValidatorErrors(t *testing.T) {
 			want: "field Lengths has 1 entries but labels have 2 lists (shape [2, 3])"},
 		{name: "lengths range", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), Lengths: []int{2, 4}}},
 			want: "field Lengths[1] = 4 is outside [0, 3] for labels of shape [2, 3]"},
+		{name: "num lists range", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), NumLists: 3}},
+			want: "field NumLists = 3 is outside [0, 2] for labels of shape [2, 3]"},
+		{name: "ragged labels padded", metric: mustMAP(t, metric.WithRagged(true)), score: func(context.Context, Batch[rows]) (tensor.Lists, error) { return tensor.RaggedRows([][]float32{{1}, {2, 3}}) },
+			batches: []Batch[rows]{{Labels: ragged(t, [][]float32{{1}, {0, 1}}), NumLists: 1}},
+			want: "labels are ragged [2, <=2]; Lengths, Mask and NumLists describe padding of dense batches"},
 		{name: "both", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), Lengths: []int{2, 3}, Mask: lab()}},
 			want: "both Lengths and Mask are set"},
 		{name: "mask shape", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), Mask: dense(t, rows{{1, 1}, {1, 1}})}},
