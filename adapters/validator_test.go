@@ -172,7 +172,9 @@ func TestValidatorErrors(t *testing.T) {
 			want: "validation batch 0: tensor: predictions has shape [2, 2] but labels has shape [2, 3]"},
 		{name: "row mismatch", batches: []Batch[rows]{{Inputs: in, Labels: lab()}, {Inputs: in, Labels: dense(t, rows{{1, 0, 0}})}},
 			want: "validation batch 1: tensor: predictions has shape [2, 3] but labels has shape [1, 3]"},
-		{name: "score error", score: func(context.Context, Batch[rows]) (tensor.Lists, error) { return tensor.Lists{}, errors.New("device lost") },
+		{name: "score error", score: func(context.Context, Batch[rows]) (tensor.Lists, error) {
+			return tensor.Lists{}, errors.New("device lost")
+		},
 			batches: []Batch[rows]{{Inputs: in, Labels: lab()}}, want: "validation batch 0: scoring: device lost"},
 		{name: "no batches", want: "validation: no batches"},
 		{name: "cancelled", ctx: cancelled, batches: []Batch[rows]{{Inputs: in, Labels: lab()}}, want: "validation stopped before batch 0: context canceled"},
@@ -184,9 +186,11 @@ func TestValidatorErrors(t *testing.T) {
 			want: "field Lengths[1] = 4 is outside [0, 3] for labels of shape [2, 3]"},
 		{name: "num lists range", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), NumLists: 3}},
 			want: "field NumLists = 3 is outside [0, 2] for labels of shape [2, 3]"},
-		{name: "ragged labels padded", metric: mustMAP(t, metric.WithRagged(true)), score: func(context.Context, Batch[rows]) (tensor.Lists, error) { return tensor.RaggedRows([][]float32{{1}, {2, 3}}) },
+		{name: "ragged labels padded", metric: mustMAP(t, metric.WithRagged(true)), score: func(context.Context, Batch[rows]) (tensor.Lists, error) {
+			return tensor.RaggedRows([][]float32{{1}, {2, 3}})
+		},
 			batches: []Batch[rows]{{Labels: ragged(t, [][]float32{{1}, {0, 1}}), NumLists: 1}},
-			want: "labels are ragged [2, <=2]; Lengths, Mask and NumLists describe padding of dense batches"},
+			want:    "labels are ragged [2, <=2]; Lengths, Mask and NumLists describe padding of dense batches"},
 		{name: "both", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), Lengths: []int{2, 3}, Mask: lab()}},
 			want: "both Lengths and Mask are set"},
 		{name: "mask shape", metric: mustMAP(t, metric.WithRagged(true)), batches: []Batch[rows]{{Inputs: in, Labels: lab(), Mask: dense(t, rows{{1, 1}, {1, 1}})}},
