@@ -17,7 +17,7 @@
 // Give the Evaluator a VM compiled for the scoring part of the graph only,
 // as [NewScoringVM] makes:
 //
-//	evalVM := gorgonia.NewScoringVM(scores) // G.NewTapeMachine(g.SubgraphRoots(scores))
+//	evalVM := gorgonia.NewScoringVM(scores) // G.NewTapeMachine(g.ExactSubgraphRoots(scores))
 //
 // This skips the loss and the gradients, and it matters for correctness: a
 // TapeMachine reuses memory, so when the program goes on past the score node

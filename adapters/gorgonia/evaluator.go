@@ -94,11 +94,13 @@ func NewEvaluator(vm G.VM, score *G.Node, bind BindFunc, metrics []metric.Metric
 	return e, nil
 }
 
-// NewScoringVM returns a TapeMachine compiled for the part of score's graph
-// that score depends on, so running it computes the scores and nothing after
-// them (no loss, no gradients), and the score node's value stays intact.
+// NewScoringVM returns a TapeMachine compiled for exactly the part of
+// score's graph that score depends on (G.ExactSubgraphRoots), so running it
+// computes the scores and nothing else: no loss, no gradients, and no
+// statements such as a G.Set that updates weights. The score node's value
+// stays intact for the Evaluator to read.
 func NewScoringVM(score *G.Node, opts ...G.VMOpt) G.VM {
-	return G.NewTapeMachine(score.Graph().SubgraphRoots(score), opts...)
+	return G.NewTapeMachine(score.Graph().ExactSubgraphRoots(score), opts...)
 }
 
 // Keys returns the keys of the metrics map that Evaluate returns.
