@@ -127,8 +127,14 @@ func TestConstructorErrors(t *testing.T) {
 		{"first split", func() error { _, err := Ragged([]float64{1}, []int{1, 1}); return err }, "splits[0] is 1, want 0"},
 		{"decreasing split", func() error { _, err := Ragged([]float64{1, 2}, []int{0, 2, 1, 2}); return err }, "splits[2] = 1 is less than splits[1] = 2"},
 		{"last split", func() error { _, err := Ragged([]float64{1, 2}, []int{0, 1}); return err }, "last row split is 1, but there are 2 values"},
-		{"gorgonia dtype", func() error { _, err := FromGorgonia(gt.New(gt.WithShape(2, 2), gt.WithBacking([]int{1, 2, 3, 4}))); return err }, "dtype int"},
-		{"gorgonia rank", func() error { _, err := FromGorgonia(gt.New(gt.WithShape(1, 2, 2), gt.WithBacking([]float32{1, 2, 3, 4}))); return err }, "shape (1, 2, 2), want [B, L]"},
+		{"gorgonia dtype", func() error {
+			_, err := FromGorgonia(gt.New(gt.WithShape(2, 2), gt.WithBacking([]int{1, 2, 3, 4})))
+			return err
+		}, "dtype int"},
+		{"gorgonia rank", func() error {
+			_, err := FromGorgonia(gt.New(gt.WithShape(1, 2, 2), gt.WithBacking([]float32{1, 2, 3, 4})))
+			return err
+		}, "shape (1, 2, 2), want [B, L]"},
 		{"gorgonia nil", func() error { _, err := FromGorgonia(nil); return err }, "nil"},
 		{"per-list column", func() error { l, _ := Dense([]float32{1, 2}, 1, 2); _, err := PerListColumn(l); return err }, "per-list weights must have shape [B, 1], got [1, 2]"},
 	} {
