@@ -5,19 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/train"
+
+	"github.com/rankmetrics/rankmetrics/adapters"
 )
 
-// ErrEarlyStop is returned, wrapped, by Loop.RunEpochs when an [Evaluator]
-// stops training on a plateau. Loop.RunSteps ends normally instead (see
+// ErrEarlyStop is returned, wrapped, by Loop.RunEpochs when a callback of
+// an [Evaluator] asks to stop. Loop.RunSteps ends normally instead (see
 // [Evaluator]). Test for it with errors.Is.
-var ErrEarlyStop = errors.New("training stopped early: validation MAP reached a plateau")
+var ErrEarlyStop = errors.New("training stopped early by a callback")
 
 // ErrConfig is wrapped by every error about a [Config].
 var ErrConfig = errors.New("bad evaluator configuration")
@@ -34,16 +36,13 @@ type Config struct {
 	// EveryNSteps evaluates after every N training steps (N > 0), counted
 	// in Loop.LoopStep, so across runs of the same loop.
 	EveryNSteps int
-	// Patience is the number of evaluations without improvement after
-	// which training stops. 0 never stops.
-	Patience int
-	// MinDelta is how much MAP must rise over the best value so far to
-	// count as an improvement (>= 0).
-	MinDelta float64
-	// OnImprove, if set, is called after every evaluation that improves on
-	// the best value, for example to save a checkpoint. An error aborts the
-	// loop.
-	OnImprove func(Evaluation) error
+	// Callbacks receive a StepEnd event after every evaluation, with the
+	// metrics Metric.ValidationKey() (the MAP) and, after a training step,
+	// "loss" (that step's batch loss). Use adapters.EarlyStopping to stop
+	// on a plateau and keep the best weights, adapters.BestCheckpoint to
+	// save them, adapters.History to export the evaluations. A Stop answer
+	// stops the loop; an error aborts it.
+	Callbacks []adapters.Callback
 	// Log, if set, receives one line per evaluation.
 	Log io.Writer
 }
@@ -55,16 +54,13 @@ type Evaluation struct {
 	Step int
 	// Value is the MAP on the validation set.
 	Value float64
-	// Improved says the value beat the best one before it by more than
-	// MinDelta. The first evaluation always improves.
-	Improved bool
 	// Duration is the time the evaluation took.
 	Duration time.Duration
 }
 
 // Evaluator is a train.Loop hook that evaluates MAP on a validation set
-// every N steps, shows it in the progress output, and stops training when
-// MAP has not improved for Patience evaluations.
+// every N steps, shows it in the progress output, and passes it to
+// adapters callbacks, which can stop training.
 //
 // Stopping: under Loop.RunSteps the evaluator shortens the run by setting
 // Loop.EndStep to the step after the current one. GoMLX v0.26.0's RunSteps
@@ -80,12 +76,12 @@ type Evaluator struct {
 	ctx  context.Context
 	loop *train.Loop
 	cfg  Config
-	idx  int // index of cfg.Metric in Trainer.EvalMetrics
+	cbs  adapters.Callbacks
 
 	mu       sync.Mutex
 	history  []Evaluation
-	plateau  plateau
-	stopped  bool
+	stop     bool // a callback asked to stop
+	stopped  bool // the loop was stopped
 	runSteps bool
 }
 
@@ -104,28 +100,28 @@ func Attach(ctx context.Context, loop *train.Loop, cfg Config) (*Evaluator, erro
 		return nil, fmt.Errorf("gomlx: Attach: Config.Metric is nil: %w", ErrConfig)
 	case cfg.EveryNSteps <= 0:
 		return nil, fmt.Errorf("gomlx: Attach: Config.EveryNSteps is %d, want > 0: %w", cfg.EveryNSteps, ErrConfig)
-	case cfg.Patience < 0:
-		return nil, fmt.Errorf("gomlx: Attach: Config.Patience is %d, want >= 0: %w", cfg.Patience, ErrConfig)
-	case !(cfg.MinDelta >= 0) || math.IsInf(cfg.MinDelta, 0):
-		return nil, fmt.Errorf("gomlx: Attach: Config.MinDelta is %v, want a finite value >= 0: %w", cfg.MinDelta, ErrConfig)
 	}
-	idx := -1
-	for i, m := range loop.Trainer.EvalMetrics() {
+	for i, c := range cfg.Callbacks {
+		if c == nil {
+			return nil, fmt.Errorf("gomlx: Attach: Config.Callbacks[%d] is nil: %w", i, ErrConfig)
+		}
+	}
+	found := false
+	for _, m := range loop.Trainer.EvalMetrics() {
 		if mm, ok := m.(*MAP); ok && mm == cfg.Metric {
-			idx = i
+			found = true
 			break
 		}
 	}
-	if idx < 0 {
+	if !found {
 		return nil, fmt.Errorf("gomlx: Attach: Config.Metric %q is not among the trainer's evaluation metrics; pass it to train.NewTrainer: %w",
 			cfg.Metric.Name(), ErrConfig)
 	}
-	e := &Evaluator{ctx: ctx, loop: loop, cfg: cfg, idx: idx,
-		plateau: plateau{patience: cfg.Patience, minDelta: cfg.MinDelta}}
+	e := &Evaluator{ctx: ctx, loop: loop, cfg: cfg, cbs: adapters.Callbacks(slices.Clone(cfg.Callbacks))}
 	const name = "rankmetrics.gomlx.Evaluator"
 	loop.OnStart(name, -1, e.onStart)
-	loop.OnStep(name+".context", -1, e.checkContext)
 	train.EveryNSteps(loop, cfg.EveryNSteps, name, -1, e.onStep)
+	loop.OnStep(name+".control", -1, e.control) // registered after onStep: runs after it
 	loop.OnEnd(name, -1, e.onEnd)
 	return e, nil
 }
@@ -138,26 +134,28 @@ func (e *Evaluator) onStart(loop *train.Loop, _ train.Dataset) error {
 	return e.ctx.Err()
 }
 
-func (e *Evaluator) checkContext(_ *train.Loop, _ []*tensors.Tensor) error {
-	return e.ctx.Err()
+func (e *Evaluator) onStep(loop *train.Loop, trainMetrics []*tensors.Tensor) error {
+	_, err := e.evaluate(loop.LoopStep+1, loop.Epoch, trainMetrics)
+	return err
 }
 
-func (e *Evaluator) onStep(loop *train.Loop, _ []*tensors.Tensor) error {
-	ev, err := e.evaluate(loop.LoopStep + 1)
-	if err != nil {
+// control runs after every step: it aborts on a done context and applies
+// a stop asked for by a callback.
+func (e *Evaluator) control(loop *train.Loop, _ []*tensors.Tensor) error {
+	if err := e.ctx.Err(); err != nil {
 		return err
 	}
 	e.mu.Lock()
-	stop := e.plateau.stop()
-	runSteps, best, wait := e.runSteps, e.plateau.best, e.plateau.wait
+	stop := e.stop && !e.stopped
 	if stop {
 		e.stopped = true
 	}
+	runSteps := e.runSteps
 	e.mu.Unlock()
 	if !stop {
 		return nil
 	}
-	e.logf("step %d: stopping, no improvement over %.4f for %d evaluations\n", ev.Step, best, wait)
+	e.logf("step %d: a callback asked to stop training\n", loop.LoopStep+1)
 	if runSteps {
 		loop.EndStep = loop.LoopStep + 1
 		return nil
@@ -165,26 +163,26 @@ func (e *Evaluator) onStep(loop *train.Loop, _ []*tensors.Tensor) error {
 	return ErrEarlyStop
 }
 
-func (e *Evaluator) onEnd(loop *train.Loop, _ []*tensors.Tensor) error {
+func (e *Evaluator) onEnd(loop *train.Loop, trainMetrics []*tensors.Tensor) error {
 	e.mu.Lock()
 	done := len(e.history) > 0 && e.history[len(e.history)-1].Step == loop.LoopStep
 	e.mu.Unlock()
 	if done {
 		return nil
 	}
-	_, err := e.evaluate(loop.LoopStep)
+	_, err := e.evaluate(loop.LoopStep, loop.Epoch, trainMetrics)
 	return err
 }
 
 // Evaluate runs the validation set now, for example before training for a
-// baseline, and records the result like a scheduled evaluation (it counts
-// toward the best value and the patience, but never stops the loop by
-// itself).
+// baseline, and records and reports the result like a scheduled
+// evaluation (with no "loss"). If a callback asks to stop, the loop stops
+// after its next step.
 func (e *Evaluator) Evaluate() (Evaluation, error) {
-	return e.evaluate(e.loop.LoopStep)
+	return e.evaluate(e.loop.LoopStep, e.loop.Epoch, nil)
 }
 
-func (e *Evaluator) evaluate(step int) (Evaluation, error) {
+func (e *Evaluator) evaluate(step, epoch int, trainMetrics []*tensors.Tensor) (Evaluation, error) {
 	if err := e.ctx.Err(); err != nil {
 		return Evaluation{}, err
 	}
@@ -192,7 +190,7 @@ func (e *Evaluator) evaluate(step int) (Evaluation, error) {
 	results, err := e.loop.Trainer.Eval(e.cfg.Validation)
 	for _, t := range results {
 		if t != nil {
-			_ = t.FinalizeAll() // only host memory is left; freeing early is best effort
+			_ = t.FinalizeAll() // host memory only; freeing early is best effort
 		}
 	}
 	if err != nil {
@@ -201,21 +199,27 @@ func (e *Evaluator) evaluate(step int) (Evaluation, error) {
 	if err := e.cfg.Metric.Err(); err != nil {
 		return Evaluation{}, fmt.Errorf("gomlx: evaluating dataset %q after step %d: %w", e.cfg.Validation.Name(), step, err)
 	}
-	v := e.cfg.Metric.Result()
-	ev := Evaluation{Step: step, Value: v, Duration: time.Since(start)}
+	ev := Evaluation{Step: step, Value: e.cfg.Metric.Result(), Duration: time.Since(start)}
 	e.mu.Lock()
-	ev.Improved = e.plateau.observe(v)
 	e.history = append(e.history, ev)
 	e.mu.Unlock()
-	mark := ""
-	if ev.Improved {
-		mark = " *"
+	e.logf("step %d: validation %s = %.4f\n", step, e.cfg.Metric.ShortName(), ev.Value)
+
+	if len(e.cbs) == 0 {
+		return ev, nil
 	}
-	e.logf("step %d: validation %s = %.4f%s\n", step, e.cfg.Metric.ShortName(), v, mark)
-	if ev.Improved && e.cfg.OnImprove != nil {
-		if err := e.cfg.OnImprove(ev); err != nil {
-			return ev, fmt.Errorf("gomlx: OnImprove after step %d: %w", step, err)
-		}
+	m := map[string]float64{e.cfg.Metric.ValidationKey(): ev.Value}
+	if len(trainMetrics) > 0 && trainMetrics[0] != nil && trainMetrics[0].Shape().IsScalar() && trainMetrics[0].DType().IsFloat() {
+		m["loss"] = shapes.ConvertTo[float64](trainMetrics[0].Value())
+	}
+	act, err := e.cbs.StepEnd(epoch, step, m)
+	if err != nil {
+		return ev, fmt.Errorf("gomlx: after step %d: %w", step, err)
+	}
+	if act == adapters.Stop {
+		e.mu.Lock()
+		e.stop = true
+		e.mu.Unlock()
 	}
 	return ev, nil
 }
@@ -248,11 +252,9 @@ func (e *Evaluator) History() []Evaluation {
 	return slices.Clone(e.history)
 }
 
-// Best returns the best evaluation: the last one marked Improved, which is
-// the highest value when MinDelta is 0. With MinDelta > 0 a later value up
-// to MinDelta higher does not replace it, as in Keras' EarlyStopping, so
-// Best matches the weights OnImprove saw last. It returns false when there
-// was no evaluation.
+// Best returns the evaluation with the highest value, the earliest on a
+// tie, and false when there was none. (adapters.EarlyStopping's Best, with
+// a min delta, can be an earlier one.)
 func (e *Evaluator) Best() (Evaluation, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -260,41 +262,20 @@ func (e *Evaluator) Best() (Evaluation, bool) {
 }
 
 func (e *Evaluator) bestLocked() (Evaluation, bool) {
-	for i := len(e.history) - 1; i >= 0; i-- {
-		if e.history[i].Improved {
-			return e.history[i], true
+	var best Evaluation
+	found := false
+	for _, ev := range e.history {
+		if !found || ev.Value > best.Value {
+			best, found = ev, true
 		}
 	}
-	return Evaluation{}, false
+	return best, found
 }
 
-// Stopped reports whether the evaluator stopped training on a plateau.
+// Stopped reports whether the evaluator stopped training because a
+// callback asked it to.
 func (e *Evaluator) Stopped() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.stopped
 }
-
-// plateau tracks the best value of a metric to maximise and counts the
-// evaluations since it last improved by more than minDelta, like Keras'
-// EarlyStopping with mode "max".
-type plateau struct {
-	patience int
-	minDelta float64
-	best     float64
-	seen     bool
-	wait     int
-}
-
-// observe records v and reports whether it improved on the best value.
-func (p *plateau) observe(v float64) bool {
-	if !p.seen || v-p.minDelta > p.best {
-		p.best, p.seen, p.wait = v, true, 0
-		return true
-	}
-	p.wait++
-	return false
-}
-
-// stop reports whether patience has run out.
-func (p *plateau) stop() bool { return p.patience > 0 && p.wait >= p.patience }

@@ -18,6 +18,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/train/metrics"
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
 
+	"github.com/rankmetrics/rankmetrics/adapters"
 	"github.com/rankmetrics/rankmetrics/adapters/gomlx/internal/ltrsynth"
 	"github.com/rankmetrics/rankmetrics/adapters/gomlx/internal/ranker"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -205,19 +206,31 @@ func TestEvaluatorTrainsAndReports(t *testing.T) {
 	}
 }
 
-// With a learning rate of 0 the model never changes, so MAP is flat: with
-// patience 2 the evaluator stops RunSteps after the third evaluation, the
-// loop ends normally (OnEnd hooks run, no error), and OnImprove ran once.
+// With a learning rate of 0 the model never changes, so MAP is flat: an
+// adapters.EarlyStopping with patience 2 asks to stop at the third
+// evaluation, and RunSteps ends there normally (OnEnd hooks run, no error).
+// The callbacks get the MAP and the batch loss of the step.
 func TestEvaluatorStopsOnPlateau(t *testing.T) {
 	s := newTrainSetup(t, 0)
-	improved := 0
-	ev, err := Attach(stdctx.Background(), s.loop, Config{Validation: s.val, Metric: s.m, EveryNSteps: 5, Patience: 2,
-		OnImprove: func(Evaluation) error { improved++; return nil }})
+	saves := 0
+	es, err := adapters.NewEarlyStopping(s.m.ValidationKey(), adapters.WithHook(adapters.StepEnd), adapters.WithPatience(2),
+		adapters.WithRestoreBest(func(adapters.Record) error { saves++; return nil }, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := adapters.NewHistory()
+	ev, err := Attach(stdctx.Background(), s.loop, Config{Validation: s.val, Metric: s.m, EveryNSteps: 5,
+		Callbacks: []adapters.Callback{es, hist}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ended := false
 	s.loop.OnEnd("test", 10, func(*train.Loop, []*tensors.Tensor) error { ended = true; return nil })
+	var losses []float64
+	s.loop.OnStep("test", 10, func(_ *train.Loop, m []*tensors.Tensor) error {
+		losses = append(losses, float64(m[0].Value().(float32)))
+		return nil
+	})
 	if _, err := s.loop.RunSteps(s.train, 100); err != nil {
 		t.Fatalf("RunSteps: %v", err)
 	}
@@ -228,11 +241,24 @@ func TestEvaluatorStopsOnPlateau(t *testing.T) {
 		t.Errorf("loop stopped after %d steps, want 15", s.loop.LoopStep)
 	}
 	h := ev.History()
-	if len(h) != 3 || !h[0].Improved || h[1].Improved || h[2].Improved || h[1].Value != h[0].Value || h[2].Value != h[0].Value {
-		t.Errorf("history %+v, want 3 equal values with only the first improved", h)
+	if len(h) != 3 || h[1].Value != h[0].Value || h[2].Value != h[0].Value {
+		t.Errorf("history %+v, want 3 equal values", h)
 	}
-	if improved != 1 {
-		t.Errorf("OnImprove ran %d times, want 1", improved)
+	if at, ok := es.Stopped(); !ok || at.Step != 15 {
+		t.Errorf("EarlyStopping.Stopped() = %+v, %v; want step 15", at, ok)
+	}
+	if saves != 1 {
+		t.Errorf("EarlyStopping saved %d times, want 1", saves)
+	}
+	events := hist.Events()
+	if len(events) != 3 || len(losses) != 15 {
+		t.Fatalf("%d events and %d steps, want 3 and 15", len(events), len(losses))
+	}
+	for i, e := range events {
+		if e.Hook != adapters.StepEnd || e.Step != 5*(i+1) || e.Metrics[s.m.ValidationKey()] != h[i].Value ||
+			e.Metrics["loss"] != losses[e.Step-1] || len(e.Metrics) != 2 {
+			t.Errorf("event %d = %+v; want step %d, %s %v, loss %v", i, e, 5*(i+1), s.m.ValidationKey(), h[i].Value, losses[e.Step-1])
+		}
 	}
 }
 
@@ -244,7 +270,11 @@ func TestEvaluatorStopsRunEpochs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := Attach(stdctx.Background(), s.loop, Config{Validation: s.val, Metric: s.m, EveryNSteps: 2, Patience: 1})
+	es, err := adapters.NewEarlyStopping(s.m.ValidationKey(), adapters.WithHook(adapters.StepEnd), adapters.WithPatience(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := Attach(stdctx.Background(), s.loop, Config{Validation: s.val, Metric: s.m, EveryNSteps: 2, Callbacks: []adapters.Callback{es}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,6 +284,25 @@ func TestEvaluatorStopsRunEpochs(t *testing.T) {
 	}
 	if !ev.Stopped() || s.loop.LoopStep != 3 {
 		t.Errorf("Stopped() = %v at step %d, want true at step 3 (evaluations after steps 2 and 4)", ev.Stopped(), s.loop.LoopStep)
+	}
+}
+
+// failingCallback returns an error at its first event.
+type failingCallback struct{ adapters.NopCallback }
+
+func (failingCallback) OnStepEnd(adapters.Event) (adapters.Action, error) {
+	return adapters.Stop, errors.New("disk full")
+}
+
+func TestEvaluatorCallbackError(t *testing.T) {
+	s := newTrainSetup(t, 0.1)
+	if _, err := Attach(stdctx.Background(), s.loop, Config{Validation: s.val, Metric: s.m, EveryNSteps: 4,
+		Callbacks: []adapters.Callback{failingCallback{}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.loop.RunSteps(s.train, 10)
+	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), "after step 4") {
+		t.Fatalf("RunSteps error = %v, want the callback's error after step 4", err)
 	}
 }
 
@@ -320,9 +369,7 @@ func TestAttachConfig(t *testing.T) {
 		{"no metric", func(c *Config) { c.Metric = nil }, "Metric is nil"},
 		{"metric not in trainer", func(c *Config) { c.Metric = other }, "not among"},
 		{"zero every", func(c *Config) { c.EveryNSteps = 0 }, "EveryNSteps is 0"},
-		{"negative patience", func(c *Config) { c.Patience = -1 }, "Patience is -1"},
-		{"NaN min delta", func(c *Config) { c.MinDelta = math.NaN() }, "MinDelta is NaN"},
-		{"negative min delta", func(c *Config) { c.MinDelta = -0.1 }, "MinDelta is -0.1"},
+		{"nil callback", func(c *Config) { c.Callbacks = []adapters.Callback{adapters.NewHistory(), nil} }, "Callbacks[1] is nil"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -331,40 +378,6 @@ func TestAttachConfig(t *testing.T) {
 			_, err := Attach(stdctx.Background(), s.loop, c)
 			if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Attach error = %v, want ErrConfig mentioning %q", err, tc.want)
-			}
-		})
-	}
-}
-
-func TestPlateau(t *testing.T) {
-	tests := []struct {
-		name      string
-		patience  int
-		minDelta  float64
-		values    []float64
-		improved  []bool
-		stopAfter int // index of the first value after which stop() holds; -1 never
-	}{
-		{"rising", 2, 0, []float64{0.1, 0.2, 0.3}, []bool{true, true, true}, -1},
-		{"flat", 2, 0, []float64{0.5, 0.5, 0.5, 0.5}, []bool{true, false, false, false}, 2},
-		{"min delta", 2, 0.05, []float64{0.5, 0.54, 0.56, 0.6}, []bool{true, false, true, false}, -1},
-		{"recovers", 2, 0, []float64{0.5, 0.4, 0.6, 0.6, 0.59}, []bool{true, false, true, false, false}, 4},
-		{"no patience", 0, 0, []float64{0.5, 0.4, 0.3}, []bool{true, false, false}, -1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := plateau{patience: tc.patience, minDelta: tc.minDelta}
-			stopAt := -1
-			for i, v := range tc.values {
-				if got := p.observe(v); got != tc.improved[i] {
-					t.Errorf("observe(%v) #%d = %v, want %v", v, i, got, tc.improved[i])
-				}
-				if stopAt < 0 && p.stop() {
-					stopAt = i
-				}
-			}
-			if stopAt != tc.stopAfter {
-				t.Errorf("stop() first held after value #%d, want #%d", stopAt, tc.stopAfter)
 			}
 		})
 	}

@@ -105,6 +105,11 @@ func (m *MAP) Metric() *metric.MeanAveragePrecision { return m.m }
 // Name returns the metric's name, as set with metric.WithName.
 func (m *MAP) Name() string { return m.m.Name() }
 
+// ValidationKey returns "val_" + Name(): the key of the MAP in the metrics
+// an [Evaluator] passes to adapters callbacks, as adapters.Validator names
+// validation metrics.
+func (m *MAP) ValidationKey() string { return "val_" + m.Name() }
+
 // ShortName returns the name for progress bars.
 func (m *MAP) ShortName() string { return m.shortName }
 

@@ -8,7 +8,8 @@
 // softmax loss. Every -every steps the evaluator scores the validation set,
 // prints MAP@10 and shows it in the progress bar; it keeps a copy of the
 // weights with the best MAP@10, stops after -patience evaluations without
-// improvement, and the program restores the best weights at the end.
+// improvement (adapters.EarlyStopping), and the best weights are restored
+// at the end.
 //
 // Run it from adapters/gomlx:
 //
@@ -36,6 +37,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
 	"github.com/gomlx/gomlx/ui/commandline"
 
+	"github.com/rankmetrics/rankmetrics/adapters"
 	rmgomlx "github.com/rankmetrics/rankmetrics/adapters/gomlx"
 	"github.com/rankmetrics/rankmetrics/adapters/gomlx/internal/ltrsynth"
 	"github.com/rankmetrics/rankmetrics/adapters/gomlx/internal/ranker"
@@ -56,6 +58,7 @@ type options struct {
 	minDelta     float64
 	topN         int
 	progressBar  bool
+	historyPath  string
 }
 
 func defaultOptions() options {
@@ -87,12 +90,17 @@ func main() {
 	flag.Float64Var(&o.learningRate, "lr", o.learningRate, "Adam learning rate")
 	flag.IntVar(&o.steps, "steps", o.steps, "maximum training steps")
 	flag.IntVar(&o.every, "every", o.every, "evaluate every N steps")
-	flag.IntVar(&o.patience, "patience", o.patience, "evaluations without improvement before stopping; 0 never stops")
+	flag.IntVar(&o.patience, "patience", o.patience, "evaluations without improvement before stopping (>= 1)")
+	flag.StringVar(&o.historyPath, "history", "", "write every evaluation to this CSV file")
 	flag.Float64Var(&o.minDelta, "min-delta", o.minDelta, "smallest MAP rise that counts as an improvement")
 	flag.IntVar(&o.topN, "topn", o.topN, "MAP cutoff")
 	flag.BoolVar(&o.progressBar, "progress", isTerminal(os.Stdout), "show GoMLX's progress bar (default: when stdout is a terminal)")
 	flag.Parse()
 	var err error
+	if o.patience < 1 {
+		fmt.Fprintln(os.Stderr, "gomlx-ranker: -patience must be at least 1")
+		os.Exit(2)
+	}
 	if o.hidden, err = parseWidths(hidden); err != nil {
 		fmt.Fprintln(os.Stderr, "gomlx-ranker:", err)
 		os.Exit(2)
@@ -167,18 +175,29 @@ func run(ctx stdctx.Context, o options, out io.Writer) (summary, error) {
 		optimizers.Adam().LearningRate(o.learningRate).Done(), nil, []metrics.Interface{m})
 	loop := train.NewLoop(trainer)
 
+	// Early stopping from the shared adapters package: it snapshots the
+	// weights at every new best and restores them when it stops.
 	var best map[string]*tensors.Tensor
+	es, err := adapters.NewEarlyStopping(m.ValidationKey(),
+		adapters.WithHook(adapters.StepEnd), adapters.WithPatience(o.patience), adapters.WithMinDelta(o.minDelta),
+		adapters.WithRestoreBest(
+			func(adapters.Record) error {
+				var err error
+				best, err = snapshot(gctx)
+				return err
+			},
+			func(adapters.Record) error { return restore(gctx, best) }))
+	if err != nil {
+		return s, err
+	}
+	hist := adapters.NewHistory()
 	logTo := out
 	if o.progressBar {
 		logTo = nil // the progress bar shows the value
 	}
 	ev, err := rmgomlx.Attach(ctx, loop, rmgomlx.Config{
-		Validation: valDS, Metric: m, EveryNSteps: o.every, Patience: o.patience, MinDelta: o.minDelta, Log: logTo,
-		OnImprove: func(rmgomlx.Evaluation) error {
-			var err error
-			best, err = snapshot(gctx)
-			return err
-		},
+		Validation: valDS, Metric: m, EveryNSteps: o.every, Log: logTo,
+		Callbacks: []adapters.Callback{es, hist},
 	})
 	if err != nil {
 		return s, err
@@ -201,7 +220,7 @@ func run(ctx stdctx.Context, o options, out io.Writer) (summary, error) {
 	}
 	elapsed := time.Since(start)
 	s.steps, s.stopped = loop.LoopStep, ev.Stopped()
-	b, _ := ev.Best()
+	b, _ := es.Best()
 	s.best, s.bestStep = b.Value, b.Step
 	var evalTime time.Duration
 	for _, e := range ev.History() {
@@ -214,11 +233,15 @@ func run(ctx stdctx.Context, o options, out io.Writer) (summary, error) {
 	fmt.Fprintf(out, "stopped after %d steps (%s) in %s: %s per training step (median), %s per evaluation (mean)\n",
 		s.steps, why, elapsed.Round(time.Millisecond), loop.MedianTrainStepDuration().Round(time.Microsecond),
 		(evalTime / time.Duration(len(ev.History()))).Round(time.Microsecond))
-
-	if best != nil {
-		if err := restore(gctx, best); err != nil {
+	if o.historyPath != "" {
+		if err := writeHistory(o.historyPath, hist); err != nil {
 			return s, err
 		}
+	}
+
+	// Early stopping restored the best weights if it fired; otherwise do it.
+	if err := es.RestoreBest(); err != nil {
+		return s, err
 	}
 	if _, err := trainer.Eval(valDS); err != nil {
 		return s, err
@@ -230,6 +253,20 @@ func run(ctx stdctx.Context, o options, out io.Writer) (summary, error) {
 	fmt.Fprintf(out, "best validation %s = %.4f at step %d (untrained %.4f); restored those weights: %s = %.4f\n",
 		m.ShortName(), s.best, s.bestStep, s.before, m.ShortName(), s.restored)
 	return s, nil
+}
+
+// writeHistory writes every evaluation as CSV.
+func writeHistory(path string, h *adapters.History) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	return h.WriteCSV(f)
 }
 
 // snapshot copies the trainable variables to host tensors.
