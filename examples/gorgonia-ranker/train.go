@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/rankmetrics/rankmetrics/adapters"
+	rmgorgonia "github.com/rankmetrics/rankmetrics/adapters/gorgonia"
+	"github.com/rankmetrics/rankmetrics/internal/ltrdata"
+	"github.com/rankmetrics/rankmetrics/metric"
+)
+
+// config holds the training settings (the command-line flags).
+type config struct {
+	model    string
+	hidden   int
+	lists    int // lists per batch
+	epochs   int
+	patience int
+	lr       float64
+	seed     uint64
+	topn     int
+}
+
+func defaultConfig() config {
+	return config{model: "mlp", hidden: 32, lists: 16, epochs: 50, patience: 5, lr: 0.002, seed: 1, topn: 10}
+}
+
+// data holds the splits; test may be nil.
+type data struct {
+	train, valid, test *ltrdata.Dataset
+}
+
+// epochStats is what one epoch produced.
+type epochStats struct {
+	loss, valMAP float64
+	took         time.Duration
+}
+
+// result summarises a training run.
+type result struct {
+	metricKey     string
+	untrained     float64 // validation MAP before training
+	epochs        []epochStats
+	best          adapters.Record
+	stopped       bool
+	test          float64 // test MAP with the best weights; NaN without a test split
+	history       *adapters.History
+	trainDuration time.Duration
+}
+
+// trainer owns the model, the batch buffers and the evaluator.
+type trainer struct {
+	cfg   config
+	m     *model
+	b     *batcher
+	ev    *rmgorgonia.Evaluator
+	key   string
+	shuf  *rand.Rand
+	order []ltrdata.Query
+}
+
+func newTrainer(cfg config, d data) (*trainer, error) {
+	if cfg.lists < 1 {
+		return nil, fmt.Errorf("-batch %d: want >= 1", cfg.lists)
+	}
+	if !(cfg.lr > 0) {
+		return nil, fmt.Errorf("-lr %v: want > 0", cfg.lr)
+	}
+	if cfg.topn < 1 {
+		return nil, fmt.Errorf("-topn %d: want >= 1", cfg.topn)
+	}
+	for _, s := range []struct {
+		name string
+		d    *ltrdata.Dataset
+	}{{"training", d.train}, {"validation", d.valid}} {
+		if s.d == nil || len(s.d.Queries) == 0 {
+			return nil, fmt.Errorf("the %s split has no queries", s.name)
+		}
+	}
+	docs := max(d.train.MaxLen(), d.valid.MaxLen())
+	if d.test != nil {
+		docs = max(docs, d.test.MaxLen())
+	}
+	rng := rand.New(rand.NewPCG(cfg.seed, 0x5eed))
+	m, err := newModel(cfg.model, cfg.hidden, cfg.lists, docs, d.train.NumFeatures, cfg.lr, rng)
+	if err != nil {
+		return nil, err
+	}
+	b, err := newBatcher(cfg.lists, docs, d.train.NumFeatures, newStandardizer(d.train))
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	name := fmt.Sprintf("map@%d", cfg.topn)
+	mapMetric, err := metric.NewMeanAveragePrecision(metric.WithTopN(cfg.topn), metric.WithRagged(true), metric.WithName(name))
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	ev, err := rmgorgonia.NewEvaluator(rmgorgonia.NewScoringVM(m.scores), m.scores, rmgorgonia.BindNodes(m.x, nil), []metric.Metric{mapMetric})
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	return &trainer{
+		cfg: cfg, m: m, b: b, ev: ev, key: ev.Keys()[0],
+		shuf:  rand.New(rand.NewPCG(cfg.seed, 0x5a17)),
+		order: append([]ltrdata.Query(nil), d.train.Queries...),
+	}, nil
+}
+
+// batches yields the evaluation batches of d, filled one at a time into the
+// trainer's buffers.
+func (t *trainer) batches(d *ltrdata.Dataset) iter.Seq[rmgorgonia.Batch] {
+	return func(yield func(rmgorgonia.Batch) bool) {
+		for i := range t.b.numBatches(len(d.Queries)) {
+			qs := t.b.chunk(d.Queries, i)
+			t.b.fill(qs)
+			b := rmgorgonia.Batch{
+				Inputs:  rmgorgonia.Feed{Input: t.b.xT},
+				Labels:  t.b.labelsL,
+				Lengths: t.b.lengths,
+			}
+			if len(qs) < t.b.lists {
+				b.NumLists = len(qs)
+			}
+			if !yield(b) {
+				return
+			}
+		}
+	}
+}
+
+// evaluate returns the MAP of the current weights on d.
+func (t *trainer) evaluate(ctx context.Context, d *ltrdata.Dataset) (float64, error) {
+	m, err := t.ev.Evaluate(ctx, t.batches(d))
+	if err != nil {
+		return 0, err
+	}
+	return m[t.key], nil
+}
+
+// epoch trains on every training query once, in a new random order, and
+// returns the mean loss over the steps that had something to learn from.
+func (t *trainer) epoch(ctx context.Context, bar *progressBar) (float64, error) {
+	t.shuf.Shuffle(len(t.order), func(i, j int) { t.order[i], t.order[j] = t.order[j], t.order[i] })
+	n := t.b.numBatches(len(t.order))
+	total, steps := 0.0, 0
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		withGain := t.b.fill(t.b.chunk(t.order, i))
+		loss, err := t.m.step(t.b, withGain)
+		if err != nil {
+			return 0, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		if withGain > 0 {
+			total += loss
+			steps++
+		}
+		bar.update(i+1, n, total/math.Max(float64(steps), 1))
+	}
+	if steps == 0 {
+		return 0, fmt.Errorf("no training list has a positive label")
+	}
+	return total / float64(steps), nil
+}
+
+// train runs the whole job: untrained evaluation, epochs with early
+// stopping, restoring the best weights and the test evaluation. It writes a
+// line per epoch to out and the progress bar to progress (nil: none).
+func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*result, error) {
+	t, err := newTrainer(cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	defer t.m.close()
+	res := &result{metricKey: t.key, test: math.NaN(), history: adapters.NewHistory()}
+	label := fmt.Sprintf("MAP@%d", cfg.topn)
+
+	if res.untrained, err = t.evaluate(ctx, d.valid); err != nil {
+		return nil, fmt.Errorf("evaluating the untrained model: %w", err)
+	}
+	fmt.Fprintf(out, "epoch %3d  %-12s  val %s %.4f  (untrained)\n", 0, "", label, res.untrained)
+
+	var best [][]float32
+	es, err := adapters.NewEarlyStopping(t.key, adapters.WithPatience(cfg.patience), adapters.WithRestoreBest(
+		func(adapters.Record) error { best = t.m.snapshot(); return nil },
+		func(adapters.Record) error { t.m.restore(best); return nil }))
+	if err != nil {
+		return nil, err
+	}
+	callbacks := adapters.Callbacks{es, res.history}
+
+	start := time.Now()
+	step := 0
+	for epoch := 1; epoch <= cfg.epochs; epoch++ {
+		t0 := time.Now()
+		bar := newProgressBar(progress, fmt.Sprintf("epoch %d/%d", epoch, cfg.epochs))
+		loss, err := t.epoch(ctx, bar)
+		bar.done()
+		if err != nil {
+			return nil, fmt.Errorf("epoch %d: %w", epoch, err)
+		}
+		step += t.b.numBatches(len(d.train.Queries))
+		metrics, err := t.ev.Evaluate(ctx, t.batches(d.valid))
+		if err != nil {
+			return nil, fmt.Errorf("epoch %d: validation: %w", epoch, err)
+		}
+		metrics["loss"] = loss
+		st := epochStats{loss: loss, valMAP: metrics[t.key], took: time.Since(t0)}
+		res.epochs = append(res.epochs, st)
+		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %.4f  (%.2fs)\n", epoch, st.loss, label, st.valMAP, st.took.Seconds())
+		act, err := callbacks.EpochEnd(epoch, step, metrics)
+		if err != nil {
+			return nil, err
+		}
+		if act == adapters.Stop {
+			res.stopped = true
+			break
+		}
+	}
+	res.trainDuration = time.Since(start)
+	if err := es.RestoreBest(); err != nil {
+		return nil, err
+	}
+	res.best, _ = es.Best()
+	if d.test != nil && len(d.test.Queries) > 0 {
+		if res.test, err = t.evaluate(ctx, d.test); err != nil {
+			return nil, fmt.Errorf("test evaluation: %w", err)
+		}
+	}
+	return res, nil
+}
