@@ -121,8 +121,8 @@ func (m *MAP) ScopeName() string { return context.EscapeScopeName(m.Name()) }
 func (m *MAP) MetricType() string { return MetricType }
 
 // UpdateGraph gathers the labels, scores and weights of a batch into one
-// float tensor of shape [C, B, L] (C is 2, or 3 with weights), of the
-// predictions' dtype when it is Float64 and Float32 otherwise. Bad shapes
+// float tensor of shape [C, B, L] (C is 2, or 3 with weights): Float64 when
+// any of them is Float64, Float32 otherwise. Bad shapes
 // or dtypes panic with an error wrapping [ErrInput], GoMLX's convention
 // while building a graph; Trainer.Eval returns it as an error.
 func (m *MAP) UpdateGraph(_ *context.Context, labels, predictions []*graph.Node) *graph.Node {
@@ -272,10 +272,6 @@ func pack(labels, predictions []*graph.Node) (*graph.Node, error) {
 		return nil, fmt.Errorf("labels[0] has dtype %s, want a real number dtype: %w", lab.DType(), ErrInput)
 	}
 
-	dt := dtypes.Float32
-	if pred.DType() == dtypes.Float64 {
-		dt = dtypes.Float64
-	}
 	var itemMask, listMask, itemW, listW *graph.Node
 	for i, x := range labels[1:] {
 		idx := i + 1
@@ -305,6 +301,14 @@ func pack(labels, predictions []*graph.Node) (*graph.Node, error) {
 		*slot = xs
 	}
 
+	// Float64 when any input is, so that the metric, not the packing,
+	// rounds to its own dtype.
+	dt := dtypes.Float32
+	for _, x := range []*graph.Node{pred, lab, itemW, listW} {
+		if x != nil && x.DType() == dtypes.Float64 {
+			dt = dtypes.Float64
+		}
+	}
 	parts := []*graph.Node{graph.ConvertDType(lab, dt), graph.ConvertDType(pred, dt)}
 	if itemMask != nil || listMask != nil || itemW != nil || listW != nil {
 		g := pred.Graph()

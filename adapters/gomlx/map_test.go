@@ -100,6 +100,16 @@ func TestMAPHandWorked(t *testing.T) {
 			return []*tensors.Tensor{tensors.FromFlatDataAndDimensions([]float64{0.4, 0.3, 0.2, 0.1}, 1, 4, 1)},
 				[]*tensors.Tensor{tensors.FromFlatDataAndDimensions([]int32{0, 1, 0, 1}, 1, 4)}
 		}}, 0.5},
+		// Label 0.9999999999 is below 1 in float64 but rounds to 1 in
+		// float32: the metric's dtype decides, not the packing.
+		{"float64 labels, float64 metric", []metric.Option{metric.WithDType(metric.Float64)}, []batchFn{func() ([]*tensors.Tensor, []*tensors.Tensor) {
+			return []*tensors.Tensor{f32(dims(1, 4), 0.4, 0.3, 0.2, 0.1)},
+				[]*tensors.Tensor{tensors.FromFlatDataAndDimensions([]float64{0.9999999999, 1, 0, 0}, 1, 4)}
+		}}, 0.5},
+		{"float64 labels, float32 metric", nil, []batchFn{func() ([]*tensors.Tensor, []*tensors.Tensor) {
+			return []*tensors.Tensor{f32(dims(1, 4), 0.4, 0.3, 0.2, 0.1)},
+				[]*tensors.Tensor{tensors.FromFlatDataAndDimensions([]float64{0.9999999999, 1, 0, 0}, 1, 4)}
+		}}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
