@@ -13,7 +13,8 @@
 //	r_i = w·z_i + 0.5·(z_i0² − 1)·Curvature + LabelNoise·e_i,   e_i ~ N(0, 1)
 //
 // Its graded label counts the thresholds 0.5, 1.1, 1.6 and 2.1 that r_i
-// exceeds, so labels run from 0 to 4 (about 70% zeros with the defaults).
+// exceeds, so labels run from 0 to 4 (about 70% are 0 with unit
+// Curvature and LabelNoise 0.3).
 // The model sees x_i = z_i + FeatureNoise·u_i with u_i ~ N(0, I_F), never
 // z_i. A ranker can at best learn the ranking of E[r | x].
 //
@@ -53,7 +54,7 @@ type Params struct {
 
 // Set is a generated dataset, padded to Width items per list.
 type Set struct {
-	Queries, Width, Features int
+	Queries, Width, Features int // lists, padded list length, features per item
 	X                        []float32 // observed features, [Queries, Width, Features]
 	Labels                   []float32 // graded labels 0..4, [Queries, Width]
 	Latent                   []float32 // noise-free part w·z + curvature term, [Queries, Width]
@@ -61,9 +62,9 @@ type Set struct {
 	Hidden                   []float64 // the hidden unit vector w, [Features]
 }
 
-// Generate draws a Set from the latent model. The hidden vector depends on
-// Seed only through its own stream, so two sets with different query seeds
-// share w when built with Split.
+// Generate draws a Set from the latent model. The hidden vector w comes
+// from its own random stream of Seed; use Split for a train and a
+// validation set that share w.
 func Generate(p Params) (*Set, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
