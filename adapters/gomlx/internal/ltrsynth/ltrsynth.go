@@ -54,7 +54,7 @@ type Params struct {
 
 // Set is a generated dataset, padded to Width items per list.
 type Set struct {
-	Queries, Width, Features int // lists, padded list length, features per item
+	Queries, Width, Features int       // lists, padded list length, features per item
 	X                        []float32 // observed features, [Queries, Width, Features]
 	Labels                   []float32 // graded labels 0..4, [Queries, Width]
 	Latent                   []float32 // noise-free part w·z + curvature term, [Queries, Width]
