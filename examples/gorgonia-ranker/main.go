@@ -84,8 +84,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !math.IsNaN(res.test) {
 		fmt.Fprintf(stdout, "test %s with the best weights: %.4f\n", label, res.test)
 	}
-	fmt.Fprintf(stdout, "time: %.1fs in all, %.2fs per epoch (training and validation)\n",
-		time.Since(start).Seconds(), res.trainDuration.Seconds()/float64(max(len(res.epochs), 1)))
+	tr, va := res.perEpoch()
+	fmt.Fprintf(stdout, "time: %.1fs in all; per epoch %.3fs training and %.3fs validation (%.2f of the training time)\n",
+		time.Since(start).Seconds(), tr.Seconds(), va.Seconds(), va.Seconds()/tr.Seconds())
 
 	if *historyFile != "" {
 		if err := writeHistory(*historyFile, res); err != nil {

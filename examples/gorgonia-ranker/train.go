@@ -38,8 +38,8 @@ type data struct {
 
 // epochStats is what one epoch produced.
 type epochStats struct {
-	loss, valMAP float64
-	took         time.Duration
+	loss, valMAP       float64
+	trainTook, valTook time.Duration
 }
 
 // result summarises a training run.
@@ -50,8 +50,17 @@ type result struct {
 	best          adapters.Record
 	stopped       bool
 	test          float64 // test MAP with the best weights; NaN without a test split
-	history       *adapters.History
-	trainDuration time.Duration
+	history *adapters.History
+}
+
+// perEpoch returns the mean training and validation time of an epoch.
+func (r *result) perEpoch() (train, valid time.Duration) {
+	for _, e := range r.epochs {
+		train += e.trainTook
+		valid += e.valTook
+	}
+	n := time.Duration(max(len(r.epochs), 1))
+	return train / n, valid / n
 }
 
 // trainer owns the model, the batch buffers and the evaluator.
@@ -199,7 +208,6 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 	}
 	callbacks := adapters.Callbacks{es, res.history}
 
-	start := time.Now()
 	step := 0
 	for epoch := 1; epoch <= cfg.epochs; epoch++ {
 		t0 := time.Now()
@@ -210,14 +218,16 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 			return nil, fmt.Errorf("epoch %d: %w", epoch, err)
 		}
 		step += t.b.numBatches(len(d.train.Queries))
+		t1 := time.Now()
 		metrics, err := t.ev.Evaluate(ctx, t.batches(d.valid))
 		if err != nil {
 			return nil, fmt.Errorf("epoch %d: validation: %w", epoch, err)
 		}
 		metrics["loss"] = loss
-		st := epochStats{loss: loss, valMAP: metrics[t.key], took: time.Since(t0)}
+		st := epochStats{loss: loss, valMAP: metrics[t.key], trainTook: t1.Sub(t0), valTook: time.Since(t1)}
 		res.epochs = append(res.epochs, st)
-		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %.4f  (%.2fs)\n", epoch, st.loss, label, st.valMAP, st.took.Seconds())
+		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %.4f  (train %.3fs, validation %.3fs)\n",
+			epoch, st.loss, label, st.valMAP, st.trainTook.Seconds(), st.valTook.Seconds())
 		act, err := callbacks.EpochEnd(epoch, step, metrics)
 		if err != nil {
 			return nil, err
@@ -227,7 +237,6 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 			break
 		}
 	}
-	res.trainDuration = time.Since(start)
 	if err := es.RestoreBest(); err != nil {
 		return nil, err
 	}
