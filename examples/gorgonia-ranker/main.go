@@ -19,10 +19,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "gorgonia-ranker:", err)
-		}
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// -h: the usage is printed.
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "gorgonia-ranker:", err)
+		stop()
 		os.Exit(2)
 	}
 }

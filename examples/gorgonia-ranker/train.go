@@ -44,13 +44,13 @@ type epochStats struct {
 
 // result summarises a training run.
 type result struct {
-	metricKey     string
-	untrained     float64 // validation MAP before training
-	epochs        []epochStats
-	best          adapters.Record
-	stopped       bool
-	test          float64 // test MAP with the best weights; NaN without a test split
-	history *adapters.History
+	metricKey string
+	untrained float64 // validation MAP before training
+	epochs    []epochStats
+	best      adapters.Record
+	stopped   bool
+	test      float64 // test MAP with the best weights; NaN without a test split
+	history   *adapters.History
 }
 
 // perEpoch returns the mean training and validation time of an epoch.
