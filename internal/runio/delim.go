@@ -1,0 +1,239 @@
+package runio
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+)
+
+// delimSource reads TSV or CSV with a header row.
+type delimSource struct {
+	lr     *lineReader
+	delim  byte
+	quoted bool // CSV: fields may be quoted with '"'
+	cols   Columns
+	names  []string
+	ncols  int
+	iQID   int
+	iLabel int
+	iScore int
+	iW     int // -1 when absent
+	iDoc   int // -1 when absent
+	fields [][]byte
+	unq    []byte
+	closer io.Closer
+}
+
+// NewDelimitedReader returns a Reader over TSV (delim '\t') or CSV
+// (delim ',', with RFC 4180 quoting on single lines) input with a header.
+func NewDelimitedReader(ctx context.Context, r io.Reader, name string, delim byte, opts Options) (Reader, error) {
+	src, err := newDelimSource(r, name, delim, delim == ',', opts)
+	if err != nil {
+		return nil, err
+	}
+	return newStreamReader(ctx, src, name, opts), nil
+}
+
+func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Options) (*delimSource, error) {
+	cols, wReq, dReq := opts.Columns.withDefaults()
+	s := &delimSource{lr: newLineReader(r, name, opts.bufferSize()), delim: delim, quoted: quoted, cols: cols}
+	if c, ok := r.(io.Closer); ok {
+		s.closer = c
+	}
+	hdr, err := s.lr.next()
+	if err == io.EOF {
+		return nil, &ParseError{File: name, Msg: "empty input: no header line"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	hdr = bytes.TrimPrefix(hdr, []byte("\xef\xbb\xbf"))
+	fields, err := s.split(hdr)
+	if err != nil {
+		return nil, err
+	}
+	s.ncols = len(fields)
+	s.names = make([]string, len(fields))
+	for i, f := range fields {
+		s.names[i] = string(f)
+	}
+	find := func(want string, required bool) (int, error) {
+		at := -1
+		for i, n := range s.names {
+			if n == want {
+				if at >= 0 {
+					return -1, &ParseError{File: name, Line: s.lr.line, Field: "header", Value: want, Msg: "column appears twice"}
+				}
+				at = i
+			}
+		}
+		if at < 0 && required {
+			return -1, &ParseError{File: name, Line: s.lr.line, Field: "header", Value: clip(hdr),
+				Msg: fmt.Sprintf("no column named %q", want)}
+		}
+		return at, nil
+	}
+	if s.iQID, err = find(cols.QID, true); err != nil {
+		return nil, err
+	}
+	if s.iLabel, err = find(cols.Label, true); err != nil {
+		return nil, err
+	}
+	if s.iScore, err = find(cols.Score, true); err != nil {
+		return nil, err
+	}
+	if s.iW, err = find(cols.Weight, wReq); err != nil {
+		return nil, err
+	}
+	if s.iDoc, err = find(cols.Doc, dReq); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *delimSource) hasWeights() bool  { return s.iW >= 0 }
+func (s *delimSource) hasDocs() bool     { return s.iDoc >= 0 }
+func (s *delimSource) docField() string  { return s.cols.Doc }
+func (s *delimSource) blankLines() int64 { return s.lr.blank }
+func (s *delimSource) close() error {
+	if s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}
+
+// split cuts a line into fields (valid until the next call).
+func (s *delimSource) split(b []byte) ([][]byte, error) {
+	f := s.fields[:0]
+	if s.quoted && bytes.IndexByte(b, '"') >= 0 {
+		return s.splitQuoted(b)
+	}
+	for {
+		i := bytes.IndexByte(b, s.delim)
+		if i < 0 {
+			f = append(f, b)
+			break
+		}
+		f = append(f, b[:i])
+		b = b[i+1:]
+	}
+	s.fields = f
+	return f, nil
+}
+
+// splitQuoted handles RFC 4180 quoting within one line.
+func (s *delimSource) splitQuoted(b []byte) ([][]byte, error) {
+	f := s.fields[:0]
+	s.unq = s.unq[:0]
+	type span struct{ a, b int }
+	var spans []span
+	i := 0
+	for {
+		if i < len(b) && b[i] == '"' {
+			start := len(s.unq)
+			i++
+			for {
+				j := bytes.IndexByte(b[i:], '"')
+				if j < 0 {
+					return nil, &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b), Msg: "unterminated quoted field (quoted fields cannot span lines)"}
+				}
+				s.unq = append(s.unq, b[i:i+j]...)
+				i += j + 1
+				if i < len(b) && b[i] == '"' {
+					s.unq = append(s.unq, '"')
+					i++
+					continue
+				}
+				break
+			}
+			spans = append(spans, span{start, len(s.unq)})
+			if i == len(b) {
+				break
+			}
+			if b[i] != s.delim {
+				return nil, &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b), Msg: fmt.Sprintf("unexpected %q after a closing quote", b[i])}
+			}
+			i++
+			if i == len(b) {
+				spans = append(spans, span{len(s.unq), len(s.unq)})
+				break
+			}
+			continue
+		}
+		j := bytes.IndexByte(b[i:], s.delim)
+		end := len(b)
+		if j >= 0 {
+			end = i + j
+		}
+		if q := bytes.IndexByte(b[i:end], '"'); q >= 0 {
+			return nil, &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b), Msg: "a quote inside an unquoted field"}
+		}
+		start := len(s.unq)
+		s.unq = append(s.unq, b[i:end]...)
+		spans = append(spans, span{start, len(s.unq)})
+		if j < 0 {
+			break
+		}
+		i = end + 1
+		if i == len(b) {
+			spans = append(spans, span{len(s.unq), len(s.unq)})
+			break
+		}
+	}
+	for _, sp := range spans {
+		f = append(f, s.unq[sp.a:sp.b])
+	}
+	s.fields = f
+	return f, nil
+}
+
+func (s *delimSource) next(r *row) error {
+	b, err := s.lr.next()
+	if err != nil {
+		return err
+	}
+	f, err := s.split(b)
+	if err != nil {
+		return err
+	}
+	if len(f) != s.ncols {
+		return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
+			Msg: fmt.Sprintf("expected %d fields as in the header, found %d", s.ncols, len(f))}
+	}
+	r.line = s.lr.line
+	r.qid = f[s.iQID]
+	if len(r.qid) == 0 {
+		return s.fieldErr(s.cols.QID, r.qid, "empty qid")
+	}
+	var ok bool
+	if r.label, ok = parseFloat(f[s.iLabel]); !ok {
+		return s.fieldErr(s.cols.Label, f[s.iLabel], "not a number")
+	}
+	if r.score, ok = parseFloat(f[s.iScore]); !ok {
+		return s.fieldErr(s.cols.Score, f[s.iScore], "not a number")
+	}
+	if math.IsNaN(r.score) {
+		return s.fieldErr(s.cols.Score, f[s.iScore], "NaN score")
+	}
+	if s.iW >= 0 {
+		if r.weight, ok = parseFloat(f[s.iW]); !ok {
+			return s.fieldErr(s.cols.Weight, f[s.iW], "not a number")
+		}
+		if math.IsNaN(r.weight) {
+			return s.fieldErr(s.cols.Weight, f[s.iW], "NaN weight")
+		}
+	}
+	if s.iDoc >= 0 {
+		r.doc = f[s.iDoc]
+		if len(r.doc) == 0 {
+			return s.fieldErr(s.cols.Doc, r.doc, "empty document id")
+		}
+	}
+	return nil
+}
+
+func (s *delimSource) fieldErr(field string, v []byte, msg string) error {
+	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, Value: clip(v), Msg: msg}
+}

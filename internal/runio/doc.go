@@ -1,0 +1,44 @@
+// Package runio reads ranking outputs from files, one query at a time.
+//
+// A [Reader] yields [Query] values: the qid, the items' labels and scores in
+// input order, optional per-item weights and document ids, and, for TREC
+// input, the judged documents that the run did not rank. The formats are:
+//
+//   - TREC: a qrels file (`qid iter docno rel`) and a run file
+//     (`qid Q0 docno rank score tag`), joined on (qid, docno) as trec_eval does.
+//     Run documents without a judgment get label 0. Judged documents missing
+//     from the run are returned in [Query.UnrankedLabels]: they are not ranked
+//     (they add no precision term) but a relevant one still belongs in the
+//     average precision denominator, as in TF-Ranking's whole-list denominator.
+//     Items keep the run file's line order; the rank column is not used.
+//   - TSV and CSV with a header row; the qid, label, score, weight and doc
+//     column names are settable ([Columns]). CSV fields may be quoted.
+//   - JSON Lines, either one item per line
+//     `{"qid":"q1","label":1,"score":0.5,"weight":1,"doc":"d1"}` or one list per
+//     line `{"qid":"q1","labels":[...],"scores":[...],"weights":[...],"docs":[...]}`.
+//   - Parquet, with the same column names as TSV.
+//   - RKM1, the dense binary benchmark format (magic, u32 Q, u32 L, int8
+//     labels, float32 scores); qids are synthesised as "1".."Q".
+//
+// Any input may be gzip-compressed; compression is detected from the magic
+// bytes, not the file name.
+//
+// # Streaming and ordering
+//
+// Input sorted by qid is read in constant memory: only the current query is
+// held. "Sorted" means that qids never decrease in the order of [CompareQID]:
+// numerically when both qids are unsigned decimal integers, byte-wise
+// otherwise. With [UnsortedError] (the default) a decreasing qid is an error
+// that names the file and line. With [UnsortedGroup] the whole input is read
+// into memory first and grouped by qid (queries come out in order of first
+// appearance); this costs about 24 bytes per item plus the length of its
+// document id (roughly twice that for TREC, whose qrels are held as well).
+//
+// # Bad input
+//
+// A malformed line is a [*ParseError] naming the file, line, field and value.
+// A NaN score or weight is an error. A duplicate (qid, doc) pair is an error
+// unless a [DedupePolicy] says which copy to keep. Queries present only in the
+// run or only in the qrels are not dropped: they are yielded with
+// [Query.Match] set and counted in [Stats].
+package runio

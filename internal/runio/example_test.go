@@ -1,0 +1,66 @@
+package runio_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rankmetrics/rankmetrics/internal/runio"
+)
+
+func ExampleNewTRECReader() {
+	qrels := "301 0 d1 1\n301 0 d2 0\n301 0 d7 2\n302 0 d4 1\n"
+	run := "301 Q0 d2 1 2.5 demo\n301 Q0 d1 2 1.5 demo\n301 Q0 d9 3 0.5 demo\n303 Q0 d4 1 1.0 demo\n"
+	r, err := runio.NewTRECReader(context.Background(), strings.NewReader(qrels), strings.NewReader(run), "qrels", "run", runio.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	var q runio.Query
+	for {
+		err := r.Next(&q)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s %-10s labels=%v scores=%v unranked=%v\n", q.QID, q.Match, q.Labels, q.Scores, q.UnrankedLabels)
+	}
+	st := r.Stats()
+	fmt.Printf("queries=%d items=%d unjudged=%d unranked relevant=%d\n", st.Queries, st.Items, st.UnjudgedItems, st.UnrankedRelevant)
+	// Output:
+	// 301 both       labels=[0 1 0] scores=[2.5 1.5 0.5] unranked=[2]
+	// 302 qrels-only labels=[] scores=[] unranked=[1]
+	// 303 run-only   labels=[0] scores=[1] unranked=[]
+	// queries=3 items=4 unjudged=2 unranked relevant=2
+}
+
+func ExampleNewDelimitedReader() {
+	in := "qid,label,score,weight\nq1,1,0.9,1\nq1,0,0.4,2\nq2,3,0.1,1\n"
+	r, err := runio.NewDelimitedReader(context.Background(), strings.NewReader(in), "preds.csv", ',', runio.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	var q runio.Query
+	for r.Next(&q) == nil {
+		fmt.Println(q.QID, q.Labels, q.Scores, q.Weights)
+	}
+	// Output:
+	// q1 [1 0] [0.9 0.4] [1 2]
+	// q2 [3] [0.1] [1]
+}
+
+func ExampleParseError() {
+	in := "qid\tlabel\tscore\n1\t1\t0.5\n1\t0\tabc\n"
+	r, _ := runio.NewDelimitedReader(context.Background(), strings.NewReader(in), "preds.tsv", '\t', runio.Options{})
+	var q runio.Query
+	fmt.Println(r.Next(&q))
+	// Output:
+	// preds.tsv:3: field score: value "abc": not a number
+}

@@ -1,0 +1,143 @@
+package runio
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// checkInvariants reads everything from r and checks what must hold for any
+// input: errors are ParseErrors (or plain I/O errors), and queries are
+// consistent and NaN-free.
+func checkInvariants(t *testing.T, r Reader) ([]Query, error) {
+	t.Helper()
+	got, err := readAll(r)
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("error %v (%T) is not a ParseError", err, err)
+		}
+		if pe.File == "" {
+			t.Fatalf("error %v has no file name", err)
+		}
+		return got, err
+	}
+	items := 0
+	for _, q := range got {
+		if q.QID == "" {
+			t.Fatal("empty qid")
+		}
+		if len(q.Labels) != len(q.Scores) || q.Weights != nil && len(q.Weights) != len(q.Scores) {
+			t.Fatalf("query %q: %d labels, %d scores, %d weights", q.QID, len(q.Labels), len(q.Scores), len(q.Weights))
+		}
+		for _, s := range q.Scores {
+			if math.IsNaN(s) {
+				t.Fatalf("query %q: NaN score", q.QID)
+			}
+		}
+		items += len(q.Scores)
+	}
+	st := r.Stats()
+	if st.Queries != int64(len(got)) || st.Items != int64(items) {
+		t.Fatalf("stats %+v for %d queries, %d items", st, len(got), items)
+	}
+	return got, nil
+}
+
+func FuzzTSV(f *testing.F) {
+	f.Add("qid\tlabel\tscore\n1\t1\t0.5\n1\t0\t0.25\n2\t2\t-3\n", false)
+	f.Add("qid\tdoc\tlabel\tscore\tweight\n1\ta\t1\t0.5\t1\n1\ta\t0\t0.25\t2\n", true)
+	f.Add("qid,label,score\n\"a,b\",1,2\n\"a\"\"b\",1,2\n", false)
+	f.Add("score\tqid\tlabel\r\n1e400\tq\t-1\r\n\r\n", false)
+	f.Add("qid\tlabel\tscore\n10\t1\t1\n9\t1\t1\n", true)
+	f.Add("qid\tlabel\tscore\n1\t1\tNaN\n", false)
+	f.Fuzz(func(t *testing.T, in string, csv bool) {
+		delim := byte('\t')
+		if csv {
+			delim = ','
+		}
+		open := func(p UnsortedPolicy) (Reader, error) {
+			return NewDelimitedReader(bg, strings.NewReader(in), "f.tsv", delim, Options{Unsorted: p, KeepDocs: true, Dedupe: DedupeMax})
+		}
+		r, err := open(UnsortedError)
+		if err != nil {
+			return
+		}
+		streamed, err := checkInvariants(t, r)
+		if err != nil {
+			return
+		}
+		// Sorted input must read the same when grouped.
+		r, err = open(UnsortedGroup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grouped, err := checkInvariants(t, r)
+		if err != nil {
+			t.Fatalf("grouped read failed where the stream did not: %v", err)
+		}
+		checkQueries(t, grouped, streamed)
+	})
+}
+
+func FuzzTREC(f *testing.F) {
+	f.Add("1 0 a 1\n1 0 b 0\n2 0 c 2\n", "1 Q0 a 1 0.5 t\n1 Q0 z 2 0.4 t\n3 Q0 q 1 1 t\n")
+	f.Add("1 0 a 1\n1 0 a 2\n", "1 Q0 a 1 1 t\n1 Q0 a 1 2 t\n")
+	f.Add("9 0 a 1\n10 0 a 1\n", "9\tQ0\ta\t1\t-inf\tt\r\n10 Q0 a 1 1e3 t\n")
+	f.Add("b 0 a 1\na 0 a 1\n", "a Q0 a 1 1 t\n")
+	f.Add("1 0 a x\n", "1 Q0 a 1 nan t\n")
+	f.Fuzz(func(t *testing.T, qrels, run string) {
+		open := func(p UnsortedPolicy) (Reader, error) {
+			return NewTRECReader(bg, strings.NewReader(qrels), strings.NewReader(run), "q", "r", Options{Unsorted: p, KeepDocs: true, Dedupe: DedupeFirst})
+		}
+		r, err := open(UnsortedError)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, err := checkInvariants(t, r)
+		for _, q := range streamed {
+			if len(q.Docs) != len(q.Scores) || len(q.UnrankedDocs) != len(q.UnrankedLabels) {
+				t.Fatalf("query %q: docs and values differ in length", q.QID)
+			}
+		}
+		r2, err2 := open(UnsortedGroup)
+		if err2 != nil {
+			t.Fatal(err2)
+		}
+		grouped, err2 := checkInvariants(t, r2)
+		if err != nil {
+			return
+		}
+		if err2 != nil {
+			t.Fatalf("grouped read failed where the stream did not: %v", err2)
+		}
+		// Same queries; the grouped order puts qrels-only queries last.
+		var reordered []Query
+		for _, m := range []bool{false, true} {
+			for _, q := range streamed {
+				if (q.Match == MatchQrelsOnly) == m {
+					reordered = append(reordered, q)
+				}
+			}
+		}
+		checkQueries(t, grouped, reordered)
+	})
+}
+
+func FuzzJSONL(f *testing.F) {
+	f.Add(`{"qid":"1","label":1,"score":0.5}` + "\n" + `{"qid":"1","label":0,"score":1,"x":[1,{"y":"z"}]}` + "\n")
+	f.Add(`{"qid":2,"docs":["a","b"],"labels":[1,0],"scores":[Infinity,-1e3],"weights":[1,0]}` + "\n")
+	f.Add(`{"qid":"\u00e9\ud83d\ude00","label":1,"score":NaN}` + "\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		r, err := NewJSONLReader(bg, strings.NewReader(in), "f.jsonl", Options{Dedupe: DedupeFirst})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T) is not a ParseError", err, err)
+			}
+			return
+		}
+		checkInvariants(t, r)
+	})
+}

@@ -1,0 +1,210 @@
+package runio
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Open opens the input named by paths: one file, or two for TREC (qrels
+// then run, as trec_eval takes them). The path "-" reads opts.Stdin. The
+// format comes from opts.Format or, if that is FormatAuto, from the file
+// extension; two paths always mean TREC. Gzip is detected from the magic
+// bytes of each file.
+func Open(ctx context.Context, paths []string, opts Options) (Reader, error) {
+	switch len(paths) {
+	case 1:
+	case 2:
+		if opts.Format != FormatAuto && opts.Format != FormatTREC {
+			return nil, fmt.Errorf("two inputs (%s, %s) are a TREC qrels and run pair, but the format is %s", paths[0], paths[1], opts.Format)
+		}
+		return openTREC(ctx, paths[0], paths[1], opts)
+	default:
+		return nil, fmt.Errorf("want one input file, or a TREC qrels and run pair; got %d paths", len(paths))
+	}
+	path := paths[0]
+	format := opts.Format
+	if format == FormatAuto {
+		if path == "-" {
+			return nil, errors.New("standard input needs an explicit format")
+		}
+		var err error
+		if format, err = DetectFormat(path); err != nil {
+			return nil, err
+		}
+	}
+	if format == FormatTREC {
+		return nil, fmt.Errorf("TREC input needs two paths, QRELS RUN; got only %s", path)
+	}
+	if format == FormatParquet || format == FormatRKM1 {
+		ra, size, closer, err := openRandomAccess(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		var r Reader
+		if format == FormatParquet {
+			r, err = NewParquetReader(ctx, withCloser{ra, closer}, size, path, opts)
+		} else {
+			r, err = NewRKM1Reader(ctx, withCloser{ra, closer}, size, path)
+		}
+		if err != nil {
+			closer.Close()
+			return nil, err
+		}
+		return r, nil
+	}
+	rc, err := openStream(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	var r Reader
+	switch format {
+	case FormatTSV:
+		r, err = NewDelimitedReader(ctx, rc, path, '\t', opts)
+	case FormatCSV:
+		r, err = NewDelimitedReader(ctx, rc, path, ',', opts)
+	case FormatJSONL:
+		r, err = NewJSONLReader(ctx, rc, path, opts)
+	default:
+		err = fmt.Errorf("unknown format %s", format)
+	}
+	if err != nil {
+		rc.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func openTREC(ctx context.Context, qrelsPath, runPath string, opts Options) (Reader, error) {
+	if qrelsPath == "-" && runPath == "-" {
+		return nil, errors.New("the qrels and the run cannot both be standard input")
+	}
+	qr, err := openStream(qrelsPath, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := openStream(runPath, opts)
+	if err != nil {
+		qr.Close()
+		return nil, err
+	}
+	return NewTRECReader(ctx, qr, rr, qrelsPath, runPath, opts)
+}
+
+// stream is a buffered, possibly gunzipped input that closes its file.
+type stream struct {
+	*bufio.Reader
+	closers []io.Closer
+}
+
+func (s *stream) Close() error {
+	var err error
+	for _, c := range s.closers {
+		err = errors.Join(err, c.Close())
+	}
+	return err
+}
+
+// openStream opens path (or stdin for "-") for sequential reading,
+// decompressing gzip when the data starts with its magic bytes.
+func openStream(path string, opts Options) (*stream, error) {
+	var r io.Reader
+	s := &stream{}
+	if path == "-" {
+		if opts.Stdin == nil {
+			return nil, errors.New("no standard input to read for -")
+		}
+		r = opts.Stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		r = f
+		s.closers = append(s.closers, f)
+	}
+	r, err := MaybeGunzip(r, path, opts.bufferSize())
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if c, ok := r.(io.Closer); ok {
+		s.closers = append([]io.Closer{c}, s.closers...)
+	}
+	s.Reader = bufio.NewReaderSize(r, opts.bufferSize())
+	return s, nil
+}
+
+// MaybeGunzip returns r decompressed if it starts with the gzip magic bytes
+// (0x1f 0x8b), or r itself (buffered) otherwise.
+func MaybeGunzip(r io.Reader, name string, bufSize int) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, max(bufSize, 64))
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad gzip header: %w", name, err)
+		}
+		return gzipReader{zr, name}, nil
+	}
+	return br, nil
+}
+
+// gzipReader names the file in decompression errors.
+type gzipReader struct {
+	*gzip.Reader
+	name string
+}
+
+func (g gzipReader) Read(p []byte) (int, error) {
+	n, err := g.Reader.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: gzip: %w", g.name, err)
+	}
+	return n, err
+}
+
+type withCloser struct {
+	io.ReaderAt
+	io.Closer
+}
+
+// openRandomAccess opens a file for random access. A gzipped file (or
+// stdin) is decompressed into memory first.
+func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer, error) {
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		var magic [2]byte
+		n, _ := f.ReadAt(magic[:], 0)
+		if !(n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+			st, err := f.Stat()
+			if err != nil {
+				f.Close()
+				return nil, 0, nil, err
+			}
+			return f, st.Size(), f, nil
+		}
+		f.Close()
+	}
+	s, err := openStream(path, opts)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer s.Close()
+	data, err := io.ReadAll(s)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return bytes.NewReader(data), int64(len(data)), io.NopCloser(nil), nil
+}

@@ -1,0 +1,216 @@
+package runio
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Format is an input format.
+type Format uint8
+
+const (
+	// FormatAuto detects the format from the file name.
+	FormatAuto Format = iota
+	// FormatTREC is a qrels file plus a run file.
+	FormatTREC
+	// FormatTSV is tab-separated values with a header.
+	FormatTSV
+	// FormatCSV is comma-separated values with a header.
+	FormatCSV
+	// FormatJSONL is JSON Lines.
+	FormatJSONL
+	// FormatParquet is Apache Parquet.
+	FormatParquet
+	// FormatRKM1 is the dense binary benchmark format.
+	FormatRKM1
+)
+
+var formatNames = [...]string{"auto", "trec", "tsv", "csv", "jsonl", "parquet", "rkm1"}
+
+// String returns the format's flag spelling.
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// ParseFormat parses a format name as spelled on the command line.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "trec":
+		return FormatTREC, nil
+	case "tsv":
+		return FormatTSV, nil
+	case "csv":
+		return FormatCSV, nil
+	case "jsonl", "ndjson":
+		return FormatJSONL, nil
+	case "parquet":
+		return FormatParquet, nil
+	case "rkm1", "bin":
+		return FormatRKM1, nil
+	}
+	return FormatAuto, fmt.Errorf("unknown input format %q (want one of auto, trec, tsv, csv, jsonl, parquet, rkm1)", s)
+}
+
+// DetectFormat returns the format implied by a file name's extension, looking
+// through a trailing ".gz". TREC files have no standard extension, so
+// ".qrels", ".run" and ".trec" are recognised and anything else is an error.
+func DetectFormat(path string) (Format, error) {
+	name := strings.ToLower(filepath.Base(path))
+	name = strings.TrimSuffix(name, ".gz")
+	switch filepath.Ext(name) {
+	case ".tsv", ".tab":
+		return FormatTSV, nil
+	case ".csv":
+		return FormatCSV, nil
+	case ".jsonl", ".ndjson":
+		return FormatJSONL, nil
+	case ".parquet", ".pq":
+		return FormatParquet, nil
+	case ".bin", ".rkm", ".rkm1":
+		return FormatRKM1, nil
+	case ".qrels", ".run", ".trec":
+		return FormatTREC, nil
+	}
+	return FormatAuto, fmt.Errorf("cannot tell the format of %q from its extension; set it explicitly (trec, tsv, csv, jsonl, parquet, rkm1)", path)
+}
+
+// UnsortedPolicy says what to do with input not sorted by qid.
+type UnsortedPolicy uint8
+
+const (
+	// UnsortedError streams the input and fails at the first qid that
+	// sorts before the previous one.
+	UnsortedError UnsortedPolicy = iota
+	// UnsortedGroup reads the whole input into memory and groups it by qid.
+	UnsortedGroup
+)
+
+// ParseUnsortedPolicy parses "error" or "group".
+func ParseUnsortedPolicy(s string) (UnsortedPolicy, error) {
+	switch s {
+	case "error":
+		return UnsortedError, nil
+	case "group":
+		return UnsortedGroup, nil
+	}
+	return UnsortedError, fmt.Errorf("unknown unsorted policy %q (want error or group)", s)
+}
+
+// String returns "error" or "group".
+func (p UnsortedPolicy) String() string {
+	if p == UnsortedGroup {
+		return "group"
+	}
+	return "error"
+}
+
+// DedupePolicy says what to do with a repeated (qid, doc) pair.
+type DedupePolicy uint8
+
+const (
+	// DedupeError makes a duplicate an error.
+	DedupeError DedupePolicy = iota
+	// DedupeFirst keeps the first occurrence and drops the others.
+	DedupeFirst
+	// DedupeMax keeps one item at the position of the first occurrence
+	// with the largest score (run and single-file formats) or the largest
+	// label (qrels) among the occurrences. Its other fields (label,
+	// weight) come from the occurrence that holds that maximum, the first
+	// one on a tie.
+	DedupeMax
+)
+
+// ParseDedupePolicy parses "error", "first" or "max".
+func ParseDedupePolicy(s string) (DedupePolicy, error) {
+	switch s {
+	case "error", "":
+		return DedupeError, nil
+	case "first":
+		return DedupeFirst, nil
+	case "max":
+		return DedupeMax, nil
+	}
+	return DedupeError, fmt.Errorf("unknown dedupe policy %q (want error, first or max)", s)
+}
+
+// String returns "error", "first" or "max".
+func (p DedupePolicy) String() string {
+	switch p {
+	case DedupeFirst:
+		return "first"
+	case DedupeMax:
+		return "max"
+	}
+	return "error"
+}
+
+// Columns names the columns (TSV, CSV, Parquet) or keys (JSON Lines) to read.
+// The zero value means the defaults of [DefaultColumns]. In JSON Lines the
+// list form uses the plural keys: the name followed by "s".
+type Columns struct {
+	QID    string
+	Label  string
+	Score  string
+	Weight string
+	Doc    string
+}
+
+// DefaultColumns are qid, label, score, weight and doc. Weight and doc are
+// optional when left at their defaults: they are read if present.
+var DefaultColumns = Columns{QID: "qid", Label: "label", Score: "score", Weight: "weight", Doc: "doc"}
+
+// withDefaults fills empty names from DefaultColumns and reports which of
+// the optional ones were set explicitly (and so are required).
+func (c Columns) withDefaults() (out Columns, weightRequired, docRequired bool) {
+	out = c
+	if out.QID == "" {
+		out.QID = DefaultColumns.QID
+	}
+	if out.Label == "" {
+		out.Label = DefaultColumns.Label
+	}
+	if out.Score == "" {
+		out.Score = DefaultColumns.Score
+	}
+	weightRequired = out.Weight != "" && out.Weight != DefaultColumns.Weight
+	if out.Weight == "" {
+		out.Weight = DefaultColumns.Weight
+	}
+	docRequired = out.Doc != "" && out.Doc != DefaultColumns.Doc
+	if out.Doc == "" {
+		out.Doc = DefaultColumns.Doc
+	}
+	return out, weightRequired, docRequired
+}
+
+// Options configures a Reader. The zero value is usable.
+type Options struct {
+	// Format is the input format; FormatAuto detects it from the name.
+	Format Format
+	// Columns names the columns to read.
+	Columns Columns
+	// Unsorted says what to do with input not sorted by qid.
+	Unsorted UnsortedPolicy
+	// Dedupe says what to do with repeated (qid, doc) pairs.
+	Dedupe DedupePolicy
+	// KeepDocs fills Query.Docs and Query.UnrankedDocs.
+	KeepDocs bool
+	// Stdin is read for the path "-".
+	Stdin io.Reader
+	// BufferSize is the read buffer size in bytes (default 1 MiB).
+	BufferSize int
+}
+
+func (o *Options) bufferSize() int {
+	if o.BufferSize <= 0 {
+		return 1 << 20
+	}
+	return max(o.BufferSize, 64)
+}

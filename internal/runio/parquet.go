@@ -1,0 +1,280 @@
+package runio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// parquetSource reads the named columns of a Parquet file row group by row
+// group, a batch of values at a time, so memory stays bounded by the batch
+// and the pages in flight.
+type parquetSource struct {
+	name   string
+	file   *parquet.File
+	groups []parquet.RowGroup
+	next_  int
+	left   int64 // rows left in the current row group
+	row    int64 // rows read so far (the current row's 1-based number)
+	cols   Columns
+	qid    *pcol
+	label  *pcol
+	score  *pcol
+	weight *pcol
+	doc    *pcol
+	idBuf  []byte
+	docBuf []byte
+	closer io.Closer
+}
+
+type pcol struct {
+	name string
+	idx  int
+	kind parquet.Kind
+	r    parquet.ColumnChunkValueReader
+	buf  []parquet.Value
+	pos  int
+	n    int
+}
+
+// NewParquetReader returns a Reader over a Parquet file with the columns
+// named in opts.Columns. Numeric columns may be INT32, INT64, FLOAT or
+// DOUBLE; the qid and doc columns may be strings or integers.
+func NewParquetReader(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options) (Reader, error) {
+	src, err := newParquetSource(r, size, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return newStreamReader(ctx, src, name, opts), nil
+}
+
+func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (*parquetSource, error) {
+	f, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
+	}
+	cols, wReq, dReq := opts.Columns.withDefaults()
+	s := &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
+	if c, ok := r.(io.Closer); ok {
+		s.closer = c
+	}
+	schema := f.Schema()
+	lookup := func(col string, required, isID bool) (*pcol, error) {
+		leaf, ok := schema.Lookup(col)
+		if !ok {
+			if required {
+				return nil, &ParseError{File: name, Field: col, NoValue: true, Msg: fmt.Sprintf("no column named %q in the schema %s", col, schemaColumns(schema))}
+			}
+			return nil, nil
+		}
+		if leaf.MaxRepetitionLevel > 0 {
+			return nil, &ParseError{File: name, Field: col, NoValue: true, Msg: "repeated columns are not supported"}
+		}
+		k := leaf.Node.Type().Kind()
+		switch k {
+		case parquet.Int32, parquet.Int64:
+		case parquet.Float, parquet.Double:
+			if isID {
+				return nil, &ParseError{File: name, Field: col, NoValue: true, Msg: fmt.Sprintf("column type %s cannot be an id (want a string or an integer)", k)}
+			}
+		case parquet.ByteArray, parquet.FixedLenByteArray:
+			if !isID {
+				return nil, &ParseError{File: name, Field: col, NoValue: true, Msg: fmt.Sprintf("column type %s is not numeric", k)}
+			}
+		default:
+			return nil, &ParseError{File: name, Field: col, NoValue: true, Msg: fmt.Sprintf("unsupported column type %s", k)}
+		}
+		return &pcol{name: col, idx: leaf.ColumnIndex, kind: k, buf: make([]parquet.Value, 1024)}, nil
+	}
+	if s.qid, err = lookup(cols.QID, true, true); err != nil {
+		return nil, err
+	}
+	if s.label, err = lookup(cols.Label, true, false); err != nil {
+		return nil, err
+	}
+	if s.score, err = lookup(cols.Score, true, false); err != nil {
+		return nil, err
+	}
+	if s.weight, err = lookup(cols.Weight, wReq, false); err != nil {
+		return nil, err
+	}
+	if s.doc, err = lookup(cols.Doc, dReq, true); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func schemaColumns(s *parquet.Schema) string {
+	var names []string
+	for _, p := range s.Columns() {
+		n := ""
+		for i, x := range p {
+			if i > 0 {
+				n += "."
+			}
+			n += x
+		}
+		names = append(names, n)
+	}
+	return fmt.Sprint(names)
+}
+
+func (s *parquetSource) all() []*pcol {
+	out := []*pcol{s.qid, s.label, s.score}
+	if s.weight != nil {
+		out = append(out, s.weight)
+	}
+	if s.doc != nil {
+		out = append(out, s.doc)
+	}
+	return out
+}
+
+func (s *parquetSource) hasWeights() bool  { return s.weight != nil }
+func (s *parquetSource) hasDocs() bool     { return s.doc != nil }
+func (s *parquetSource) docField() string  { return s.cols.Doc }
+func (s *parquetSource) blankLines() int64 { return 0 }
+
+func (s *parquetSource) close() error {
+	var err error
+	for _, c := range s.all() {
+		if c.r != nil {
+			err = errors.Join(err, c.r.Close())
+			c.r = nil
+		}
+	}
+	if s.closer != nil {
+		err = errors.Join(err, s.closer.Close())
+	}
+	return err
+}
+
+func (s *parquetSource) openGroup() error {
+	for _, c := range s.all() {
+		if c.r != nil {
+			if err := c.r.Close(); err != nil {
+				return fmt.Errorf("%s: column %s: %w", s.name, c.name, err)
+			}
+		}
+	}
+	g := s.groups[s.next_]
+	s.next_++
+	chunks := g.ColumnChunks()
+	for _, c := range s.all() {
+		c.r = parquet.NewColumnChunkValueReader(chunks[c.idx])
+		c.pos, c.n = 0, 0
+	}
+	s.left = g.NumRows()
+	return nil
+}
+
+func (s *parquetSource) value(c *pcol) (parquet.Value, error) {
+	if c.pos >= c.n {
+		n, err := c.r.ReadValues(c.buf)
+		if n == 0 {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return parquet.Value{}, &ParseError{File: s.name, Line: s.row, Field: c.name, NoValue: true, Msg: "cannot read the column", Err: err}
+		}
+		c.pos, c.n = 0, n
+	}
+	v := c.buf[c.pos]
+	c.pos++
+	if v.IsNull() {
+		return v, &ParseError{File: s.name, Line: s.row, Field: c.name, Value: "null", Msg: "missing value"}
+	}
+	return v, nil
+}
+
+func (s *parquetSource) num(c *pcol) (float64, error) {
+	v, err := s.value(c)
+	if err != nil {
+		return 0, err
+	}
+	switch c.kind {
+	case parquet.Int32:
+		return float64(v.Int32()), nil
+	case parquet.Int64:
+		x := v.Int64()
+		if x > 1<<53 || x < -(1<<53) {
+			return 0, &ParseError{File: s.name, Line: s.row, Field: c.name, Value: strconv.FormatInt(x, 10), Msg: "integer too large to be exact in float64"}
+		}
+		return float64(x), nil
+	case parquet.Float:
+		return float64(v.Float()), nil
+	}
+	return v.Double(), nil
+}
+
+func (s *parquetSource) id(c *pcol, buf []byte) ([]byte, error) {
+	v, err := s.value(c)
+	if err != nil {
+		return nil, err
+	}
+	switch c.kind {
+	case parquet.Int32:
+		return strconv.AppendInt(buf[:0], int64(v.Int32()), 10), nil
+	case parquet.Int64:
+		return strconv.AppendInt(buf[:0], v.Int64(), 10), nil
+	}
+	return v.ByteArray(), nil
+}
+
+func (s *parquetSource) next(r *row) error {
+	for s.left == 0 {
+		if s.next_ >= len(s.groups) {
+			return io.EOF
+		}
+		if err := s.openGroup(); err != nil {
+			return err
+		}
+	}
+	s.left--
+	s.row++
+	r.line = s.row
+	var err error
+	if r.qid, err = s.id(s.qid, s.idBuf); err != nil {
+		return err
+	}
+	if s.qid.kind != parquet.ByteArray && s.qid.kind != parquet.FixedLenByteArray {
+		s.idBuf = r.qid
+	}
+	if len(r.qid) == 0 {
+		return &ParseError{File: s.name, Line: s.row, Field: s.cols.QID, Msg: "empty qid"}
+	}
+	if r.label, err = s.num(s.label); err != nil {
+		return err
+	}
+	if r.score, err = s.num(s.score); err != nil {
+		return err
+	}
+	if math.IsNaN(r.score) {
+		return &ParseError{File: s.name, Line: s.row, Field: s.cols.Score, Value: "NaN", Msg: "NaN score"}
+	}
+	if s.weight != nil {
+		if r.weight, err = s.num(s.weight); err != nil {
+			return err
+		}
+		if math.IsNaN(r.weight) {
+			return &ParseError{File: s.name, Line: s.row, Field: s.cols.Weight, Value: "NaN", Msg: "NaN weight"}
+		}
+	}
+	if s.doc != nil {
+		if r.doc, err = s.id(s.doc, s.docBuf); err != nil {
+			return err
+		}
+		if s.doc.kind != parquet.ByteArray && s.doc.kind != parquet.FixedLenByteArray {
+			s.docBuf = r.doc
+		}
+		if len(r.doc) == 0 {
+			return &ParseError{File: s.name, Line: s.row, Field: s.cols.Doc, Msg: "empty document id"}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package runio
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// docTable is a per-query hash table from document id to two int32 slots,
+// keyed on bytes copied into an arena. Reset keeps the memory, so a stream
+// of queries allocates only when a query is larger than all before it.
+type docTable struct {
+	seed    maphash.Seed
+	arena   []byte
+	entries []docEntry
+	slots   []int32 // index into entries + 1; 0 = empty
+	mask    uint64
+}
+
+type docEntry struct {
+	hash uint64
+	off  uint32
+	n    uint32
+	a, b int32 // caller's data: -1 when unset
+}
+
+func newDocTable() *docTable {
+	return &docTable{seed: maphash.MakeSeed()}
+}
+
+// reset empties the table and sizes it for about n keys.
+func (t *docTable) reset(n int) {
+	t.arena = t.arena[:0]
+	t.entries = t.entries[:0]
+	want := 16
+	for want < 2*n {
+		want <<= 1
+	}
+	if len(t.slots) < want || len(t.slots) > 8*want && len(t.slots) > 1024 {
+		t.slots = make([]int32, want)
+	} else {
+		clear(t.slots)
+	}
+	t.mask = uint64(len(t.slots) - 1)
+}
+
+// insert returns the entry index of key and whether it was already there.
+// A new entry has a = b = -1.
+func (t *docTable) insert(key []byte) (int, bool) {
+	if 2*(len(t.entries)+1) > len(t.slots) {
+		t.grow()
+	}
+	h := maphash.Bytes(t.seed, key)
+	i := h & t.mask
+	for ; ; i = (i + 1) & t.mask {
+		s := t.slots[i]
+		if s == 0 {
+			break
+		}
+		e := &t.entries[s-1]
+		if e.hash == h && bytes.Equal(t.arena[e.off:e.off+e.n], key) {
+			return int(s - 1), true
+		}
+	}
+	off := len(t.arena)
+	t.arena = append(t.arena, key...)
+	t.entries = append(t.entries, docEntry{hash: h, off: uint32(off), n: uint32(len(key)), a: -1, b: -1})
+	t.slots[i] = int32(len(t.entries))
+	return len(t.entries) - 1, false
+}
+
+// key returns the bytes of entry i (valid until the next reset).
+func (t *docTable) key(i int) []byte {
+	e := &t.entries[i]
+	return t.arena[e.off : e.off+e.n]
+}
+
+func (t *docTable) grow() {
+	t.slots = make([]int32, 2*len(t.slots))
+	t.mask = uint64(len(t.slots) - 1)
+	for j := range t.entries {
+		i := t.entries[j].hash & t.mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = int32(j + 1)
+	}
+}
