@@ -140,6 +140,33 @@ func TestEvaluatorPaddedBatch(t *testing.T) {
 	}
 }
 
+// The same case with the padding given as a Gorgonia mask tensor, read
+// zero-copy, and the dummy list dropped through NumLists.
+func TestEvaluatorMaskFromGorgonia(t *testing.T) {
+	m := newLinear(t, gt.Float64, 4, 4)
+	vm := NewScoringVM(m.scores)
+	defer vm.Close()
+	ev, err := NewEvaluator(vm, m.scores, BindNodes(m.x, m.y), []metric.Metric{newMAP(t, metric.WithRagged(true))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := [][]float64{{1, 2, 9, 0}, {9, 1, 2, 9}, {3, 4, 2, 1}, {9, 9, 9, 9}}
+	labels := [][]float64{{1, 0, 2, 0}, {2, 0, 2, 2}, {2, 0, 1, 0}, {2, 2, 2, 2}}
+	maskT := denseOf(gt.Float64, []int{4, 4}, []float64{1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0})
+	mask, err := tensor.FromGorgonia(maskT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Batch{Inputs: m.feed(scores, labels), Mask: mask, NumLists: 3}
+	got, err := ev.Evaluate(context.Background(), slices.Values([]Batch{b}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got["val_mean_average_precision_metric"]; math.Abs(g-25.0/36) > 1e-7 { // a float32 result
+		t.Fatalf("MAP = %.15f, want 25/36 = %.15f", g, 25.0/36)
+	}
+}
+
 func TestEvaluatorShapeMismatch(t *testing.T) {
 	m := newLinear(t, gt.Float64, 2, 3)
 	vm := NewScoringVM(m.scores)
