@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
@@ -41,6 +42,8 @@ type MeanAveragePrecision struct {
 	ws64             workspaceFloat64
 	total32, count32 float32
 	total64, count64 float64
+	// exTotal and exCount are the exact sums of the Exact accumulation.
+	exTotal, exCount exact.Sum
 }
 
 var _ Metric = (*MeanAveragePrecision)(nil)
@@ -81,6 +84,8 @@ func (m *MeanAveragePrecision) Reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
+	m.exTotal.Reset()
+	m.exCount.Reset()
 	m.pcg.Seed(m.cfg.Seed, 0)
 }
 
@@ -143,13 +148,31 @@ func (m *MeanAveragePrecision) UpdatePerList(dst *PerList, labels, predictions t
 	if err := m.compute(labels, predictions, weights); err != nil {
 		return err
 	}
-	if m.cfg.DType == Float64 {
-		m.ws64.accumulate(&m.total64, &m.count64, labels.Len())
-	} else {
-		m.ws32.accumulate(&m.total32, &m.count32, labels.Len())
-	}
+	m.accumulate(labels.Len())
 	m.perList(dst, labels.Len())
 	return nil
+}
+
+// accumulate adds the last batch of bsz lists to the totals. The caller
+// holds m.mu.
+func (m *MeanAveragePrecision) accumulate(bsz int) {
+	exactly := m.cfg.accumulation() == Exact
+	switch {
+	case m.cfg.DType == Float64 && exactly:
+		for b := range bsz {
+			m.exTotal.Add(m.ws64.v[b])
+			m.exCount.Add(m.ws64.lw[b])
+		}
+	case m.cfg.DType == Float64:
+		m.ws64.accumulate(&m.total64, &m.count64, bsz)
+	case exactly:
+		for b := range bsz {
+			m.exTotal.Add(float64(m.ws32.v[b]))
+			m.exCount.Add(float64(m.ws32.lw[b]))
+		}
+	default:
+		m.ws32.accumulate(&m.total32, &m.count32, bsz)
+	}
 }
 
 // Compute returns the AP and the list weight of every list of one batch,
@@ -190,11 +213,16 @@ func (m *MeanAveragePrecision) perList(dst *PerList, bsz int) {
 }
 
 // Result returns the weighted mean AP over every batch since the last
-// Reset: total / count, or 0 when count is 0 (TF's divide_no_nan). In
-// float32 mode it is the float32 TF-Ranking returns.
+// Reset: total / count, or 0 when count is 0 (TF's divide_no_nan). With
+// Sequential accumulation in float32 mode it is the float32 TF-Ranking
+// returns; with Exact accumulation it is the exact quotient of the exact
+// sums, rounded once to float64.
 func (m *MeanAveragePrecision) Result() float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.cfg.accumulation() == Exact {
+		return m.exTotal.Ratio(&m.exCount)
+	}
 	if m.cfg.DType == Float64 {
 		if m.count64 == 0 {
 			return 0
@@ -210,16 +238,17 @@ func (m *MeanAveragePrecision) Result() float64 {
 // sameKind returns an error when o computes a different metric than m.
 // Names and seeds may differ.
 func (c Config) sameKind(o Config) error {
-	if c.TopN != o.TopN || c.DType != o.DType || c.Ragged != o.Ragged || c.Ties != o.Ties {
-		return fmt.Errorf("metric: cannot merge %s (topn %d, %s, ragged %v, ties %s) with %s (topn %d, %s, ragged %v, ties %s): %w",
-			o.Name, o.TopN, o.DType, o.Ragged, o.Ties, c.Name, c.TopN, c.DType, c.Ragged, c.Ties, ErrConfig)
+	if c.TopN != o.TopN || c.DType != o.DType || c.Ragged != o.Ragged || c.Ties != o.Ties || c.accumulation() != o.accumulation() {
+		return fmt.Errorf("metric: cannot merge %s (topn %d, %s, ragged %v, ties %s, %s accumulation) with %s (topn %d, %s, ragged %v, ties %s, %s accumulation): %w",
+			o.Name, o.TopN, o.DType, o.Ragged, o.Ties, o.accumulation(), c.Name, c.TopN, c.DType, c.Ragged, c.Ties, c.accumulation(), ErrConfig)
 	}
 	return nil
 }
 
 // Merge adds the totals and counts of others to m, in order, as Keras
-// merge_state does. The others must have the same topn, dtype, raggedness
-// and tie policy; on an error m is unchanged.
+// merge_state does (exactly, under Exact accumulation). The others must have
+// the same topn, dtype, raggedness, tie policy and accumulation; names and
+// seeds may differ. On an error m is unchanged.
 func (m *MeanAveragePrecision) Merge(others ...*MeanAveragePrecision) error {
 	states := make([]State, len(others))
 	for i, o := range others {
@@ -227,17 +256,14 @@ func (m *MeanAveragePrecision) Merge(others ...*MeanAveragePrecision) error {
 			return fmt.Errorf("metric: Merge: metric %d is nil: %w", i, ErrConfig)
 		}
 		states[i] = o.State()
-		if err := m.cfg.sameKind(states[i].Config); err != nil {
-			return err
+		if err := m.checkState(&states[i]); err != nil {
+			return fmt.Errorf("metric: Merge: metric %d: %w", i, err)
 		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range states {
-		m.total32 += float32(s.Total)
-		m.count32 += float32(s.Count)
-		m.total64 += s.Total
-		m.count64 += s.Count
+		m.addState(&s)
 	}
 	return nil
 }

@@ -249,7 +249,14 @@ func TestOptionsAndConfig(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"name":"m","topn":null}`), &back); err != nil || back.TopN != NoTopN || back.Ties != Random {
 		t.Fatalf("null topn: %+v, %v", back, err)
 	}
-	for _, bad := range []string{`{"topn":-2}`, `{"dtype":"float16"}`, `{"ties":"coin"}`} {
+	c.Accumulation = Sequential
+	if b, err = json.Marshal(c); err != nil || !strings.HasSuffix(string(b), `"accumulation":"sequential"}`) {
+		t.Fatalf("JSON with accumulation: %s, %v", b, err)
+	}
+	if err := json.Unmarshal(b, &back); err != nil || back != c {
+		t.Fatalf("round trip %+v, %v; want %+v", back, err, c)
+	}
+	for _, bad := range []string{`{"topn":-2}`, `{"dtype":"float16"}`, `{"ties":"coin"}`, `{"accumulation":"kahan"}`} {
 		if err := json.Unmarshal([]byte(bad), &back); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

@@ -115,6 +115,58 @@ func (p *TiePolicy) UnmarshalText(b []byte) error {
 	return err
 }
 
+// Accumulation says how a metric adds the per-list values of its updates.
+type Accumulation int
+
+const (
+	// DefaultAccumulation is Sequential in float32 mode and Exact in float64
+	// mode.
+	DefaultAccumulation Accumulation = iota
+	// Sequential keeps a running total and count in the metric's dtype, as
+	// the Keras Mean does: the float32 result is TF-Ranking's, bit for bit,
+	// and depends on the order of the updates.
+	Sequential
+	// Exact adds every value without rounding and rounds once, when the
+	// result is read: the result is the same, to the bit, for any order of
+	// the updates and any split of them over metrics that are merged.
+	Exact
+)
+
+var accumulationNames = [...]string{DefaultAccumulation: "default", Sequential: "sequential", Exact: "exact"}
+
+// String returns "default", "sequential" or "exact".
+func (a Accumulation) String() string {
+	if a >= 0 && int(a) < len(accumulationNames) {
+		return accumulationNames[a]
+	}
+	return fmt.Sprintf("Accumulation(%d)", int(a))
+}
+
+// ParseAccumulation parses an accumulation name.
+func ParseAccumulation(s string) (Accumulation, error) {
+	for a, n := range accumulationNames {
+		if n == s {
+			return Accumulation(a), nil
+		}
+	}
+	return 0, fmt.Errorf("metric: accumulation %q is not one of default, sequential, exact: %w", s, ErrConfig)
+}
+
+// MarshalText encodes the accumulation as its name.
+func (a Accumulation) MarshalText() ([]byte, error) {
+	if a < 0 || int(a) >= len(accumulationNames) {
+		return nil, fmt.Errorf("metric: unknown accumulation %d: %w", int(a), ErrConfig)
+	}
+	return []byte(a.String()), nil
+}
+
+// UnmarshalText decodes an accumulation name.
+func (a *Accumulation) UnmarshalText(b []byte) error {
+	v, err := ParseAccumulation(string(b))
+	*a = v
+	return err
+}
+
 // NoTopN is the TopN of a metric that ranks whole lists.
 const NoTopN = -1
 
@@ -123,7 +175,8 @@ const NoTopN = -1
 const DefaultMAPName = "mean_average_precision_metric"
 
 // Config is the whole configuration of a metric. Its JSON form has the keys
-// name, topn (null for NoTopN), dtype, ragged, ties and seed.
+// name, topn (null for NoTopN), dtype, ragged, ties and seed, and
+// accumulation when it is not the default.
 type Config struct {
 	// Name names the metric in reports.
 	Name string
@@ -138,6 +191,19 @@ type Config struct {
 	Ties TiePolicy
 	// Seed seeds the Random tie policy.
 	Seed uint64
+	// Accumulation says how updates are added up.
+	Accumulation Accumulation
+}
+
+// accumulation resolves DefaultAccumulation for the dtype.
+func (c Config) accumulation() Accumulation {
+	if c.Accumulation != DefaultAccumulation {
+		return c.Accumulation
+	}
+	if c.DType == Float64 {
+		return Exact
+	}
+	return Sequential
 }
 
 // DefaultConfig returns the configuration of a metric made with no options.
@@ -156,6 +222,9 @@ func (c Config) Validate() error {
 	if c.Ties < 0 || int(c.Ties) >= len(tieNames) {
 		return fmt.Errorf("metric: unknown tie policy %d: %w", int(c.Ties), ErrConfig)
 	}
+	if c.Accumulation < 0 || int(c.Accumulation) >= len(accumulationNames) {
+		return fmt.Errorf("metric: unknown accumulation %d: %w", int(c.Accumulation), ErrConfig)
+	}
 	return nil
 }
 
@@ -166,6 +235,8 @@ type configJSON struct {
 	Ragged bool      `json:"ragged"`
 	Ties   TiePolicy `json:"ties"`
 	Seed   uint64    `json:"seed"`
+	// Accumulation is left out when it is the default.
+	Accumulation Accumulation `json:"accumulation,omitzero"`
 }
 
 // MarshalJSON encodes the configuration with TopN as null for NoTopN.
@@ -173,7 +244,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	j := configJSON{Name: c.Name, DType: c.DType, Ragged: c.Ragged, Ties: c.Ties, Seed: c.Seed}
+	j := configJSON{Name: c.Name, DType: c.DType, Ragged: c.Ragged, Ties: c.Ties, Seed: c.Seed, Accumulation: c.Accumulation}
 	if c.TopN != NoTopN {
 		j.TopN = &c.TopN
 	}
@@ -187,7 +258,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return fmt.Errorf("metric: config: %w", err)
 	}
-	out := Config{Name: j.Name, TopN: NoTopN, DType: j.DType, Ragged: j.Ragged, Ties: j.Ties, Seed: j.Seed}
+	out := Config{Name: j.Name, TopN: NoTopN, DType: j.DType, Ragged: j.Ragged, Ties: j.Ties, Seed: j.Seed, Accumulation: j.Accumulation}
 	if j.TopN != nil {
 		if *j.TopN < 0 {
 			return fmt.Errorf("metric: config topn is %d; it must be >= 0 or null: %w", *j.TopN, ErrConfig)
@@ -243,6 +314,17 @@ func WithTies(p TiePolicy) Option {
 // WithSeed seeds the Random tie policy.
 func WithSeed(seed uint64) Option {
 	return func(c *Config) error { c.Seed = seed; return nil }
+}
+
+// WithAccumulation sets how updates are added up.
+func WithAccumulation(a Accumulation) Option {
+	return func(c *Config) error {
+		if a < 0 || int(a) >= len(accumulationNames) {
+			return fmt.Errorf("metric: WithAccumulation(%d): unknown accumulation: %w", int(a), ErrConfig)
+		}
+		c.Accumulation = a
+		return nil
+	}
 }
 
 // WithRagged says whether the metric takes ragged inputs (true) or dense

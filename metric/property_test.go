@@ -183,7 +183,8 @@ func TestPropertyRandomConvergesToExpected(t *testing.T) {
 }
 
 // TestPropertyMergeEqualsOneMetric splits a stream of batches over several
-// metrics at random and merges them.
+// metrics at random and merges them: to the bit under Exact accumulation
+// (the float64 default), within rounding under Sequential.
 func TestPropertyMergeEqualsOneMetric(t *testing.T) {
 	var tcs []refCase
 	for _, tc := range randomBatches(200, 13) {
@@ -192,12 +193,17 @@ func TestPropertyMergeEqualsOneMetric(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(4, 4))
-	for _, d := range []DType{Float32, Float64} {
+	for _, mode := range []struct {
+		d   DType
+		acc Accumulation
+		tol float64
+	}{{Float32, Sequential, 1e-5}, {Float32, Exact, 0}, {Float64, DefaultAccumulation, 0}, {Float64, Sequential, 1e-12}} {
+		opts := []Option{WithDType(mode.d), WithTies(Stable), WithAccumulation(mode.acc)}
 		for trial := range 20 {
-			one, _ := NewMeanAveragePrecision(WithDType(d), WithTies(Stable))
+			one, _ := NewMeanAveragePrecision(opts...)
 			parts := make([]*MeanAveragePrecision, 1+rng.IntN(5))
 			for i := range parts {
-				parts[i], _ = NewMeanAveragePrecision(WithDType(d), WithTies(Stable), WithName("part"))
+				parts[i], _ = NewMeanAveragePrecision(append(opts, WithName("part"))...)
 			}
 			for _, tc := range tcs {
 				l, p, w := caseInputs(t, tc)
@@ -208,16 +214,14 @@ func TestPropertyMergeEqualsOneMetric(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			merged, _ := NewMeanAveragePrecision(WithDType(d), WithTies(Stable))
+			rng.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+			merged, _ := NewMeanAveragePrecision(opts...)
 			if err := merged.Merge(parts...); err != nil {
 				t.Fatal(err)
 			}
-			tol := 1e-12
-			if d == Float32 {
-				tol = 1e-5
-			}
-			if got, want := merged.Result(), one.Result(); math.Abs(got-want) > tol*math.Abs(want) {
-				t.Fatalf("%s trial %d: merged %v, one metric %v", d, trial, got, want)
+			got, want := merged.Result(), one.Result()
+			if mode.tol == 0 && math.Float64bits(got) != math.Float64bits(want) || math.Abs(got-want) > mode.tol*math.Abs(want) {
+				t.Fatalf("%s %s trial %d: merged %v, one metric %v", mode.d, mode.acc, trial, got, want)
 			}
 		}
 	}
@@ -225,6 +229,10 @@ func TestPropertyMergeEqualsOneMetric(t *testing.T) {
 	b, _ := NewMeanAveragePrecision(WithTopN(4))
 	if err := a.Merge(b); err == nil {
 		t.Fatal("merging topn 3 with topn 4 gave no error")
+	}
+	c, _ := NewMeanAveragePrecision(WithAccumulation(Exact))
+	if err := a.Merge(c); err == nil {
+		t.Fatal("merging sequential with exact accumulation gave no error")
 	}
 	if err := a.Merge(a); err != nil {
 		t.Fatalf("merging a metric with itself: %v", err)

@@ -1,17 +1,26 @@
 package metric
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rankmetrics/rankmetrics/internal/exact"
+)
 
 // State is the accumulator of a metric: what must travel to merge partial
 // results computed elsewhere. Its JSON form has the keys config, total,
-// count and rng.
+// count, exact_total and exact_count (under Exact accumulation) and rng.
 type State struct {
 	// Config is the configuration of the metric the state comes from.
 	Config Config `json:"config"`
-	// Total is the sum of AP times list weight; a float32 in float32 mode.
+	// Total is the sum of AP times list weight; a float32 in float32 mode
+	// with Sequential accumulation, the exact total rounded once under Exact.
 	Total float64 `json:"total"`
-	// Count is the sum of list weights; a float32 in float32 mode.
+	// Count is the sum of list weights, like Total.
 	Count float64 `json:"count"`
+	// ExactTotal and ExactCount are the exact sums under Exact
+	// accumulation: hexadecimal integers scaled by 2^1074.
+	ExactTotal string `json:"exact_total,omitempty"`
+	ExactCount string `json:"exact_count,omitempty"`
 	// RNG is the state of the tie-break generator.
 	RNG []byte `json:"rng"`
 }
@@ -22,21 +31,64 @@ func (m *MeanAveragePrecision) State() State {
 	defer m.mu.Unlock()
 	rng, _ := m.pcg.MarshalBinary() // a PCG always marshals
 	s := State{Config: m.cfg, Total: m.total64, Count: m.count64, RNG: rng}
-	if m.cfg.DType == Float32 {
+	switch {
+	case m.cfg.accumulation() == Exact:
+		t, _ := m.exTotal.MarshalText() // a Sum always marshals
+		c, _ := m.exCount.MarshalText()
+		s.ExactTotal, s.ExactCount = string(t), string(c)
+		s.Total, s.Count = m.exTotal.Float64(), m.exCount.Float64()
+	case m.cfg.DType == Float32:
 		s.Total, s.Count = float64(m.total32), float64(m.count32)
 	}
 	return s
 }
 
-// SetState replaces the metric's accumulator with s, which must come from a
-// metric of the same kind (see Merge). A float32 metric takes only totals
-// that are float32 values.
-func (m *MeanAveragePrecision) SetState(s State) error {
+// exactSums decodes the exact sums of s.
+func (s *State) exactSums() (total, count exact.Sum, err error) {
+	if err := total.UnmarshalText([]byte(s.ExactTotal)); err != nil {
+		return total, count, fmt.Errorf("metric: state exact_total: %w", err)
+	}
+	if err := count.UnmarshalText([]byte(s.ExactCount)); err != nil {
+		return total, count, fmt.Errorf("metric: state exact_count: %w", err)
+	}
+	return total, count, nil
+}
+
+// check returns an error when s cannot be the state of a metric like m.
+func (m *MeanAveragePrecision) checkState(s *State) error {
 	if err := m.cfg.sameKind(s.Config); err != nil {
 		return err
 	}
+	if m.cfg.accumulation() == Exact {
+		_, _, err := s.exactSums()
+		return err
+	}
 	if m.cfg.DType == Float32 && (float64(float32(s.Total)) != s.Total || float64(float32(s.Count)) != s.Count) {
-		return fmt.Errorf("metric: SetState: total %v or count %v is not a float32 value: %w", s.Total, s.Count, ErrInput)
+		return fmt.Errorf("metric: state total %v or count %v is not a float32 value: %w", s.Total, s.Count, ErrInput)
+	}
+	return nil
+}
+
+// addState adds the totals of a checked state. The caller holds m.mu.
+func (m *MeanAveragePrecision) addState(s *State) {
+	if m.cfg.accumulation() == Exact {
+		t, c, _ := s.exactSums() // checked
+		m.exTotal.Merge(&t)
+		m.exCount.Merge(&c)
+		return
+	}
+	m.total32 += float32(s.Total)
+	m.count32 += float32(s.Count)
+	m.total64 += s.Total
+	m.count64 += s.Count
+}
+
+// SetState replaces the metric's accumulator with s, which must come from a
+// metric of the same kind (see Merge). A float32 metric with Sequential
+// accumulation takes only totals that are float32 values.
+func (m *MeanAveragePrecision) SetState(s State) error {
+	if err := m.checkState(&s); err != nil {
+		return fmt.Errorf("metric: SetState: %w", err)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -45,7 +97,9 @@ func (m *MeanAveragePrecision) SetState(s State) error {
 			return fmt.Errorf("metric: SetState: rng: %w", err)
 		}
 	}
-	m.total64, m.count64 = s.Total, s.Count
-	m.total32, m.count32 = float32(s.Total), float32(s.Count)
+	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
+	m.exTotal.Reset()
+	m.exCount.Reset()
+	m.addState(&s)
 	return nil
 }
