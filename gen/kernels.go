@@ -23,14 +23,20 @@ type variant struct {
 	Row    string // tensor.Lists method that reads a row as []T
 	IsView string // tensor.Lists method: true when Row returns a view
 	DType  string // metric DType constant
+	// Less writes a < b for two keys.
+	Less func(a, b *Statement) *Statement
 	// Tol is the relative tolerance of the Expected policy against the
 	// reference, whose float64 sums run item by item rather than by group.
 	Tol float64
 }
 
 var variants = []variant{
-	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Tol: 1e-6},
-	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Tol: 1e-12},
+	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Tol: 1e-6,
+		Less: func(a, b *Statement) *Statement { return a.Op("<").Add(b) }},
+	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Tol: 1e-12,
+		Less: func(a, b *Statement) *Statement {
+			return a.Clone().Dot("s").Op("<").Add(b.Clone().Dot("s")).Op("||").Add(a.Clone().Dot("s")).Op("==").Add(b.Clone().Dot("s")).Op("&&").Add(a.Clone().Dot("tb")).Op("<").Add(b.Clone().Dot("tb"))
+		}},
 }
 
 type file struct {
@@ -78,8 +84,11 @@ func kernelFile(v variant) *File {
 		List(Id("lab"), Id("sc"), Id("w"), Id("wrow")).Index().Add(T),
 		Comment("terms holds the summands of one reduction."),
 		Id("terms").Index().Add(T),
-		Comment("keys holds the sort keys of one list's unmasked items."),
-		Id("keys").Index().Id(v.Key),
+		Comment("keys holds the sort keys of one list's unmasked items (the other"),
+		Comment("items' on the fast path); rel holds the relevant items' keys."),
+		List(Id("keys"), Id("rel")).Index().Id(v.Key),
+		Comment("ahead counts, per relevant item, the other items ranked just ahead."),
+		Id("ahead").Index().Int(),
 		Comment("ap, pw, sw, lw and v hold, per list of the batch: the AP, the mean"),
 		Comment("weight of the relevant items, the sum of the weights, the list weight"),
 		Comment("and the AP times the list weight."),
@@ -88,6 +97,7 @@ func kernelFile(v variant) *File {
 		Id("nrel").Index().Int(),
 	)
 
+	rankFunc(f, v)
 	listFunc(f, v)
 	batchFunc(f, v)
 	listWeightsFunc(f, v)
@@ -201,36 +211,46 @@ func batchFunc(f *File, v variant) {
 	body = append(body,
 		Id("ws").Dot("nrel").Op("=").Id("grow").Call(Id("ws").Dot("nrel"), Id("bsz")),
 		Id("wv").Op(":=").Id("weights").Dot("Values").Call(),
-		Id("w").Op(":=").Id("grow").Call(Id("ws").Dot("w"), Id("n")),
-		Id("ws").Dot("w").Op("=").Id("w"),
 	)
 	loop := rowInto(v, "lab", "labels", "lab")
 	loop = append(loop, rowInto(v, "sc", "predictions", "sc")...)
 	loop = append(loop,
 		Id("m").Op(":=").Len(Id("lab")),
+		Comment("wrow holds the item weights, or is nil when every slot weighs wc."),
+		Var().Id("wrow").Index().Add(T),
+		Id("wc").Op(":=").Add(T.Clone().Call(Lit(1))),
+		Id("items").Op(":=").Id("weights").Dot("Kind").Call().Op("==").Qual(tensorPath, "ItemWeights"),
 		Switch(Id("weights").Dot("Kind").Call()).Block(
-			Case(Qual(tensorPath, "NoWeights")).Block(
-				For(Id("i").Op(":=").Range().Id("w")).Block(Id("w").Index(Id("i")).Op("=").Lit(1)),
-			),
 			Case(Qual(tensorPath, "ListWeights")).Block(
-				Id("x").Op(":=").Add(v.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
-				If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
-					Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("x")))),
+				Id("wc").Op("=").Add(v.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
+				If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
+					Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
 				),
-				For(Id("i").Op(":=").Range().Id("w")).Block(Id("w").Index(Id("i")).Op("=").Id("x")),
 			),
-			Default().Block(append(rowInto(v, "row", "wv", "wrow"),
+			Case(Qual(tensorPath, "ItemWeights")).Block(append(rowInto(v, "row", "wv", "wrow"),
 				For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
 					If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
 						Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
 					),
 				),
-				Copy(Id("w"), Id("row")),
-				Clear(Id("w").Index(Id("m").Op(":"))),
+				Id("wrow").Op("=").Id("row"),
 			)...),
 		),
-		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("list").Call(
-			Id("lab"), Id("sc"), Id("w"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
+		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad"), Id("ok")).Op(":=").Id("ws").Dot("rank").Call(
+			Id("lab"), Id("sc"), Id("wrow"), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties")),
+		If(Op("!").Id("ok")).Block(
+			Comment("A tie touches a relevant item under Random or Expected: sort."),
+			Id("w").Op(":=").Id("grow").Call(Id("ws").Dot("w"), Id("n")),
+			Id("ws").Dot("w").Op("=").Id("w"),
+			If(Op("!").Id("items")).Block(
+				For(Id("i").Op(":=").Range().Id("w")).Block(Id("w").Index(Id("i")).Op("=").Id("wc")),
+			).Else().Block(
+				Copy(Id("w"), Id("wrow")),
+				Clear(Id("w").Index(Id("m").Op(":"))),
+			),
+			List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op("=").Id("ws").Dot("list").Call(
+				Id("lab"), Id("sc"), Id("w"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
+		),
 		If(Id("bad").Op(">=").Lit(0)).Block(
 			Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
 		),

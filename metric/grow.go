@@ -8,3 +8,11 @@ func grow[E any](s []E, n int) []E {
 	}
 	return s[:n]
 }
+
+// slotWeight returns w[i], or wc when w is nil (every slot weighs wc).
+func slotWeight[T float32 | float64](w []T, wc T, i int) T {
+	if w == nil {
+		return wc
+	}
+	return w[i]
+}

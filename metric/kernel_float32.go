@@ -15,14 +15,113 @@ type workspaceFloat32 struct {
 	lab, sc, w, wrow []float32
 	// terms holds the summands of one reduction.
 	terms []float32
-	// keys holds the sort keys of one list's unmasked items.
-	keys []key32
+	// keys holds the sort keys of one list's unmasked items (the other
+	// items' on the fast path); rel holds the relevant items' keys.
+	keys, rel []key32
+	// ahead counts, per relevant item, the other items ranked just ahead.
+	ahead []int
 	// ap, pw, sw, lw and v hold, per list of the batch: the AP, the mean
 	// weight of the relevant items, the sum of the weights, the list weight
 	// and the AP times the list weight.
 	ap, pw, sw, lw, v []float32
 	// nrel holds the number of relevant items of each list.
 	nrel []int
+}
+
+// lowerBoundFloat32 returns the number of keys in sorted that are less than k.
+func lowerBoundFloat32(sorted []key32, k key32) int {
+	lo, n := 0, len(sorted)
+	for n > 1 {
+		half := n / 2
+		if sorted[lo+half-1] < k {
+			lo += half
+		}
+		n -= half
+	}
+	if n == 1 && (sorted[lo] < k) {
+		lo++
+	}
+	return lo
+}
+
+// rank computes in float32 what list computes, without sorting the whole list:
+// it sorts the relevant items' keys and counts, with a binary search per
+// other valid item, the items ranked ahead of each. When items is true, w
+// holds the item weights; otherwise w is nil and every slot, padding included,
+// weighs wc. n is the padded length. ok is false
+// when the policy is Random or Expected and a tie touches a relevant item:
+// the caller must then use list.
+func (ws *workspaceFloat32) rank(lab, sc, w []float32, wc float32, items bool, n int, ragged bool, topn int, ties TiePolicy) (ap, pw, sw float32, nrel, bad int, ok bool) {
+	rel, oth := ws.rel[:0], ws.keys[:0]
+	// Weighted relevance, in slot order as TF's reduce_sum adds it.
+	var tr float32
+	for i, l := range lab {
+		wi := slotWeight(w, wc, i)
+		if !(wi > 0) || !(ragged || l >= 0) {
+			continue
+		}
+		if sc[i] != sc[i] {
+			return 0, 0, 0, 0, i, true
+		}
+		if l >= 1 {
+			rel = append(rel, makeKey32(sc[i], tieBits(ties, true, i)))
+			tr += wi
+		} else {
+			oth = append(oth, makeKey32(sc[i], tieBits(ties, false, i)))
+		}
+	}
+	ws.rel, ws.keys = rel, oth
+	sw = wc
+	if items {
+		sw = sumFloat32(w)
+	} else if n == 0 {
+		sw = 0
+	}
+	nrel = len(rel)
+	if nrel == 0 {
+		return 0, 0, sw, 0, -1, true
+	}
+	pw = tr / float32(nrel)
+	sortKeys32(rel)
+	exact := ties != Random && ties != Expected
+	if !exact {
+		for j := 1; j < len(rel); j++ {
+			if rel[j].score() == rel[j-1].score() {
+				return 0, 0, 0, 0, -1, false
+			}
+		}
+	}
+	// ahead[j] counts the other items ranked between relevant items j-1 and j.
+	ahead := grow(ws.ahead, nrel+1)
+	ws.ahead = ahead
+	clear(ahead)
+	for _, key := range oth {
+		p := lowerBoundFloat32(rel, key)
+		if !exact && (p < nrel && rel[p].score() == key.score() || p > 0 && rel[p-1].score() == key.score()) {
+			return 0, 0, 0, 0, -1, false
+		}
+		ahead[p]++
+	}
+	k := n
+	if topn >= 0 && topn < n {
+		k = topn
+	}
+	// The AP numerator: precision at each relevant rank within k, times the
+	// item's weight, added in rank order; the zero terms TF adds between them
+	// change no bits.
+	var tp float32
+	pos := 0
+	for j, key := range rel {
+		pos += ahead[j] + 1
+		if pos > k {
+			break
+		}
+		tp += float32(float32(j+1)/float32(pos)) * slotWeight(w, wc, key.index())
+	}
+	if tr != 0 {
+		ap = tp / tr
+	}
+	return ap, pw, sw, nrel, -1, true
 }
 
 // list computes in float32 the average precision of one list and the parts of its
@@ -109,8 +208,6 @@ func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tens
 	ws.v = grow(ws.v, bsz)
 	ws.nrel = grow(ws.nrel, bsz)
 	wv := weights.Values()
-	w := grow(ws.w, n)
-	ws.w = w
 	for b := range bsz {
 		lab := labels.Row32(b, ws.lab)
 		if !labels.IsFloat32() {
@@ -121,20 +218,17 @@ func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tens
 			ws.sc = sc
 		}
 		m := len(lab)
+		// wrow holds the item weights, or is nil when every slot weighs wc.
+		var wrow []float32
+		wc := float32(1)
+		items := weights.Kind() == tensor.ItemWeights
 		switch weights.Kind() {
-		case tensor.NoWeights:
-			for i := range w {
-				w[i] = 1
-			}
 		case tensor.ListWeights:
-			x := float32(wv.At(b, 0))
-			if notFinite(float64(x)) {
-				return weightError(b, -1, float64(x))
+			wc = float32(wv.At(b, 0))
+			if notFinite(float64(wc)) {
+				return weightError(b, -1, float64(wc))
 			}
-			for i := range w {
-				w[i] = x
-			}
-		default:
+		case tensor.ItemWeights:
 			row := wv.Row32(b, ws.wrow)
 			if !wv.IsFloat32() {
 				ws.wrow = row
@@ -144,10 +238,23 @@ func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tens
 					return weightError(b, i, float64(x))
 				}
 			}
-			copy(w, row)
-			clear(w[m:])
+			wrow = row
 		}
-		ap, pw, sw, nrel, bad := ws.list(lab, sc, w, c.Ragged, c.TopN, c.Ties, rng)
+		ap, pw, sw, nrel, bad, ok := ws.rank(lab, sc, wrow, wc, items, n, c.Ragged, c.TopN, c.Ties)
+		if !ok {
+			// A tie touches a relevant item under Random or Expected: sort.
+			w := grow(ws.w, n)
+			ws.w = w
+			if !items {
+				for i := range w {
+					w[i] = wc
+				}
+			} else {
+				copy(w, wrow)
+				clear(w[m:])
+			}
+			ap, pw, sw, nrel, bad = ws.list(lab, sc, w, c.Ragged, c.TopN, c.Ties, rng)
+		}
 		if bad >= 0 {
 			return scoreError(b, bad, float64(lab[bad]))
 		}

@@ -2,7 +2,10 @@
 
 package metric
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // TestComputeFloat64MatchesReference checks the float64 kernel, bit for bit, against the
 // naive reference on random dense and ragged batches.
@@ -18,6 +21,30 @@ func TestComputeFloat64MatchesReference(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Fatalf("only %d comparisons ran", n)
+	}
+}
+
+// TestRankFloat64MatchesList checks the fast path against the sorting path of the
+// float64 kernel on the same lists, bit for bit, whenever the fast path answers.
+func TestRankFloat64MatchesList(t *testing.T) {
+	var ws workspaceFloat64
+	rng := rand.New(rand.NewPCG(1, 2))
+	answered := 0
+	for _, lc := range randomLists[float64](2000) {
+		for _, ties := range allPolicies {
+			ap, pw, sw, nrel, bad, ok := ws.rank(lc.lab, lc.sc, lc.items, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties)
+			if !ok {
+				continue
+			}
+			answered++
+			ap2, pw2, sw2, nrel2, bad2 := ws.list(lc.lab, lc.sc, lc.w, lc.ragged, lc.topn, ties, rng)
+			if ap != ap2 || pw != pw2 || (sw > 0) != (sw2 > 0) || nrel != nrel2 || bad != bad2 {
+				t.Fatalf("%s: rank (%v %v %v %d %d), list (%v %v %v %d %d); list %+v", ties, ap, pw, sw, nrel, bad, ap2, pw2, sw2, nrel2, bad2, lc)
+			}
+		}
+	}
+	if answered < 6000 {
+		t.Fatalf("the fast path answered only %d times", answered)
 	}
 }
 

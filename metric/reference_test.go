@@ -42,8 +42,8 @@ func stored(x float64, f32 bool) float64 {
 	return x
 }
 
-// slotWeight returns the weight of slot i of list b as TF broadcasts it.
-func slotWeight[T float32 | float64](tc refCase, b, i int) T {
+// refSlotWeight returns the weight of slot i of list b as TF broadcasts it.
+func refSlotWeight[T float32 | float64](tc refCase, b, i int) T {
 	switch {
 	case tc.perList != nil:
 		return T(tc.perList[b])
@@ -82,7 +82,7 @@ func referenceCompute[T float32 | float64](tc refCase, ties TiePolicy) PerList {
 		valid := make([]bool, n)
 		rel := make([]T, n)
 		for i := range n {
-			w[i] = slotWeight[T](tc, b, i)
+			w[i] = refSlotWeight[T](tc, b, i)
 			if i < m {
 				lab[i], sc[i] = T(stored(tc.labels[b][i], tc.f32Storage)), T(stored(tc.preds[b][i], !tc.f32Storage))
 				valid[i] = (tc.ragged || lab[i] >= 0) && w[i] > 0
@@ -365,4 +365,44 @@ func checkUpdateAllocs(t *testing.T, d DType) {
 			}
 		}
 	}
+}
+
+// listCase is one list as the kernels take it.
+type listCase[T float32 | float64] struct {
+	lab, sc []T
+	w       []T // slot weights, padding included
+	items   []T // item weights, or nil when every slot weighs wc
+	wc      T
+	ragged  bool
+	topn    int
+}
+
+// randomLists returns count random single lists for the kernel tests,
+// with NaN scores now and then.
+func randomLists[T float32 | float64](count int) []listCase[T] {
+	out := make([]listCase[T], 0, count)
+	for _, tc := range randomBatches(count/3+1, 17) {
+		for b := range tc.labels {
+			n := tc.width()
+			lc := listCase[T]{ragged: tc.ragged, topn: tc.topn, wc: 1, w: make([]T, n)}
+			for i, l := range tc.labels[b] {
+				lc.lab = append(lc.lab, T(l))
+				lc.sc = append(lc.sc, T(tc.preds[b][i]))
+			}
+			if len(lc.sc) > 0 && len(out)%50 == 0 {
+				lc.sc[len(out)%len(lc.sc)] = T(math.NaN())
+			}
+			for i := range n {
+				lc.w[i] = refSlotWeight[T](tc, b, i)
+			}
+			switch {
+			case tc.weights != nil:
+				lc.items = lc.w[:len(lc.lab)]
+			case tc.perList != nil:
+				lc.wc = T(tc.perList[b])
+			}
+			out = append(out, lc)
+		}
+	}
+	return out
 }
