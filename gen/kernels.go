@@ -60,6 +60,11 @@ func render() ([]file, error) {
 			}
 			files = append(files, file{f.name, buf.Bytes()})
 		}
+		fam, err := familyFiles(v)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fam...)
 	}
 	return files, nil
 }

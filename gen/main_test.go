@@ -16,8 +16,8 @@ func TestGeneratedFilesAreUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 4 {
-		t.Fatalf("rendered %d files, want 4", len(files))
+	if len(files) < 4 {
+		t.Fatalf("rendered %d files, want at least 4", len(files))
 	}
 	for _, f := range files {
 		old, err := os.ReadFile(filepath.Join("..", "metric", f.name))
