@@ -23,6 +23,7 @@ type variant struct {
 	Row    string // tensor.Lists method that reads a row as []T
 	IsView string // tensor.Lists method: true when Row returns a view
 	DType  string // metric DType constant
+	Sent   string // sentinel key
 	// Less writes a < b for two keys.
 	Less func(a, b *Statement) *Statement
 	// Tol is the relative tolerance of the Expected policy against the
@@ -31,9 +32,9 @@ type variant struct {
 }
 
 var variants = []variant{
-	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Tol: 1e-6,
+	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Sent: "sentinel32", Tol: 1e-6,
 		Less: func(a, b *Statement) *Statement { return a.Op("<").Add(b) }},
-	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Tol: 1e-12,
+	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Sent: "sentinel64", Tol: 1e-12,
 		Less: func(a, b *Statement) *Statement {
 			return a.Clone().Dot("s").Op("<").Add(b.Clone().Dot("s")).Op("||").Add(a.Clone().Dot("s")).Op("==").Add(b.Clone().Dot("s")).Op("&&").Add(a.Clone().Dot("tb")).Op("<").Add(b.Clone().Dot("tb"))
 		}},
@@ -84,16 +85,14 @@ func kernelFile(v variant) *File {
 	f.Commentf("%s holds the scratch buffers of the %s kernels. A metric keeps one and", v.ws(), v.T)
 	f.Comment("reuses it across updates, so a steady-state update allocates nothing.")
 	f.Type().Id(v.ws()).Struct(
-		Comment("lab, sc and w hold one list's labels, scores and slot weights when"),
-		Comment("they must be converted or padded; wrow holds converted item weights."),
-		List(Id("lab"), Id("sc"), Id("w"), Id("wrow")).Index().Add(T),
-		Comment("terms holds the summands of one reduction."),
-		Id("terms").Index().Add(T),
-		Comment("keys holds the sort keys of one list's unmasked items (the other"),
-		Comment("items' on the fast path); rel holds the relevant items' keys."),
-		List(Id("keys"), Id("rel")).Index().Id(v.Key),
-		Comment("ahead counts, per relevant item, the other items ranked just ahead."),
-		Id("ahead").Index().Int(),
+		Comment("lab, sc and wrow hold one list's labels, scores and item weights when"),
+		Comment("they must be converted."),
+		List(Id("lab"), Id("sc"), Id("wrow")).Index().Add(T),
+		Comment("rel holds the sort keys of a list's relevant items, keys those of its"),
+		Comment("other valid items."),
+		List(Id("rel"), Id("keys")).Index().Id(v.Key),
+		Comment("ahead and tied count other items per relevant item (see rank)."),
+		List(Id("ahead"), Id("tied")).Index().Int(),
 		Comment("ap, pw, sw, lw and v hold, per list of the batch: the AP, the mean"),
 		Comment("weight of the relevant items, the sum of the weights, the list weight"),
 		Comment("and the AP times the list weight."),
@@ -103,7 +102,6 @@ func kernelFile(v variant) *File {
 	)
 
 	rankFunc(f, v)
-	listFunc(f, v)
 	batchFunc(f, v)
 	listWeightsFunc(f, v)
 
@@ -121,7 +119,9 @@ func kernelFile(v variant) *File {
 func listFunc(f *File, v variant) {
 	T := Id(v.T)
 	ws := Id("ws")
-	f.Commentf("list computes in %s the average precision of one list and the parts of its", v.T)
+	f.Commentf("list is the sorting kernel the tests check rank against: it computes in %s", v.T)
+	f.Comment("what rank computes by sorting every valid item, then summing a term per")
+	f.Comment("position. It computes the average precision of one list and the parts of its")
 	f.Comment("list weight: pw, the mean weight of its relevant items, sw, the sum of the")
 	f.Comment("weights of all its slots, and nrel, the number of relevant items. lab and sc")
 	f.Comment("hold the list's items; w holds the weights of every slot, ragged padding")
@@ -151,9 +151,7 @@ func listFunc(f *File, v variant) {
 		Line(),
 		Comment("The weighted relevance of the whole list, whatever topn is: the AP"),
 		Comment("denominator, and the numerator of the mean relevant weight."),
-		Id("terms").Op(":=").Id("grow").Call(ws.Clone().Dot("terms"), Id("n")),
-		ws.Clone().Dot("terms").Op("=").Id("terms"),
-		Clear(Id("terms")),
+		Id("terms").Op(":=").Make(Index().Add(T), Id("n")),
 		For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
 			If(Id("l").Op(">=").Lit(1).Op("&&").Id("w").Index(Id("i")).Op(">").Lit(0)).Block(
 				Id("terms").Index(Id("i")).Op("=").Id("w").Index(Id("i")),
@@ -220,7 +218,6 @@ func batchFunc(f *File, v variant) {
 	loop := rowInto(v, "lab", "labels", "lab")
 	loop = append(loop, rowInto(v, "sc", "predictions", "sc")...)
 	loop = append(loop,
-		Id("m").Op(":=").Len(Id("lab")),
 		Comment("wrow holds the item weights, or is nil when every slot weighs wc."),
 		Var().Id("wrow").Index().Add(T),
 		Id("wc").Op(":=").Add(T.Clone().Call(Lit(1))),
@@ -241,21 +238,8 @@ func batchFunc(f *File, v variant) {
 				Id("wrow").Op("=").Id("row"),
 			)...),
 		),
-		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad"), Id("ok")).Op(":=").Id("ws").Dot("rank").Call(
-			Id("lab"), Id("sc"), Id("wrow"), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties")),
-		If(Op("!").Id("ok")).Block(
-			Comment("A tie touches a relevant item under Random or Expected: sort."),
-			Id("w").Op(":=").Id("grow").Call(Id("ws").Dot("w"), Id("n")),
-			Id("ws").Dot("w").Op("=").Id("w"),
-			If(Op("!").Id("items")).Block(
-				For(Id("i").Op(":=").Range().Id("w")).Block(Id("w").Index(Id("i")).Op("=").Id("wc")),
-			).Else().Block(
-				Copy(Id("w"), Id("wrow")),
-				Clear(Id("w").Index(Id("m").Op(":"))),
-			),
-			List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op("=").Id("ws").Dot("list").Call(
-				Id("lab"), Id("sc"), Id("w"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
-		),
+		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("rank").Call(
+			Id("lab"), Id("sc"), Id("wrow"), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
 		If(Id("bad").Op(">=").Lit(0)).Block(
 			Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
 		),

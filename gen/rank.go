@@ -4,37 +4,40 @@ import (
 	. "github.com/dave/jennifer/jen" // jennifer is a DSL meant to be dot-imported
 )
 
-// rankFunc writes the fast path of one list: it sorts the keys of the
+// rankFunc writes the kernel of one list: it sorts the keys of the
 // relevant items only and places every other valid item among them with a
 // binary search, which gives each relevant item its rank without sorting
-// the list. It reports ok = false, and the caller takes the sorting path,
-// when the policy is Random or Expected and a tie touches a relevant item.
+// the list. Under Random and Expected, the other items that tie with a
+// group of relevant items are counted per group, and the group is then
+// ordered at random, or averaged over every order in closed form.
 func rankFunc(f *File, v variant) {
 	lowerBoundFunc(f, v)
 	T := Id(v.T)
 	ws := func() *Statement { return Id("ws") }
 	weight := func(i Code) *Statement { return Id("slotWeight").Call(Id("w"), Id("wc"), i) }
-	f.Commentf("rank computes in %s what list computes, without sorting the whole list:", v.T)
-	f.Comment("it sorts the relevant items' keys and counts, with a binary search per")
-	f.Comment("other valid item, the items ranked ahead of each. When items is true, w")
-	f.Comment("holds the item weights; otherwise w is nil and every slot, padding included,")
-	f.Comment("weighs wc. n is the padded length. ok is false")
-	f.Comment("when the policy is Random or Expected and a tie touches a relevant item:")
-	f.Comment("the caller must then use list.")
+	ret := func(ap, pw, sw, nrel, bad Code) *Statement { return Return(ap, pw, sw, nrel, bad) }
+	f.Commentf("rank computes in %s the average precision of one list and the parts of", v.T)
+	f.Comment("its list weight: pw, the mean weight of its relevant items, sw, a number")
+	f.Comment("with the sign of the sum of the weights of all its slots, and nrel, the")
+	f.Comment("number of relevant items. When items is true, w holds the item weights;")
+	f.Comment("otherwise w is nil and every slot, padding included, weighs wc. n is the")
+	f.Comment("padded length. bad is the index of a valid item whose score is NaN, or -1.")
 	f.Func().Params(ws().Op("*").Id(v.ws())).Id("rank").Params(
 		List(Id("lab"), Id("sc"), Id("w")).Index().Add(T), Id("wc").Add(T), Id("items").Bool(), Id("n").Int(),
-		Id("ragged").Bool(), Id("topn").Int(), Id("ties").Id("TiePolicy"),
+		Id("ragged").Bool(), Id("topn").Int(), Id("ties").Id("TiePolicy"), Id("rng").Op("*").Qual(randPath, "Rand"),
 	).Params(
-		List(Id("ap"), Id("pw"), Id("sw")).Add(T), List(Id("nrel"), Id("bad")).Int(), Id("ok").Bool(),
+		List(Id("ap"), Id("pw"), Id("sw")).Add(T), List(Id("nrel"), Id("bad")).Int(),
 	).Block(
 		List(Id("rel"), Id("oth")).Op(":=").List(ws().Dot("rel").Index(Op(":").Lit(0)), ws().Dot("keys").Index(Op(":").Lit(0))),
-		Comment("Weighted relevance, in slot order as TF's reduce_sum adds it."),
+		Comment("Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,"),
+		Comment("in a dense list, its label is >= 0 (which NaN is not). The weighted"),
+		Comment("relevance adds up in slot order, as TF's reduce_sum does."),
 		Var().Id("tr").Add(T),
 		For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
 			Id("wi").Op(":=").Add(weight(Id("i"))),
 			If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(Continue()),
 			If(Id("sc").Index(Id("i")).Op("!=").Id("sc").Index(Id("i"))).Block(
-				Return(Lit(0), Lit(0), Lit(0), Lit(0), Id("i"), True()),
+				ret(Lit(0), Lit(0), Lit(0), Lit(0), Id("i")),
 			),
 			If(Id("l").Op(">=").Lit(1)).Block(
 				Id("rel").Op("=").Append(Id("rel"), Id(v.MakeKy).Call(Id("sc").Index(Id("i")), Id("tieBits").Call(Id("ties"), True(), Id("i")))),
@@ -51,60 +54,124 @@ func rankFunc(f *File, v variant) {
 			Id("sw").Op("=").Lit(0),
 		),
 		Id("nrel").Op("=").Len(Id("rel")),
-		If(Id("nrel").Op("==").Lit(0)).Block(Return(Lit(0), Lit(0), Id("sw"), Lit(0), Lit(-1), True())),
+		If(Id("nrel").Op("==").Lit(0)).Block(ret(Lit(0), Lit(0), Id("sw"), Lit(0), Lit(-1))),
 		Id("pw").Op("=").Id("tr").Op("/").Add(v.conv(Id("nrel"))),
 		Id(v.Sort).Call(Id("rel")),
-		Id("exact").Op(":=").Id("ties").Op("!=").Id("Random").Op("&&").Id("ties").Op("!=").Id("Expected"),
-		If(Op("!").Id("exact")).Block(
-			For(Id("j").Op(":=").Lit(1), Id("j").Op("<").Len(Id("rel")), Id("j").Op("++")).Block(
-				If(Id("rel").Index(Id("j")).Dot("score").Call().Op("==").Id("rel").Index(Id("j").Op("-").Lit(1)).Dot("score").Call()).Block(
-					Return(Lit(0), Lit(0), Lit(0), Lit(0), Lit(-1), False()),
+		Line(),
+		Comment("ahead[j] counts the other items ranked after relevant item j-1 and"),
+		Comment("before relevant item j; under Random and Expected, tied[g] counts those"),
+		Comment("whose score equals that of the group of relevant items starting at g."),
+		Id("grouped").Op(":=").Id("ties").Op("==").Id("Random").Op("||").Id("ties").Op("==").Id("Expected"),
+		Id("ahead").Op(":=").Id("grow").Call(ws().Dot("ahead"), Id("nrel").Op("+").Lit(1)),
+		Id("tied").Op(":=").Id("grow").Call(ws().Dot("tied"), Id("nrel").Op("+").Lit(1)),
+		List(ws().Dot("ahead"), ws().Dot("tied")).Op("=").List(Id("ahead"), Id("tied")),
+		Clear(Id("ahead")),
+		Clear(Id("tied")),
+		If(Op("!").Id("grouped")).Block(
+			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+				Id("ahead").Index(Id("lowerBound"+v.Name).Call(Id("rel"), Id("key"))).Op("++"),
+			),
+		).Else().Block(
+			Id("ends").Op(":=").Append(Id("rel"), Id(v.Sent)),
+			ws().Dot("rel").Op("=").Id("ends"),
+			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+				Id("p").Op(":=").Id("lowerBound"+v.Name).Call(Id("rel"), Id("key").Dot("floor").Call()),
+				If(Id("ends").Index(Id("p")).Dot("score").Call().Op("==").Id("key").Dot("score").Call()).Block(
+					Id("tied").Index(Id("p")).Op("++"),
+				).Else().Block(
+					Id("ahead").Index(Id("p")).Op("++"),
 				),
 			),
 		),
-		Comment("ahead[j] counts the other items ranked between relevant items j-1 and j."),
-		Id("ahead").Op(":=").Id("grow").Call(ws().Dot("ahead"), Id("nrel").Op("+").Lit(1)),
-		ws().Dot("ahead").Op("=").Id("ahead"),
-		Clear(Id("ahead")),
-		For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
-			Id("p").Op(":=").Id("lowerBound"+v.Name).Call(Id("rel"), Id("key")),
-			If(Op("!").Id("exact").Op("&&").Parens(
-				Id("p").Op("<").Id("nrel").Op("&&").Id("rel").Index(Id("p")).Dot("score").Call().Op("==").Id("key").Dot("score").Call().Op("||").
-					Id("p").Op(">").Lit(0).Op("&&").Id("rel").Index(Id("p").Op("-").Lit(1)).Dot("score").Call().Op("==").Id("key").Dot("score").Call(),
-			)).Block(
-				Return(Lit(0), Lit(0), Lit(0), Lit(0), Lit(-1), False()),
-			),
-			Id("ahead").Index(Id("p")).Op("++"),
-		),
 		Id("k").Op(":=").Id("n"),
 		If(Id("topn").Op(">=").Lit(0).Op("&&").Id("topn").Op("<").Id("n")).Block(Id("k").Op("=").Id("topn")),
-		Comment("The AP numerator: precision at each relevant rank within k, times the"),
-		Comment("item's weight, added in rank order; the zero terms TF adds between them"),
-		Comment("change no bits."),
+		Line(),
+		Comment("The AP numerator: precision at each relevant position within k, times"),
+		Comment("the item's weight, added in position order (the zero terms TF adds"),
+		Comment("between them change no bits)."),
 		Var().Id("tp").Add(T),
 		Id("pos").Op(":=").Lit(0),
-		For(List(Id("j"), Id("key")).Op(":=").Range().Id("rel")).Block(
-			Id("pos").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),
-			If(Id("pos").Op(">").Id("k")).Block(Break()),
-			Id("tp").Op("+=").Add(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos"))))).Op("*").Add(weight(Id("key").Dot("index").Call())),
+		If(Op("!").Id("grouped")).Block(
+			For(List(Id("j"), Id("key")).Op(":=").Range().Id("rel")).Block(
+				Id("pos").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),
+				If(Id("pos").Op(">").Id("k")).Block(Break()),
+				Id("tp").Op("+=").Add(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos"))))).Op("*").Add(weight(Id("key").Dot("index").Call())),
+			),
+		),
+		For(Id("g").Op(":=").Lit(0), Id("grouped").Op("&&").Id("g").Op("<").Id("nrel"), Empty()).Block(
+			Id("pos").Op("+=").Id("ahead").Index(Id("g")),
+			If(Id("pos").Op(">=").Id("k")).Block(Break()),
+			Id("e").Op(":=").Id("g").Op("+").Lit(1),
+			For(Id("e").Op("<").Id("nrel").Op("&&").Id("rel").Index(Id("e")).Dot("score").Call().Op("==").Id("rel").Index(Id("g")).Dot("score").Call()).Block(Id("e").Op("++")),
+			List(Id("r"), Id("nt")).Op(":=").List(Id("e").Op("-").Id("g"), Id("e").Op("-").Id("g").Op("+").Id("tied").Index(Id("g"))),
+			Switch().Block(
+				Case(Id("nt").Op("==").Lit(1)).Block(
+					Id("tp").Op("+=").Add(v.conv(v.conv(Id("g").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Lit(1))))).Op("*").Add(weight(Id("rel").Index(Id("g")).Dot("index").Call())),
+				),
+				Case(Id("ties").Op("==").Id("Expected")).Block(
+					Comment("Each relevant item of the group is at group position j with"),
+					Comment("probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average."),
+					Id("wr").Op(":=").Lit(0.0),
+					For(List(Id("_"), Id("key")).Op(":=").Range().Id("rel").Index(Id("g").Op(":").Id("e"))).Block(
+						Id("wr").Op("+=").Float64().Call(weight(Id("key").Dot("index").Call())),
+					),
+					For(Id("j").Op(":=").Lit(1), Id("j").Op("<=").Id("nt").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
+						Id("before").Op(":=").Float64().Call(Id("g")).Op("+").Float64().Call(Id("j").Op("-").Lit(1)).Op("*").Float64().Call(Id("r").Op("-").Lit(1)).Op("/").Float64().Call(Id("nt").Op("-").Lit(1)),
+						Id("tp").Op("+=").Add(v.conv(Id("wr").Op("/").Float64().Call(Id("nt")).Op("*").Parens(Id("before").Op("+").Lit(1)).Op("/").Float64().Call(Id("pos").Op("+").Id("j")))),
+					),
+				),
+				Default().Block(
+					Comment("A uniformly random order of the group: the relevant items in"),
+					Comment("random order, at a uniformly random choice of r of the nt positions."),
+					For(Id("i").Op(":=").Id("e").Op("-").Lit(1), Id("i").Op(">").Id("g"), Id("i").Op("--")).Block(
+						Id("j").Op(":=").Id("g").Op("+").Id("rng").Dot("IntN").Call(Id("i").Op("-").Id("g").Op("+").Lit(1)),
+						List(Id("rel").Index(Id("i")), Id("rel").Index(Id("j"))).Op("=").List(Id("rel").Index(Id("j")), Id("rel").Index(Id("i"))),
+					),
+					Id("placed").Op(":=").Lit(0),
+					For(Id("j").Op(":=").Lit(1), Id("placed").Op("<").Id("r").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
+						If(Id("rng").Dot("IntN").Call(Id("nt").Op("-").Id("j").Op("+").Lit(1)).Op("<").Id("r").Op("-").Id("placed")).Block(
+							Id("tp").Op("+=").Add(v.conv(v.conv(Id("g").Op("+").Id("placed").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Id("j"))))).Op("*").Add(weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call())),
+							Id("placed").Op("++"),
+						),
+					),
+				),
+			),
+			Id("pos").Op("+=").Id("nt"),
+			Id("g").Op("=").Id("e"),
 		),
 		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Id("tp").Op("/").Id("tr")),
-		Return(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1), True()),
+		ret(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
 	)
 }
 
-// lowerBoundFunc writes a branch-free binary search over sorted keys.
+// lowerBoundFunc writes a binary search over sorted keys. For packed
+// uint64 keys the comparison is the borrow of a subtraction, so the search
+// has no data-dependent branch to mispredict.
 func lowerBoundFunc(f *File, v variant) {
 	at := func(i Code) *Statement { return Id("sorted").Index(i) }
 	f.Commentf("lowerBound%s returns the number of keys in sorted that are less than k.", v.Name)
-	f.Func().Id("lowerBound"+v.Name).Params(Id("sorted").Index().Id(v.Key), Id("k").Id(v.Key)).Int().Block(
-		List(Id("lo"), Id("n")).Op(":=").List(Lit(0), Len(Id("sorted"))),
-		For(Id("n").Op(">").Lit(1)).Block(
-			Id("half").Op(":=").Id("n").Op("/").Lit(2),
-			If(v.Less(at(Id("lo").Op("+").Id("half").Op("-").Lit(1)), Id("k"))).Block(Id("lo").Op("+=").Id("half")),
-			Id("n").Op("-=").Id("half"),
-		),
-		If(Id("n").Op("==").Lit(1).Op("&&").Parens(v.Less(at(Id("lo")), Id("k")))).Block(Id("lo").Op("++")),
-		Return(Id("lo")),
-	)
+	var step, last []Code
+	if v.Key == "key32" {
+		borrow := func(i Code) *Statement {
+			return List(Id("_"), Id("b")).Op(":=").Qual("math/bits", "Sub64").Call(Uint64().Call(at(i)), Uint64().Call(Id("k")), Lit(0))
+		}
+		step = []Code{
+			borrow(Id("lo").Op("+").Id("half").Op("-").Lit(1)),
+			Id("lo").Op("+=").Id("half").Op("*").Int().Call(Id("b")),
+		}
+		last = []Code{If(Id("n").Op("==").Lit(1)).Block(
+			borrow(Id("lo")),
+			Id("lo").Op("+=").Int().Call(Id("b")),
+		)}
+	} else {
+		step = []Code{If(v.Less(at(Id("lo").Op("+").Id("half").Op("-").Lit(1)), Id("k"))).Block(Id("lo").Op("+=").Id("half"))}
+		last = []Code{If(Id("n").Op("==").Lit(1).Op("&&").Parens(v.Less(at(Id("lo")), Id("k")))).Block(Id("lo").Op("++"))}
+	}
+	body := []Code{List(Id("lo"), Id("n")).Op(":=").List(Lit(0), Len(Id("sorted")))}
+	loop := append([]Code{Id("half").Op(":=").Id("n").Op("/").Lit(2)}, step...)
+	loop = append(loop, Id("n").Op("-=").Id("half"))
+	body = append(body, For(Id("n").Op(">").Lit(1)).Block(loop...))
+	body = append(body, last...)
+	body = append(body, Return(Id("lo")))
+	f.Func().Id("lowerBound"+v.Name).Params(Id("sorted").Index().Id(v.Key), Id("k").Id(v.Key)).Int().Block(body...)
 }

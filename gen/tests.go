@@ -12,6 +12,7 @@ func kernelTestFile(v variant) *File {
 	f := NewFile("metric")
 	f.HeaderComment(header)
 	t := Id("t")
+	listFunc(f, v)
 
 	f.Commentf("TestCompute%sMatchesReference checks the %s kernel, bit for bit, against the", v.Name, v.T)
 	f.Comment("naive reference on random dense and ragged batches.")
@@ -28,18 +29,18 @@ func kernelTestFile(v variant) *File {
 		If(Id("n").Op("<").Lit(1000)).Block(t.Clone().Dot("Fatalf").Call(Lit("only %d comparisons ran"), Id("n"))),
 	)
 
-	f.Commentf("TestRank%sMatchesList checks the fast path against the sorting path of the", v.Name)
-	f.Commentf("%s kernel on the same lists, bit for bit, whenever the fast path answers.", v.T)
+	f.Commentf("TestRank%sMatchesList checks the %s kernel against the sorting kernel", v.Name, v.T)
+	f.Comment("on the same lists, bit for bit, under every deterministic tie policy.")
 	f.Func().Id("TestRank"+v.Name+"MatchesList").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
 		Var().Id("ws").Id(v.ws()),
 		Id("rng").Op(":=").Qual(randPath, "New").Call(Qual(randPath, "NewPCG").Call(Lit(1), Lit(2))),
 		Id("answered").Op(":=").Lit(0),
 		For(List(Id("_"), Id("lc")).Op(":=").Range().Id("randomLists").Index(Id(v.T)).Call(Lit(2000))).Block(
 			For(List(Id("_"), Id("ties")).Op(":=").Range().Id("allPolicies")).Block(
-				List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad"), Id("ok")).Op(":=").Id("ws").Dot("rank").Call(
+				If(Id("ties").Op("==").Id("Random")).Block(Continue()),
+				List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("rank").Call(
 					Id("lc").Dot("lab"), Id("lc").Dot("sc"), Id("lc").Dot("items"), Id("lc").Dot("wc"), Id("lc").Dot("items").Op("!=").Nil(),
-					Len(Id("lc").Dot("w")), Id("lc").Dot("ragged"), Id("lc").Dot("topn"), Id("ties")),
-				If(Op("!").Id("ok")).Block(Continue()),
+					Len(Id("lc").Dot("w")), Id("lc").Dot("ragged"), Id("lc").Dot("topn"), Id("ties"), Id("rng")),
 				Id("answered").Op("++"),
 				List(Id("ap2"), Id("pw2"), Id("sw2"), Id("nrel2"), Id("bad2")).Op(":=").Id("ws").Dot("list").Call(
 					Id("lc").Dot("lab"), Id("lc").Dot("sc"), Id("lc").Dot("w"), Id("lc").Dot("ragged"), Id("lc").Dot("topn"), Id("ties"), Id("rng")),
@@ -49,7 +50,7 @@ func kernelTestFile(v variant) *File {
 				),
 			),
 		),
-		If(Id("answered").Op("<").Lit(6000)).Block(t.Clone().Dot("Fatalf").Call(Lit("the fast path answered only %d times"), Id("answered"))),
+		If(Id("answered").Op("<").Lit(4000)).Block(t.Clone().Dot("Fatalf").Call(Lit("only %d comparisons ran"), Id("answered"))),
 	)
 
 	f.Commentf("TestUpdate%sAllocatesNothing checks that a steady-state %s update allocates", v.Name, v.T)

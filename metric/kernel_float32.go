@@ -4,22 +4,21 @@ package metric
 
 import (
 	"github.com/rankmetrics/rankmetrics/tensor"
+	"math/bits"
 	"math/rand/v2"
 )
 
 // workspaceFloat32 holds the scratch buffers of the float32 kernels. A metric keeps one and
 // reuses it across updates, so a steady-state update allocates nothing.
 type workspaceFloat32 struct {
-	// lab, sc and w hold one list's labels, scores and slot weights when
-	// they must be converted or padded; wrow holds converted item weights.
-	lab, sc, w, wrow []float32
-	// terms holds the summands of one reduction.
-	terms []float32
-	// keys holds the sort keys of one list's unmasked items (the other
-	// items' on the fast path); rel holds the relevant items' keys.
-	keys, rel []key32
-	// ahead counts, per relevant item, the other items ranked just ahead.
-	ahead []int
+	// lab, sc and wrow hold one list's labels, scores and item weights when
+	// they must be converted.
+	lab, sc, wrow []float32
+	// rel holds the sort keys of a list's relevant items, keys those of its
+	// other valid items.
+	rel, keys []key32
+	// ahead and tied count other items per relevant item (see rank).
+	ahead, tied []int
 	// ap, pw, sw, lw and v hold, per list of the batch: the AP, the mean
 	// weight of the relevant items, the sum of the weights, the list weight
 	// and the AP times the list weight.
@@ -33,27 +32,28 @@ func lowerBoundFloat32(sorted []key32, k key32) int {
 	lo, n := 0, len(sorted)
 	for n > 1 {
 		half := n / 2
-		if sorted[lo+half-1] < k {
-			lo += half
-		}
+		_, b := bits.Sub64(uint64(sorted[lo+half-1]), uint64(k), 0)
+		lo += half * int(b)
 		n -= half
 	}
-	if n == 1 && (sorted[lo] < k) {
-		lo++
+	if n == 1 {
+		_, b := bits.Sub64(uint64(sorted[lo]), uint64(k), 0)
+		lo += int(b)
 	}
 	return lo
 }
 
-// rank computes in float32 what list computes, without sorting the whole list:
-// it sorts the relevant items' keys and counts, with a binary search per
-// other valid item, the items ranked ahead of each. When items is true, w
-// holds the item weights; otherwise w is nil and every slot, padding included,
-// weighs wc. n is the padded length. ok is false
-// when the policy is Random or Expected and a tie touches a relevant item:
-// the caller must then use list.
-func (ws *workspaceFloat32) rank(lab, sc, w []float32, wc float32, items bool, n int, ragged bool, topn int, ties TiePolicy) (ap, pw, sw float32, nrel, bad int, ok bool) {
+// rank computes in float32 the average precision of one list and the parts of
+// its list weight: pw, the mean weight of its relevant items, sw, a number
+// with the sign of the sum of the weights of all its slots, and nrel, the
+// number of relevant items. When items is true, w holds the item weights;
+// otherwise w is nil and every slot, padding included, weighs wc. n is the
+// padded length. bad is the index of a valid item whose score is NaN, or -1.
+func (ws *workspaceFloat32) rank(lab, sc, w []float32, wc float32, items bool, n int, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float32, nrel, bad int) {
 	rel, oth := ws.rel[:0], ws.keys[:0]
-	// Weighted relevance, in slot order as TF's reduce_sum adds it.
+	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
+	// in a dense list, its label is >= 0 (which NaN is not). The weighted
+	// relevance adds up in slot order, as TF's reduce_sum does.
 	var tr float32
 	for i, l := range lab {
 		wi := slotWeight(w, wc, i)
@@ -61,7 +61,7 @@ func (ws *workspaceFloat32) rank(lab, sc, w []float32, wc float32, items bool, n
 			continue
 		}
 		if sc[i] != sc[i] {
-			return 0, 0, 0, 0, i, true
+			return 0, 0, 0, 0, i
 		}
 		if l >= 1 {
 			rel = append(rel, makeKey32(sc[i], tieBits(ties, true, i)))
@@ -79,119 +79,99 @@ func (ws *workspaceFloat32) rank(lab, sc, w []float32, wc float32, items bool, n
 	}
 	nrel = len(rel)
 	if nrel == 0 {
-		return 0, 0, sw, 0, -1, true
+		return 0, 0, sw, 0, -1
 	}
 	pw = tr / float32(nrel)
 	sortKeys32(rel)
-	exact := ties != Random && ties != Expected
-	if !exact {
-		for j := 1; j < len(rel); j++ {
-			if rel[j].score() == rel[j-1].score() {
-				return 0, 0, 0, 0, -1, false
+
+	// ahead[j] counts the other items ranked after relevant item j-1 and
+	// before relevant item j; under Random and Expected, tied[g] counts those
+	// whose score equals that of the group of relevant items starting at g.
+	grouped := ties == Random || ties == Expected
+	ahead := grow(ws.ahead, nrel+1)
+	tied := grow(ws.tied, nrel+1)
+	ws.ahead, ws.tied = ahead, tied
+	clear(ahead)
+	clear(tied)
+	if !grouped {
+		for _, key := range oth {
+			ahead[lowerBoundFloat32(rel, key)]++
+		}
+	} else {
+		ends := append(rel, sentinel32)
+		ws.rel = ends
+		for _, key := range oth {
+			p := lowerBoundFloat32(rel, key.floor())
+			if ends[p].score() == key.score() {
+				tied[p]++
+			} else {
+				ahead[p]++
 			}
 		}
-	}
-	// ahead[j] counts the other items ranked between relevant items j-1 and j.
-	ahead := grow(ws.ahead, nrel+1)
-	ws.ahead = ahead
-	clear(ahead)
-	for _, key := range oth {
-		p := lowerBoundFloat32(rel, key)
-		if !exact && (p < nrel && rel[p].score() == key.score() || p > 0 && rel[p-1].score() == key.score()) {
-			return 0, 0, 0, 0, -1, false
-		}
-		ahead[p]++
 	}
 	k := n
 	if topn >= 0 && topn < n {
 		k = topn
 	}
-	// The AP numerator: precision at each relevant rank within k, times the
-	// item's weight, added in rank order; the zero terms TF adds between them
-	// change no bits.
+
+	// The AP numerator: precision at each relevant position within k, times
+	// the item's weight, added in position order (the zero terms TF adds
+	// between them change no bits).
 	var tp float32
 	pos := 0
-	for j, key := range rel {
-		pos += ahead[j] + 1
-		if pos > k {
+	if !grouped {
+		for j, key := range rel {
+			pos += ahead[j] + 1
+			if pos > k {
+				break
+			}
+			tp += float32(float32(j+1)/float32(pos)) * slotWeight(w, wc, key.index())
+		}
+	}
+	for g := 0; grouped && g < nrel; {
+		pos += ahead[g]
+		if pos >= k {
 			break
 		}
-		tp += float32(float32(j+1)/float32(pos)) * slotWeight(w, wc, key.index())
+		e := g + 1
+		for e < nrel && rel[e].score() == rel[g].score() {
+			e++
+		}
+		r, nt := e-g, e-g+tied[g]
+		switch {
+		case nt == 1:
+			tp += float32(float32(g+1)/float32(pos+1)) * slotWeight(w, wc, rel[g].index())
+		case ties == Expected:
+			// Each relevant item of the group is at group position j with
+			// probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average.
+			wr := 0.0
+			for _, key := range rel[g:e] {
+				wr += float64(slotWeight(w, wc, key.index()))
+			}
+			for j := 1; j <= nt && pos+j <= k; j++ {
+				before := float64(g) + float64(j-1)*float64(r-1)/float64(nt-1)
+				tp += float32(wr / float64(nt) * (before + 1) / float64(pos+j))
+			}
+		default:
+			// A uniformly random order of the group: the relevant items in
+			// random order, at a uniformly random choice of r of the nt positions.
+			for i := e - 1; i > g; i-- {
+				j := g + rng.IntN(i-g+1)
+				rel[i], rel[j] = rel[j], rel[i]
+			}
+			placed := 0
+			for j := 1; placed < r && pos+j <= k; j++ {
+				if rng.IntN(nt-j+1) < r-placed {
+					tp += float32(float32(g+placed+1)/float32(pos+j)) * slotWeight(w, wc, rel[g+placed].index())
+					placed++
+				}
+			}
+		}
+		pos += nt
+		g = e
 	}
 	if tr != 0 {
 		ap = tp / tr
-	}
-	return ap, pw, sw, nrel, -1, true
-}
-
-// list computes in float32 the average precision of one list and the parts of its
-// list weight: pw, the mean weight of its relevant items, sw, the sum of the
-// weights of all its slots, and nrel, the number of relevant items. lab and sc
-// hold the list's items; w holds the weights of every slot, ragged padding
-// included, so len(w) is the padded length. bad is the index of an unmasked
-// item whose score is NaN, or -1.
-func (ws *workspaceFloat32) list(lab, sc, w []float32, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float32, nrel, bad int) {
-	n := len(w)
-	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
-	// in a dense list, its label is >= 0 (which NaN is not).
-	keys := ws.keys[:0]
-	for i, l := range lab {
-		if !(w[i] > 0) || !(ragged || l >= 0) {
-			continue
-		}
-		if sc[i] != sc[i] {
-			return 0, 0, 0, 0, i
-		}
-		rel := l >= 1
-		if rel {
-			nrel++
-		}
-		keys = append(keys, makeKey32(sc[i], tieBits(ties, rel, i)))
-	}
-	ws.keys = keys
-	sortKeys32(keys)
-
-	// The weighted relevance of the whole list, whatever topn is: the AP
-	// denominator, and the numerator of the mean relevant weight.
-	terms := grow(ws.terms, n)
-	ws.terms = terms
-	clear(terms)
-	for i, l := range lab {
-		if l >= 1 && w[i] > 0 {
-			terms[i] = w[i]
-		}
-	}
-	tr := sumFloat32(terms)
-	sw = sumFloat32(w)
-	if nrel > 0 {
-		pw = tr / float32(nrel)
-	}
-	k := n
-	if topn >= 0 && topn < n {
-		k = topn
-	}
-
-	// One summand per position 1..k, zero where the item is not relevant,
-	// as TF sums precision@k * weight * relevance over the top k.
-	terms = terms[:k]
-	clear(terms)
-	if ties == Expected {
-		expectedTerms(keys, lab, w, terms)
-	} else {
-		if ties == Random {
-			shuffleTies(keys, rng)
-		}
-		cnt := 0
-		for j, key := range keys[:min(k, len(keys))] {
-			i := key.index()
-			if lab[i] >= 1 {
-				cnt++
-				terms[j] = float32(float32(cnt)/float32(j+1)) * w[i]
-			}
-		}
-	}
-	if tr != 0 {
-		ap = sumFloat32(terms) / tr
 	}
 	return ap, pw, sw, nrel, -1
 }
@@ -217,7 +197,6 @@ func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tens
 		if !predictions.IsFloat32() {
 			ws.sc = sc
 		}
-		m := len(lab)
 		// wrow holds the item weights, or is nil when every slot weighs wc.
 		var wrow []float32
 		wc := float32(1)
@@ -240,21 +219,7 @@ func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tens
 			}
 			wrow = row
 		}
-		ap, pw, sw, nrel, bad, ok := ws.rank(lab, sc, wrow, wc, items, n, c.Ragged, c.TopN, c.Ties)
-		if !ok {
-			// A tie touches a relevant item under Random or Expected: sort.
-			w := grow(ws.w, n)
-			ws.w = w
-			if !items {
-				for i := range w {
-					w[i] = wc
-				}
-			} else {
-				copy(w, wrow)
-				clear(w[m:])
-			}
-			ap, pw, sw, nrel, bad = ws.list(lab, sc, w, c.Ragged, c.TopN, c.Ties, rng)
-		}
+		ap, pw, sw, nrel, bad := ws.rank(lab, sc, wrow, wc, items, n, c.Ragged, c.TopN, c.Ties, rng)
 		if bad >= 0 {
 			return scoreError(b, bad, float64(lab[bad]))
 		}

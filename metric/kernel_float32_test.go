@@ -7,6 +7,78 @@ import (
 	"testing"
 )
 
+// list is the sorting kernel the tests check rank against: it computes in float32
+// what rank computes by sorting every valid item, then summing a term per
+// position. It computes the average precision of one list and the parts of its
+// list weight: pw, the mean weight of its relevant items, sw, the sum of the
+// weights of all its slots, and nrel, the number of relevant items. lab and sc
+// hold the list's items; w holds the weights of every slot, ragged padding
+// included, so len(w) is the padded length. bad is the index of an unmasked
+// item whose score is NaN, or -1.
+func (ws *workspaceFloat32) list(lab, sc, w []float32, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float32, nrel, bad int) {
+	n := len(w)
+	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
+	// in a dense list, its label is >= 0 (which NaN is not).
+	keys := ws.keys[:0]
+	for i, l := range lab {
+		if !(w[i] > 0) || !(ragged || l >= 0) {
+			continue
+		}
+		if sc[i] != sc[i] {
+			return 0, 0, 0, 0, i
+		}
+		rel := l >= 1
+		if rel {
+			nrel++
+		}
+		keys = append(keys, makeKey32(sc[i], tieBits(ties, rel, i)))
+	}
+	ws.keys = keys
+	sortKeys32(keys)
+
+	// The weighted relevance of the whole list, whatever topn is: the AP
+	// denominator, and the numerator of the mean relevant weight.
+	terms := make([]float32, n)
+	for i, l := range lab {
+		if l >= 1 && w[i] > 0 {
+			terms[i] = w[i]
+		}
+	}
+	tr := sumFloat32(terms)
+	sw = sumFloat32(w)
+	if nrel > 0 {
+		pw = tr / float32(nrel)
+	}
+	k := n
+	if topn >= 0 && topn < n {
+		k = topn
+	}
+
+	// One summand per position 1..k, zero where the item is not relevant,
+	// as TF sums precision@k * weight * relevance over the top k.
+	terms = terms[:k]
+	clear(terms)
+	if ties == Expected {
+		expectedTerms(keys, lab, w, terms)
+	} else {
+		if ties == Random {
+			shuffleTies(keys, rng)
+		}
+		cnt := 0
+		for j, key := range keys[:min(k, len(keys))] {
+			i := key.index()
+			if lab[i] >= 1 {
+				cnt++
+				terms[j] = float32(float32(cnt)/float32(j+1)) * w[i]
+			}
+		}
+	}
+	if tr != 0 {
+		ap = sumFloat32(terms) / tr
+	}
+	return ap, pw, sw, nrel, -1
+}
+
 // TestComputeFloat32MatchesReference checks the float32 kernel, bit for bit, against the
 // naive reference on random dense and ragged batches.
 func TestComputeFloat32MatchesReference(t *testing.T) {
@@ -24,18 +96,18 @@ func TestComputeFloat32MatchesReference(t *testing.T) {
 	}
 }
 
-// TestRankFloat32MatchesList checks the fast path against the sorting path of the
-// float32 kernel on the same lists, bit for bit, whenever the fast path answers.
+// TestRankFloat32MatchesList checks the float32 kernel against the sorting kernel
+// on the same lists, bit for bit, under every deterministic tie policy.
 func TestRankFloat32MatchesList(t *testing.T) {
 	var ws workspaceFloat32
 	rng := rand.New(rand.NewPCG(1, 2))
 	answered := 0
 	for _, lc := range randomLists[float32](2000) {
 		for _, ties := range allPolicies {
-			ap, pw, sw, nrel, bad, ok := ws.rank(lc.lab, lc.sc, lc.items, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties)
-			if !ok {
+			if ties == Random {
 				continue
 			}
+			ap, pw, sw, nrel, bad := ws.rank(lc.lab, lc.sc, lc.items, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties, rng)
 			answered++
 			ap2, pw2, sw2, nrel2, bad2 := ws.list(lc.lab, lc.sc, lc.w, lc.ragged, lc.topn, ties, rng)
 			if ap != ap2 || pw != pw2 || (sw > 0) != (sw2 > 0) || nrel != nrel2 || bad != bad2 {
@@ -43,8 +115,8 @@ func TestRankFloat32MatchesList(t *testing.T) {
 			}
 		}
 	}
-	if answered < 6000 {
-		t.Fatalf("the fast path answered only %d times", answered)
+	if answered < 4000 {
+		t.Fatalf("only %d comparisons ran", answered)
 	}
 }
 

@@ -34,17 +34,10 @@ func tieBits(p TiePolicy, rel bool, i int) uint32 {
 type key32 uint64
 
 // makeKey32 returns the key of score s with tie-break bits tb. -0 and +0
-// get the same key, as they compare equal.
+// get the same key, as they compare equal. It has no branch.
 func makeKey32(s float32, tb uint32) key32 {
-	if s == 0 {
-		s = 0
-	}
-	u := math.Float32bits(s)
-	if u>>31 != 0 {
-		u = ^u
-	} else {
-		u |= 1 << 31
-	}
+	u := math.Float32bits(s + 0) // -0 + 0 is +0
+	u ^= uint32(int32(u)>>31) | 1<<31
 	return key32(uint64(^u)<<32 | uint64(tb))
 }
 
@@ -60,15 +53,8 @@ type key64 struct {
 
 // makeKey64 returns the key of score s with tie-break bits tb.
 func makeKey64(s float64, tb uint32) key64 {
-	if s == 0 {
-		s = 0
-	}
-	u := math.Float64bits(s)
-	if u>>63 != 0 {
-		u = ^u
-	} else {
-		u |= 1 << 63
-	}
+	u := math.Float64bits(s + 0) // -0 + 0 is +0
+	u ^= uint64(int64(u)>>63) | 1<<63
 	return key64{s: ^u, tb: tb}
 }
 
@@ -83,3 +69,16 @@ func compareKey64(a, b key64) int {
 }
 
 func sortKeys64(keys []key64) { sortFunc(keys, compareKey64) }
+
+// floor returns the least key with k's score: a binary search for it counts
+// the keys with a strictly higher score.
+func (k key32) floor() key32 { return k &^ (1<<32 - 1) }
+
+func (k key64) floor() key64 { return key64{s: k.s} }
+
+// sentinel32 and sentinel64 have a score no real score has (the key of a
+// NaN with every bit set); the kernels end a sorted slice with one so that
+// a lookup one past the end needs no bounds branch.
+const sentinel32 = key32(1<<64 - 1)
+
+var sentinel64 = key64{s: 1<<64 - 1, tb: 1<<32 - 1}
