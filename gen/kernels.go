@@ -24,6 +24,8 @@ type variant struct {
 	IsView string // tensor.Lists method: true when Row returns a view
 	DType  string // metric DType constant
 	Sent   string // sentinel key
+	Ftz    string // func(T) T: TF's flush-to-zero of a result
+	Lane   string // incremental sum type
 	// Less writes a < b for two keys.
 	Less func(a, b *Statement) *Statement
 	// Tol is the relative tolerance of the Expected policy against the
@@ -32,9 +34,9 @@ type variant struct {
 }
 
 var variants = []variant{
-	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Sent: "sentinel32", Tol: 1e-6,
+	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Sent: "sentinel32", Ftz: "ftzFloat32", Lane: "laneSumFloat32", Tol: 1e-6,
 		Less: func(a, b *Statement) *Statement { return a.Op("<").Add(b) }},
-	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Sent: "sentinel64", Tol: 1e-12,
+	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Sent: "sentinel64", Ftz: "ftzFloat64", Lane: "laneSumFloat64", Tol: 1e-12,
 		Less: func(a, b *Statement) *Statement {
 			return a.Clone().Dot("s").Op("<").Add(b.Clone().Dot("s")).Op("||").Add(a.Clone().Dot("s")).Op("==").Add(b.Clone().Dot("s")).Op("&&").Add(a.Clone().Dot("tb")).Op("<").Add(b.Clone().Dot("tb"))
 		}},
@@ -73,6 +75,9 @@ func render() ([]file, error) {
 func (v variant) ws() string  { return "workspace" + v.Name }
 func (v variant) sum() string { return "sum" + v.Name }
 
+// ftz flushes x as TF's kernels flush a float32 result.
+func (v variant) ftz(x Code) *Statement { return Id(v.Ftz).Call(x) }
+
 // conv converts x to the variant's type.
 func (v variant) conv(x Code) *Statement { return Id(v.T).Call(x) }
 
@@ -93,6 +98,8 @@ func kernelFile(v variant) *File {
 		List(Id("rel"), Id("keys")).Index().Id(v.Key),
 		Comment("ahead and tied count other items per relevant item (see rank)."),
 		List(Id("ahead"), Id("tied")).Index().Int(),
+		Comment("big1 and big2 hold the summands of sums too long for a laneSum."),
+		List(Id("big1"), Id("big2")).Index().Add(T),
 		Comment("ap, pw, sw, lw and v hold, per list of the batch: the AP, the mean"),
 		Comment("weight of the relevant items, the sum of the weights, the list weight"),
 		Comment("and the AP times the list weight."),
@@ -110,8 +117,8 @@ func kernelFile(v variant) *File {
 	f.Func().Params(Id("ws").Op("*").Id(v.ws())).Id("accumulate").Params(
 		List(Id("total"), Id("count")).Op("*").Add(T), Id("bsz").Int(),
 	).Block(
-		Op("*").Id("total").Op("+=").Id(v.sum()).Call(Id("ws").Dot("v").Index(Op(":").Id("bsz"))),
-		Op("*").Id("count").Op("+=").Id(v.sum()).Call(Id("ws").Dot("lw").Index(Op(":").Id("bsz"))),
+		Op("*").Id("total").Op("=").Add(v.ftz(Op("*").Id("total").Op("+").Id(v.sum()).Call(Id("ws").Dot("v").Index(Op(":").Id("bsz")), Lit(0)))),
+		Op("*").Id("count").Op("=").Add(v.ftz(Op("*").Id("count").Op("+").Id(v.sum()).Call(Id("ws").Dot("lw").Index(Op(":").Id("bsz")), Lit(0)))),
 	)
 	return f
 }
@@ -157,10 +164,10 @@ func listFunc(f *File, v variant) {
 				Id("terms").Index(Id("i")).Op("=").Id("w").Index(Id("i")),
 			),
 		),
-		Id("tr").Op(":=").Id(v.sum()).Call(Id("terms")),
-		Id("sw").Op("=").Id(v.sum()).Call(Id("w")),
+		Id("tr").Op(":=").Id(v.sum()).Call(Id("terms"), Lit(0)),
+		Id("sw").Op("=").Id(v.sum()).Call(Id("w"), Lit(0)),
 		If(Id("nrel").Op(">").Lit(0)).Block(
-			Id("pw").Op("=").Id("tr").Op("/").Add(v.conv(Id("nrel"))),
+			Id("pw").Op("=").Add(v.ftz(Id("tr").Op("/").Add(v.conv(Id("nrel"))))),
 		),
 		Id("k").Op(":=").Id("n"),
 		If(Id("topn").Op(">=").Lit(0).Op("&&").Id("topn").Op("<").Id("n")).Block(Id("k").Op("=").Id("topn")),
@@ -180,12 +187,12 @@ func listFunc(f *File, v variant) {
 				Id("i").Op(":=").Id("key").Dot("index").Call(),
 				If(Id("lab").Index(Id("i")).Op(">=").Lit(1)).Block(
 					Id("cnt").Op("++"),
-					Id("terms").Index(Id("j")).Op("=").Add(v.conv(v.conv(Id("cnt")).Op("/").Add(v.conv(Id("j").Op("+").Lit(1))))).Op("*").Id("w").Index(Id("i")),
+					Id("terms").Index(Id("j")).Op("=").Add(v.ftz(v.conv(v.conv(Id("cnt")).Op("/").Add(v.conv(Id("j").Op("+").Lit(1)))).Op("*").Id("w").Index(Id("i")))),
 				),
 			),
 		),
 		If(Id("tr").Op("!=").Lit(0)).Block(
-			Id("ap").Op("=").Id(v.sum()).Call(Id("terms")).Op("/").Id("tr"),
+			Id("ap").Op("=").Add(v.ftz(Id(v.sum()).Call(Id("terms"), Lit(0)).Op("/").Id("tr"))),
 		),
 		Return(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
 	)
@@ -239,7 +246,7 @@ func batchFunc(f *File, v variant) {
 			)...),
 		),
 		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("rank").Call(
-			Id("lab"), Id("sc"), Id("wrow"), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
+			Id("b"), Id("lab"), Id("sc"), Id("wrow"), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
 		If(Id("bad").Op(">=").Lit(0)).Block(
 			Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
 		),
@@ -271,7 +278,7 @@ func listWeightsFunc(f *File, v variant) {
 		),
 		Id("avg").Op(":=").Add(T.Clone().Call(Lit(1))),
 		If(Id("c").Op(">").Lit(0)).Block(
-			Id("avg").Op("=").Id(v.sum()).Call(Id("ws").Dot("pw").Index(Op(":").Id("bsz"))).Op("/").Add(v.conv(Id("c"))),
+			Id("avg").Op("=").Add(v.ftz(Id(v.sum()).Call(Id("ws").Dot("pw").Index(Op(":").Id("bsz")), Lit(0)).Op("/").Add(v.conv(Id("c"))))),
 		),
 		For(Id("b").Op(":=").Range().Id("bsz")).Block(
 			Var().Id("lw").Add(T),
@@ -280,7 +287,7 @@ func listWeightsFunc(f *File, v variant) {
 				If(Id("ws").Dot("nrel").Index(Id("b")).Op(">").Lit(0)).Block(Id("lw").Op("=").Id("ws").Dot("pw").Index(Id("b"))),
 			),
 			Id("ws").Dot("lw").Index(Id("b")).Op("=").Id("lw"),
-			Id("ws").Dot("v").Index(Id("b")).Op("=").Id("ws").Dot("ap").Index(Id("b")).Op("*").Id("lw"),
+			Id("ws").Dot("v").Index(Id("b")).Op("=").Add(v.ftz(Id("ws").Dot("ap").Index(Id("b")).Op("*").Id("lw"))),
 		),
 	)
 }

@@ -21,9 +21,10 @@ func rankFunc(f *File, v variant) {
 	f.Comment("with the sign of the sum of the weights of all its slots, and nrel, the")
 	f.Comment("number of relevant items. When items is true, w holds the item weights;")
 	f.Comment("otherwise w is nil and every slot, padding included, weighs wc. n is the")
-	f.Comment("padded length. bad is the index of a valid item whose score is NaN, or -1.")
+	f.Comment("padded length and b the list's row in the batch, which places its sums in")
+	f.Comment("the flat buffer. bad is the index of a valid item whose score is NaN, or -1.")
 	f.Func().Params(ws().Op("*").Id(v.ws())).Id("rank").Params(
-		List(Id("lab"), Id("sc"), Id("w")).Index().Add(T), Id("wc").Add(T), Id("items").Bool(), Id("n").Int(),
+		Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(T), Id("wc").Add(T), Id("items").Bool(), Id("n").Int(),
 		Id("ragged").Bool(), Id("topn").Int(), Id("ties").Id("TiePolicy"), Id("rng").Op("*").Qual(randPath, "Rand"),
 	).Params(
 		List(Id("ap"), Id("pw"), Id("sw")).Add(T), List(Id("nrel"), Id("bad")).Int(),
@@ -32,30 +33,38 @@ func rankFunc(f *File, v variant) {
 		Comment("Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,"),
 		Comment("in a dense list, its label is >= 0 (which NaN is not). The weighted"),
 		Comment("relevance adds up in slot order, as TF's reduce_sum does."),
-		Var().Id("tr").Add(T),
+		Comment("Inputs are read as TF's kernels read them (a subnormal float32 as 0)."),
+		Var().List(Id("trAcc"), Id("swAcc")).Id(v.Lane),
+		Id("trAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big1")),
+		Id("swAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big2")),
+		Id("wc").Op("=").Add(v.ftz(Id("wc"))),
 		For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
-			Id("wi").Op(":=").Add(weight(Id("i"))),
+			List(Id("wi"), Id("l")).Op(":=").List(v.ftz(weight(Id("i"))), v.ftz(Id("l"))),
+			If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
 			If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(Continue()),
-			If(Id("sc").Index(Id("i")).Op("!=").Id("sc").Index(Id("i"))).Block(
+			Id("s").Op(":=").Add(v.ftz(Id("sc").Index(Id("i")))),
+			If(Id("s").Op("!=").Id("s")).Block(
 				ret(Lit(0), Lit(0), Lit(0), Lit(0), Id("i")),
 			),
 			If(Id("l").Op(">=").Lit(1)).Block(
-				Id("rel").Op("=").Append(Id("rel"), Id(v.MakeKy).Call(Id("sc").Index(Id("i")), Id("tieBits").Call(Id("ties"), True(), Id("i")))),
-				Id("tr").Op("+=").Id("wi"),
+				Id("rel").Op("=").Append(Id("rel"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), True(), Id("i")))),
+				Id("trAcc").Dot("add").Call(Id("i"), Id("wi")),
 			).Else().Block(
-				Id("oth").Op("=").Append(Id("oth"), Id(v.MakeKy).Call(Id("sc").Index(Id("i")), Id("tieBits").Call(Id("ties"), False(), Id("i")))),
+				Id("oth").Op("=").Append(Id("oth"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), False(), Id("i")))),
 			),
 		),
 		List(ws().Dot("rel"), ws().Dot("keys")).Op("=").List(Id("rel"), Id("oth")),
+		Id("tr").Op(":=").Id("trAcc").Dot("result").Call(),
+		Comment("Only the sign of the weight sum matters: n copies of wc have wc's sign."),
 		Id("sw").Op("=").Id("wc"),
 		If(Id("items")).Block(
-			Id("sw").Op("=").Id("sum"+v.Name).Call(Id("w")),
+			Id("sw").Op("=").Id("swAcc").Dot("result").Call(),
 		).Else().If(Id("n").Op("==").Lit(0)).Block(
 			Id("sw").Op("=").Lit(0),
 		),
 		Id("nrel").Op("=").Len(Id("rel")),
 		If(Id("nrel").Op("==").Lit(0)).Block(ret(Lit(0), Lit(0), Id("sw"), Lit(0), Lit(-1))),
-		Id("pw").Op("=").Id("tr").Op("/").Add(v.conv(Id("nrel"))),
+		Id("pw").Op("=").Add(v.ftz(Id("tr").Op("/").Add(v.conv(Id("nrel"))))),
 		Id(v.Sort).Call(Id("rel")),
 		Line(),
 		Comment("ahead[j] counts the other items ranked after relevant item j-1 and"),
@@ -87,15 +96,16 @@ func rankFunc(f *File, v variant) {
 		If(Id("topn").Op(">=").Lit(0).Op("&&").Id("topn").Op("<").Id("n")).Block(Id("k").Op("=").Id("topn")),
 		Line(),
 		Comment("The AP numerator: precision at each relevant position within k, times"),
-		Comment("the item's weight, added in position order (the zero terms TF adds"),
-		Comment("between them change no bits)."),
-		Var().Id("tp").Add(T),
+		Comment("the item's weight, added by position (the zero terms TF adds at the"),
+		Comment("other positions change no bits)."),
+		Var().Id("tp").Id(v.Lane),
+		Id("tp").Dot("reset").Call(Id("k"), Id("b").Op("*").Id("k"), Op("&").Add(ws()).Dot("big1")),
 		Id("pos").Op(":=").Lit(0),
 		If(Op("!").Id("grouped")).Block(
 			For(List(Id("j"), Id("key")).Op(":=").Range().Id("rel")).Block(
 				Id("pos").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),
 				If(Id("pos").Op(">").Id("k")).Block(Break()),
-				Id("tp").Op("+=").Add(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos"))))).Op("*").Add(weight(Id("key").Dot("index").Call())),
+				Id("tp").Dot("add").Call(Id("pos").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos")))).Op("*").Add(v.ftz(weight(Id("key").Dot("index").Call()))))),
 			),
 		),
 		For(Id("g").Op(":=").Lit(0), Id("grouped").Op("&&").Id("g").Op("<").Id("nrel"), Empty()).Block(
@@ -106,18 +116,18 @@ func rankFunc(f *File, v variant) {
 			List(Id("r"), Id("nt")).Op(":=").List(Id("e").Op("-").Id("g"), Id("e").Op("-").Id("g").Op("+").Id("tied").Index(Id("g"))),
 			Switch().Block(
 				Case(Id("nt").Op("==").Lit(1)).Block(
-					Id("tp").Op("+=").Add(v.conv(v.conv(Id("g").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Lit(1))))).Op("*").Add(weight(Id("rel").Index(Id("g")).Dot("index").Call())),
+					Id("tp").Dot("add").Call(Id("pos"), v.ftz(v.conv(v.conv(Id("g").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Lit(1)))).Op("*").Add(v.ftz(weight(Id("rel").Index(Id("g")).Dot("index").Call()))))),
 				),
 				Case(Id("ties").Op("==").Id("Expected")).Block(
 					Comment("Each relevant item of the group is at group position j with"),
 					Comment("probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average."),
 					Id("wr").Op(":=").Lit(0.0),
 					For(List(Id("_"), Id("key")).Op(":=").Range().Id("rel").Index(Id("g").Op(":").Id("e"))).Block(
-						Id("wr").Op("+=").Float64().Call(weight(Id("key").Dot("index").Call())),
+						Id("wr").Op("+=").Float64().Call(v.ftz(weight(Id("key").Dot("index").Call()))),
 					),
 					For(Id("j").Op(":=").Lit(1), Id("j").Op("<=").Id("nt").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
 						Id("before").Op(":=").Float64().Call(Id("g")).Op("+").Float64().Call(Id("j").Op("-").Lit(1)).Op("*").Float64().Call(Id("r").Op("-").Lit(1)).Op("/").Float64().Call(Id("nt").Op("-").Lit(1)),
-						Id("tp").Op("+=").Add(v.conv(Id("wr").Op("/").Float64().Call(Id("nt")).Op("*").Parens(Id("before").Op("+").Lit(1)).Op("/").Float64().Call(Id("pos").Op("+").Id("j")))),
+						Id("tp").Dot("add").Call(Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(Id("wr").Op("/").Float64().Call(Id("nt")).Op("*").Parens(Id("before").Op("+").Lit(1)).Op("/").Float64().Call(Id("pos").Op("+").Id("j"))))),
 					),
 				),
 				Default().Block(
@@ -130,7 +140,7 @@ func rankFunc(f *File, v variant) {
 					Id("placed").Op(":=").Lit(0),
 					For(Id("j").Op(":=").Lit(1), Id("placed").Op("<").Id("r").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
 						If(Id("rng").Dot("IntN").Call(Id("nt").Op("-").Id("j").Op("+").Lit(1)).Op("<").Id("r").Op("-").Id("placed")).Block(
-							Id("tp").Op("+=").Add(v.conv(v.conv(Id("g").Op("+").Id("placed").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Id("j"))))).Op("*").Add(weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call())),
+							Id("tp").Dot("add").Call(Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("g").Op("+").Id("placed").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Id("j")))).Op("*").Add(v.ftz(weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call()))))),
 							Id("placed").Op("++"),
 						),
 					),
@@ -139,7 +149,7 @@ func rankFunc(f *File, v variant) {
 			Id("pos").Op("+=").Id("nt"),
 			Id("g").Op("=").Id("e"),
 		),
-		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Id("tp").Op("/").Id("tr")),
+		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Add(v.ftz(Id("tp").Dot("result").Call().Op("/").Id("tr")))),
 		ret(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
 	)
 }

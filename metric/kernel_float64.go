@@ -18,6 +18,8 @@ type workspaceFloat64 struct {
 	rel, keys []key64
 	// ahead and tied count other items per relevant item (see rank).
 	ahead, tied []int
+	// big1 and big2 hold the summands of sums too long for a laneSum.
+	big1, big2 []float64
 	// ap, pw, sw, lw and v hold, per list of the batch: the AP, the mean
 	// weight of the relevant items, the sum of the weights, the list weight
 	// and the AP times the list weight.
@@ -47,32 +49,43 @@ func lowerBoundFloat64(sorted []key64, k key64) int {
 // with the sign of the sum of the weights of all its slots, and nrel, the
 // number of relevant items. When items is true, w holds the item weights;
 // otherwise w is nil and every slot, padding included, weighs wc. n is the
-// padded length. bad is the index of a valid item whose score is NaN, or -1.
-func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n int, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float64, nrel, bad int) {
+// padded length and b the list's row in the batch, which places its sums in
+// the flat buffer. bad is the index of a valid item whose score is NaN, or -1.
+func (ws *workspaceFloat64) rank(b int, lab, sc, w []float64, wc float64, items bool, n int, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float64, nrel, bad int) {
 	rel, oth := ws.rel[:0], ws.keys[:0]
 	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
 	// in a dense list, its label is >= 0 (which NaN is not). The weighted
 	// relevance adds up in slot order, as TF's reduce_sum does.
-	var tr float64
+	// Inputs are read as TF's kernels read them (a subnormal float32 as 0).
+	var trAcc, swAcc laneSumFloat64
+	trAcc.reset(n, b*n, &ws.big1)
+	swAcc.reset(n, b*n, &ws.big2)
+	wc = ftzFloat64(wc)
 	for i, l := range lab {
-		wi := slotWeight(w, wc, i)
+		wi, l := ftzFloat64(slotWeight(w, wc, i)), ftzFloat64(l)
+		if items && wi != 0 {
+			swAcc.add(i, wi)
+		}
 		if !(wi > 0) || !(ragged || l >= 0) {
 			continue
 		}
-		if sc[i] != sc[i] {
+		s := ftzFloat64(sc[i])
+		if s != s {
 			return 0, 0, 0, 0, i
 		}
 		if l >= 1 {
-			rel = append(rel, makeKey64(sc[i], tieBits(ties, true, i)))
-			tr += wi
+			rel = append(rel, makeKey64(s, tieBits(ties, true, i)))
+			trAcc.add(i, wi)
 		} else {
-			oth = append(oth, makeKey64(sc[i], tieBits(ties, false, i)))
+			oth = append(oth, makeKey64(s, tieBits(ties, false, i)))
 		}
 	}
 	ws.rel, ws.keys = rel, oth
+	tr := trAcc.result()
+	// Only the sign of the weight sum matters: n copies of wc have wc's sign.
 	sw = wc
 	if items {
-		sw = sumFloat64(w)
+		sw = swAcc.result()
 	} else if n == 0 {
 		sw = 0
 	}
@@ -80,7 +93,7 @@ func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n
 	if nrel == 0 {
 		return 0, 0, sw, 0, -1
 	}
-	pw = tr / float64(nrel)
+	pw = ftzFloat64(tr / float64(nrel))
 	sortKeys64(rel)
 
 	// ahead[j] counts the other items ranked after relevant item j-1 and
@@ -114,9 +127,10 @@ func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n
 	}
 
 	// The AP numerator: precision at each relevant position within k, times
-	// the item's weight, added in position order (the zero terms TF adds
-	// between them change no bits).
-	var tp float64
+	// the item's weight, added by position (the zero terms TF adds at the
+	// other positions change no bits).
+	var tp laneSumFloat64
+	tp.reset(k, b*k, &ws.big1)
 	pos := 0
 	if !grouped {
 		for j, key := range rel {
@@ -124,7 +138,7 @@ func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n
 			if pos > k {
 				break
 			}
-			tp += float64(float64(j+1)/float64(pos)) * slotWeight(w, wc, key.index())
+			tp.add(pos-1, ftzFloat64(float64(float64(j+1)/float64(pos))*ftzFloat64(slotWeight(w, wc, key.index()))))
 		}
 	}
 	for g := 0; grouped && g < nrel; {
@@ -139,17 +153,17 @@ func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n
 		r, nt := e-g, e-g+tied[g]
 		switch {
 		case nt == 1:
-			tp += float64(float64(g+1)/float64(pos+1)) * slotWeight(w, wc, rel[g].index())
+			tp.add(pos, ftzFloat64(float64(float64(g+1)/float64(pos+1))*ftzFloat64(slotWeight(w, wc, rel[g].index()))))
 		case ties == Expected:
 			// Each relevant item of the group is at group position j with
 			// probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average.
 			wr := 0.0
 			for _, key := range rel[g:e] {
-				wr += float64(slotWeight(w, wc, key.index()))
+				wr += float64(ftzFloat64(slotWeight(w, wc, key.index())))
 			}
 			for j := 1; j <= nt && pos+j <= k; j++ {
 				before := float64(g) + float64(j-1)*float64(r-1)/float64(nt-1)
-				tp += float64(wr / float64(nt) * (before + 1) / float64(pos+j))
+				tp.add(pos+j-1, ftzFloat64(float64(wr/float64(nt)*(before+1)/float64(pos+j))))
 			}
 		default:
 			// A uniformly random order of the group: the relevant items in
@@ -161,7 +175,7 @@ func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n
 			placed := 0
 			for j := 1; placed < r && pos+j <= k; j++ {
 				if rng.IntN(nt-j+1) < r-placed {
-					tp += float64(float64(g+placed+1)/float64(pos+j)) * slotWeight(w, wc, rel[g+placed].index())
+					tp.add(pos+j-1, ftzFloat64(float64(float64(g+placed+1)/float64(pos+j))*ftzFloat64(slotWeight(w, wc, rel[g+placed].index()))))
 					placed++
 				}
 			}
@@ -170,7 +184,7 @@ func (ws *workspaceFloat64) rank(lab, sc, w []float64, wc float64, items bool, n
 		g = e
 	}
 	if tr != 0 {
-		ap = tp / tr
+		ap = ftzFloat64(tp.result() / tr)
 	}
 	return ap, pw, sw, nrel, -1
 }
@@ -218,7 +232,7 @@ func (ws *workspaceFloat64) batch(labels, predictions tensor.Lists, weights tens
 			}
 			wrow = row
 		}
-		ap, pw, sw, nrel, bad := ws.rank(lab, sc, wrow, wc, items, n, c.Ragged, c.TopN, c.Ties, rng)
+		ap, pw, sw, nrel, bad := ws.rank(b, lab, sc, wrow, wc, items, n, c.Ragged, c.TopN, c.Ties, rng)
 		if bad >= 0 {
 			return scoreError(b, bad, float64(lab[bad]))
 		}
@@ -241,7 +255,7 @@ func (ws *workspaceFloat64) listWeights(bsz int) {
 	}
 	avg := float64(1)
 	if c > 0 {
-		avg = sumFloat64(ws.pw[:bsz]) / float64(c)
+		avg = ftzFloat64(sumFloat64(ws.pw[:bsz], 0) / float64(c))
 	}
 	for b := range bsz {
 		var lw float64
@@ -252,13 +266,13 @@ func (ws *workspaceFloat64) listWeights(bsz int) {
 			}
 		}
 		ws.lw[b] = lw
-		ws.v[b] = ws.ap[b] * lw
+		ws.v[b] = ftzFloat64(ws.ap[b] * lw)
 	}
 }
 
 // accumulate adds the batch of bsz lists in ws to total and count, as Keras
 // Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).
 func (ws *workspaceFloat64) accumulate(total, count *float64, bsz int) {
-	*total += sumFloat64(ws.v[:bsz])
-	*count += sumFloat64(ws.lw[:bsz])
+	*total = ftzFloat64(*total + sumFloat64(ws.v[:bsz], 0))
+	*count = ftzFloat64(*count + sumFloat64(ws.lw[:bsz], 0))
 }

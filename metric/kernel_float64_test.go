@@ -44,10 +44,10 @@ func (ws *workspaceFloat64) list(lab, sc, w []float64, ragged bool, topn int, ti
 			terms[i] = w[i]
 		}
 	}
-	tr := sumFloat64(terms)
-	sw = sumFloat64(w)
+	tr := sumFloat64(terms, 0)
+	sw = sumFloat64(w, 0)
 	if nrel > 0 {
-		pw = tr / float64(nrel)
+		pw = ftzFloat64(tr / float64(nrel))
 	}
 	k := n
 	if topn >= 0 && topn < n {
@@ -69,12 +69,12 @@ func (ws *workspaceFloat64) list(lab, sc, w []float64, ragged bool, topn int, ti
 			i := key.index()
 			if lab[i] >= 1 {
 				cnt++
-				terms[j] = float64(float64(cnt)/float64(j+1)) * w[i]
+				terms[j] = ftzFloat64(float64(float64(cnt)/float64(j+1)) * w[i])
 			}
 		}
 	}
 	if tr != 0 {
-		ap = sumFloat64(terms) / tr
+		ap = ftzFloat64(sumFloat64(terms, 0) / tr)
 	}
 	return ap, pw, sw, nrel, -1
 }
@@ -107,7 +107,7 @@ func TestRankFloat64MatchesList(t *testing.T) {
 			if ties == Random {
 				continue
 			}
-			ap, pw, sw, nrel, bad := ws.rank(lc.lab, lc.sc, lc.items, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties, rng)
+			ap, pw, sw, nrel, bad := ws.rank(0, lc.lab, lc.sc, lc.items, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties, rng)
 			answered++
 			ap2, pw2, sw2, nrel2, bad2 := ws.list(lc.lab, lc.sc, lc.w, lc.ragged, lc.topn, ties, rng)
 			if ap != ap2 || pw != pw2 || (sw > 0) != (sw2 > 0) || nrel != nrel2 || bad != bad2 {

@@ -232,7 +232,7 @@ func (m *MeanAveragePrecision) Result() float64 {
 	if m.count32 == 0 {
 		return 0
 	}
-	return float64(m.total32 / m.count32)
+	return float64(ftzFloat32(m.total32 / m.count32))
 }
 
 // sameKind returns an error when o computes a different metric than m.

@@ -17,7 +17,9 @@ func TestPropertyAPInUnitInterval(t *testing.T) {
 			for _, p := range allPolicies {
 				pl := computeCase(t, tc, d, p)
 				for b, v := range pl.Values {
-					if !(v >= 0 && v <= 1) || !(pl.Weights[b] >= 0) {
+					// float32 rounding can lift AP a few ulps above 1, in TF too:
+					// its numerator and denominator add in different lanes.
+					if !(v >= 0 && v <= 1+4e-7) || !(pl.Weights[b] >= 0) {
 						t.Fatalf("%s %s list %d: ap %v, weight %v", d, p, b, v, pl.Weights[b])
 					}
 				}

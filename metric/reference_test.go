@@ -56,13 +56,61 @@ func refSlotWeight[T float32 | float64](tc refCase, b, i int) T {
 	return 1
 }
 
-// refSum adds xs left to right from +0 in T.
+// refSum is TF's reduce_sum of xs in T: for float32, Eigen's 8-lane order
+// with flush-to-zero, transcribed from parity/SUMMATION.md as one dense
+// pass (lists here are shorter than 8192); for float64, left to right.
 func refSum[T float32 | float64](xs []T) T {
-	var s T
-	for _, x := range xs {
-		s = T(s + x)
+	if _, ok := any(xs).([]float32); !ok {
+		var s T
+		for _, x := range xs {
+			s += x
+		}
+		return s
 	}
-	return s
+	add := func(a, b T) T { return refFTZ(refFTZ(a) + refFTZ(b)) }
+	n := len(xs)
+	if n == 1 {
+		return refFTZ(xs[0])
+	}
+	var acc [4][8]T
+	start := 0
+	if n >= 32 {
+		v4 := n / 32 * 32
+		for j := 0; j < v4; j += 32 {
+			for q := range 4 {
+				for l := range 8 {
+					acc[q][l] = add(acc[q][l], xs[j+8*q+l])
+				}
+			}
+		}
+		for q := 1; q < 4; q++ {
+			for l := range 8 {
+				acc[0][l] = add(acc[0][l], acc[q][l])
+			}
+		}
+		start = v4
+	}
+	v := n / 8 * 8
+	for j := start; j < v; j += 8 {
+		for l := range 8 {
+			acc[0][l] = add(acc[0][l], xs[j+l])
+		}
+	}
+	var tail T
+	for j := v; j < n; j++ {
+		tail = add(tail, xs[j])
+	}
+	a := acc[0]
+	return add(tail, add(add(add(a[0], a[4]), add(a[2], a[6])), add(add(a[1], a[5]), add(a[3], a[7]))))
+}
+
+// refFTZ flushes a subnormal float32 to zero, as TF's CPU kernels do; it
+// leaves float64 values alone.
+func refFTZ[T float32 | float64](x T) T {
+	if _, ok := any(x).(float32); ok && x != 0 && math.Abs(float64(x)) < 0x1p-126 {
+		return T(math.Copysign(0, float64(x)))
+	}
+	return x
 }
 
 // referenceCompute returns the AP and list weight of every list of tc in T
