@@ -110,15 +110,16 @@ func (s *delimSource) split(b []byte) ([][]byte, error) {
 	if s.quoted && bytes.IndexByte(b, '"') >= 0 {
 		return s.splitQuoted(b)
 	}
-	for {
-		i := bytes.IndexByte(b, s.delim)
-		if i < 0 {
-			f = append(f, b)
-			break
+	// Fields are short: a plain loop beats a call to bytes.IndexByte each.
+	d := s.delim
+	start := 0
+	for i, c := range b {
+		if c == d {
+			f = append(f, b[start:i])
+			start = i + 1
 		}
-		f = append(f, b[:i])
-		b = b[i+1:]
 	}
+	f = append(f, b[start:])
 	s.fields = f
 	return f, nil
 }

@@ -2,6 +2,7 @@ package runio
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,13 +10,17 @@ import (
 
 // lineReader reads lines without allocating: the returned slice points into
 // the bufio buffer (or into an own buffer for lines longer than it) and is
-// valid until the next call.
+// valid until the next call. It scans a window of the buffered bytes, so a
+// line costs one IndexByte and no call into bufio.
 type lineReader struct {
 	name  string
 	br    *bufio.Reader
+	win   []byte // buffered bytes not yet consumed, from pos
+	pos   int
 	long  []byte
 	line  int64
 	blank int64
+	eof   bool
 }
 
 func newLineReader(r io.Reader, name string, size int) *lineReader {
@@ -29,42 +34,94 @@ func newLineReader(r io.Reader, name string, size int) *lineReader {
 	return &lineReader{name: name, br: br}
 }
 
+// refill discards the consumed bytes and makes the window hold more than
+// the rest it held, or reports io.EOF (with the rest still in the window)
+// or bufio.ErrBufferFull.
+func (l *lineReader) refill() error {
+	if _, err := l.br.Discard(l.pos); err != nil {
+		return err
+	}
+	rest := len(l.win) - l.pos
+	l.pos = 0
+	w, err := l.br.Peek(rest + 1)
+	if err == nil || len(w) > rest {
+		l.win, _ = l.br.Peek(l.br.Buffered())
+		return nil
+	}
+	l.win = w
+	if err == io.EOF {
+		l.eof = true
+	}
+	return err
+}
+
 // next returns the next non-blank line without its line terminator ("\n"
 // or "\r\n"), or io.EOF.
 func (l *lineReader) next() ([]byte, error) {
 	for {
-		b, err := l.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			l.long = append(l.long[:0], b...)
-			for err == bufio.ErrBufferFull {
-				b, err = l.br.ReadSlice('\n')
-				l.long = append(l.long, b...)
-			}
-			b = l.long
-		}
-		if err != nil && !(err == io.EOF && len(b) > 0) {
-			if err == io.EOF {
-				return nil, io.EOF
-			}
-			return nil, fmt.Errorf("%s: line %d: %w", l.name, l.line+1, err)
+		b, err := l.raw()
+		if err != nil {
+			return nil, err
 		}
 		l.line++
 		n := len(b)
-		if n > 0 && b[n-1] == '\n' {
+		if n > 0 && b[n-1] == '\r' {
 			n--
-			if n > 0 && b[n-1] == '\r' {
-				n--
-			}
 		}
 		b = b[:n]
 		if isBlank(b) {
 			l.blank++
-			if errors.Is(err, io.EOF) {
-				return nil, io.EOF
-			}
 			continue
 		}
 		return b, nil
+	}
+}
+
+// raw returns the next line without its "\n".
+func (l *lineReader) raw() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(l.win[l.pos:], '\n'); i >= 0 {
+			b := l.win[l.pos : l.pos+i]
+			l.pos += i + 1
+			return b, nil
+		}
+		if l.eof {
+			if l.pos < len(l.win) {
+				b := l.win[l.pos:]
+				l.pos = len(l.win)
+				return b, nil
+			}
+			return nil, io.EOF
+		}
+		err := l.refill()
+		switch {
+		case err == nil || err == io.EOF:
+		case errors.Is(err, bufio.ErrBufferFull):
+			return l.longLine()
+		default:
+			return nil, fmt.Errorf("%s: line %d: %w", l.name, l.line+1, err)
+		}
+	}
+}
+
+// longLine reads a line longer than the buffer, whose start fills it.
+func (l *lineReader) longLine() ([]byte, error) {
+	l.long = append(l.long[:0], l.win...)
+	l.br.Discard(len(l.win))
+	l.win, l.pos = nil, 0
+	for {
+		b, err := l.br.ReadSlice('\n')
+		l.long = append(l.long, b...)
+		switch {
+		case err == nil:
+			return l.long[:len(l.long)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+		case err == io.EOF:
+			l.eof = true
+			return l.long, nil
+		default:
+			return nil, fmt.Errorf("%s: line %d: %w", l.name, l.line+1, err)
+		}
 	}
 }
 

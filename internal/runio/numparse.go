@@ -16,6 +16,11 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 func parseFloat(b []byte) (float64, bool) {
 	i := 0
 	n := len(b)
+	if n == 1 {
+		if c := b[0] - '0'; c <= 9 {
+			return float64(c), true
+		}
+	}
 	if n == 0 {
 		return 0, false
 	}

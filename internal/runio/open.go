@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // Open opens the input named by paths: one file, or two for TREC (qrels
@@ -128,6 +129,9 @@ func openStream(path string, opts Options) (*stream, error) {
 		r = f
 		s.closers = append(s.closers, f)
 	}
+	if opts.BytesRead != nil {
+		r = countingReader{r, opts.BytesRead}
+	}
 	r, err := MaybeGunzip(r, path, opts.bufferSize())
 	if err != nil {
 		s.Close()
@@ -193,6 +197,9 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 				f.Close()
 				return nil, 0, nil, err
 			}
+			if opts.BytesRead != nil {
+				return countingReaderAt{f, opts.BytesRead}, st.Size(), f, nil
+			}
 			return f, st.Size(), f, nil
 		}
 		f.Close()
@@ -207,4 +214,28 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 		return nil, 0, nil, err
 	}
 	return bytes.NewReader(data), int64(len(data)), io.NopCloser(nil), nil
+}
+
+// countingReader adds the bytes it reads to n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// countingReaderAt adds the bytes it reads to n.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n *atomic.Int64
+}
+
+func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	k, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(k))
+	return k, err
 }

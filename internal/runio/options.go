@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Format is an input format.
@@ -206,6 +207,10 @@ type Options struct {
 	Stdin io.Reader
 	// BufferSize is the read buffer size in bytes (default 1 MiB).
 	BufferSize int
+	// BytesRead, when not nil, is increased by the number of bytes read
+	// from the files (as stored, so compressed bytes for gzip input), for
+	// progress reports. It is updated from the reading goroutines.
+	BytesRead *atomic.Int64
 }
 
 func (o *Options) bufferSize() int {

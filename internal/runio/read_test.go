@@ -323,3 +323,45 @@ func TestTRECCloseEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSmallBuffer reads lines much longer than a 64-byte buffer, with and
+// without a final newline, and must match the default buffer.
+func TestSmallBuffer(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("qid\tdoc\tlabel\tscore\n")
+	for i := range 50 {
+		doc := strings.Repeat("x", i*7) + strconv.Itoa(i)
+		b.WriteString("q\t" + doc + "\t1\t" + strconv.Itoa(i) + "\r\n")
+		if i%9 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	for _, in := range []string{b.String(), strings.TrimSuffix(b.String(), "\r\n")} {
+		want, err := readAll(mustReader(t)(NewDelimitedReader(bg, strings.NewReader(in), "a", '\t', Options{KeepDocs: true})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := mustReader(t)(NewDelimitedReader(bg, strings.NewReader(in), "a", '\t', Options{KeepDocs: true, BufferSize: 64}))
+		got, err := readAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkQueries(t, got, want)
+		if len(got) != 1 || len(got[0].Docs) != 50 || got[0].Docs[49] != strings.Repeat("x", 343)+"49" {
+			t.Fatalf("long lines misread: %d queries", len(got))
+		}
+		if st := r.Stats(); st.BlankLines != 6 {
+			t.Errorf("blank lines %d, want 6", st.BlankLines)
+		}
+	}
+}
+
+func mustReader(t *testing.T) func(Reader, error) Reader {
+	return func(r Reader, err error) Reader {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 )
 
@@ -308,4 +309,27 @@ func TestOpenStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkQueries(t, got, []Query{{QID: "q", Labels: []float64{1}, Scores: []float64{0.5}}})
+}
+
+func TestBytesRead(t *testing.T) {
+	dir := t.TempDir()
+	data := []byte("qid\tlabel\tscore\n1\t1\t0.5\n2\t0\t1\n")
+	for _, zip := range []bool{false, true} {
+		p := writeFile(t, dir, "c.tsv", data, zip)
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n atomic.Int64
+		r, err := Open(bg, []string{p}, Options{BytesRead: &n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readAll(r); err != nil {
+			t.Fatal(err)
+		}
+		if n.Load() != st.Size() {
+			t.Errorf("gzip=%v: BytesRead %d, file has %d bytes", zip, n.Load(), st.Size())
+		}
+	}
 }

@@ -63,25 +63,25 @@ func newTRECParser(r io.Reader, name string, isRun bool, size int) *trecParser {
 	return p
 }
 
-// splitFields cuts b at runs of spaces and tabs.
+// splitFields cuts b at runs of white space and control characters (bytes
+// <= ' '), so a field never holds one: a stray control byte splits a field
+// and the line then fails the field count.
 func splitFields(b []byte, out [][]byte) [][]byte {
 	out = out[:0]
-	i := 0
-	n := len(b)
-	for {
-		for i < n && (b[i] == ' ' || b[i] == '\t') {
+	i, n := 0, len(b)
+	for i < n {
+		if b[i] <= ' ' {
 			i++
+			continue
 		}
-		if i == n {
-			return out
-		}
-		j := i
-		for j < n && b[j] != ' ' && b[j] != '\t' {
+		j := i + 1
+		for j < n && b[j] > ' ' {
 			j++
 		}
 		out = append(out, b[i:j])
-		i = j
+		i = j + 1
 	}
+	return out
 }
 
 // parse parses one non-blank line.

@@ -1,0 +1,549 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rankmetrics/rankmetrics/internal/runio"
+)
+
+// evalRun runs "rankmetrics eval" with args and returns stdout.
+func evalRun(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := runEval(context.Background(), append([]string{"--quiet"}, args...), strings.NewReader(""), &out, &errb)
+	return out.String(), err
+}
+
+func mustEval(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := evalRun(t, args...)
+	if err != nil {
+		t.Fatalf("eval %v: %v", args, err)
+	}
+	return out
+}
+
+// evalJSON is the JSON report.
+type evalJSON struct {
+	PerQuery []map[string]any   `json:"per_query"`
+	Counts   map[string]int64   `json:"counts"`
+	Measures map[string]float64 `json:"measures"`
+	Settings map[string]any     `json:"settings"`
+}
+
+func evalJSONOf(t *testing.T, args ...string) evalJSON {
+	t.Helper()
+	out := mustEval(t, append([]string{"--format", "json"}, args...)...)
+	var r evalJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("eval %v: output is not JSON: %v\n%s", args, err, out)
+	}
+	return r
+}
+
+func writeTemp(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The TREC fixture: every value below is worked out by hand.
+//
+//	q1: run d1 (rel 1), d2 (rel 0), d3 (rel 2); qrels judge all three.
+//	    AP = (1/1 + 2/3) / 2 = 5/6; AP@1 = (1/1) / 2 = 1/2.
+//	q2: run d4 (unjudged), d5 (rel 1); the qrels also judge d9 relevant,
+//	    which the run misses: AP = (1/2) / 2 = 1/4; AP@1 = 0.
+//	q3: run only (no judgment): skipped, or AP 0 with --run-only keep.
+//	q4: qrels only: skipped, or AP 0 with --qrels-only keep.
+const (
+	fixtureQrels = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d5 1\nq2 0 d9 1\nq4 0 d1 1\n"
+	fixtureRun   = "q1 Q0 d1 1 3.0 t\nq1 Q0 d2 2 2.0 t\nq1 Q0 d3 3 1.0 t\n" +
+		"q2 Q0 d4 1 0.9 t\nq2 Q0 d5 2 0.8 t\n" +
+		"q3 Q0 d7 1 1 t\n"
+)
+
+func TestEvalTRECHandWorked(t *testing.T) {
+	dir := t.TempDir()
+	qrels := writeTemp(t, dir, "qrels", fixtureQrels)
+	run := writeTemp(t, dir, "run", fixtureRun)
+	tests := []struct {
+		name  string
+		args  []string
+		want  map[string]float64
+		evald int64
+	}{
+		{"default skips one-sided queries", nil, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
+		{"map@1", []string{"-m", "map@1"}, map[string]float64{"map@1": (0.5 + 0) / 2}, 2},
+		{"topn flag", []string{"--topn", "1", "-m", "map"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2, "map@1": 0.25}, 2},
+		{"keep run-only", []string{"--run-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4 + 0) / 3}, 3},
+		{"keep both", []string{"--run-only", "keep", "--qrels-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
+		{"grouped", []string{"--unsorted", "group"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
+		{"dense", []string{"--ragged=false"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
+	}
+	for _, tc := range tests {
+		for _, dtype := range []string{"float32", "float64"} {
+			t.Run(tc.name+" "+dtype, func(t *testing.T) {
+				r := evalJSONOf(t, append([]string{"--dtype", dtype, qrels, run}, tc.args...)...)
+				if len(r.Measures) != len(tc.want) {
+					t.Errorf("measures %v, want %v", r.Measures, tc.want)
+				}
+				for name, want := range tc.want {
+					got, ok := r.Measures[name]
+					tol := 1e-15
+					if dtype == "float32" {
+						tol = 1e-7
+					}
+					if !ok || math.Abs(got-want) > tol {
+						t.Errorf("%s = %v, want %v", name, got, want)
+					}
+				}
+				if r.Counts["queries_evaluated"] != tc.evald || r.Counts["queries_read"] != 4 {
+					t.Errorf("counts %v, want %d evaluated of 4 read", r.Counts, tc.evald)
+				}
+				wantCounts := map[string]int64{"items": 0, "rows": 6, "qrels_rows": 6, "run_only_queries": 1, "qrels_only_queries": 1,
+					"unjudged_items": 2, "unranked_judged": 2, "unranked_relevant": 2}
+				for k, v := range wantCounts {
+					if k == "items" {
+						continue
+					}
+					if r.Counts[k] != v {
+						t.Errorf("count %s = %d, want %d", k, r.Counts[k], v)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestEvalTies checks every tie policy on one list where a non-relevant and
+// a relevant item tie at the top, followed by a relevant item:
+// stable (input order) ranks non-rel, rel, rel: AP = (1/2 + 2/3)/2 = 7/12;
+// optimistic ranks rel first: (1 + 2/3)/2 = 5/6; pessimistic = stable;
+// expected = mean of the two orders = (7/12 + 5/6)/2 = 17/24.
+func TestEvalTies(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTemp(t, dir, "t.tsv", "qid\tlabel\tscore\nq\t0\t1\nq\t1\t1\nq\t1\t0.5\n")
+	for ties, want := range map[string]float64{"stable": 7.0 / 12, "optimistic": 5.0 / 6, "pessimistic": 7.0 / 12, "expected": 17.0 / 24} {
+		r := evalJSONOf(t, "--dtype", "float64", "--ties", ties, p)
+		if got := r.Measures["map"]; math.Abs(got-want) > 1e-15 {
+			t.Errorf("ties %s: map = %v, want %v", ties, got, want)
+		}
+	}
+	// Random ties give one of the two orders, reproducibly for a seed.
+	seen := map[float64]bool{}
+	for seed := range 40 {
+		a := evalJSONOf(t, "--dtype", "float64", "--seed", strconv.Itoa(seed), p).Measures["map"]
+		b := evalJSONOf(t, "--dtype", "float64", "--seed", strconv.Itoa(seed), p).Measures["map"]
+		if a != b {
+			t.Fatalf("seed %d: %v then %v", seed, a, b)
+		}
+		if math.Abs(a-7.0/12) > 1e-15 && math.Abs(a-5.0/6) > 1e-15 {
+			t.Fatalf("seed %d: random map %v is neither order", seed, a)
+		}
+		seen[a] = true
+	}
+	if len(seen) != 2 {
+		t.Errorf("40 seeds gave %d distinct orders, want both", len(seen))
+	}
+}
+
+// naiveAP is an independent AP: items sorted by score descending, ties in
+// input order; denominator = relevant ranked + relevant unranked.
+func naiveAP(labels, scores []float64, unrankedRel int, topn int) float64 {
+	idx := make([]int, len(scores))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	R := unrankedRel
+	for _, l := range labels {
+		if l >= 1 {
+			R++
+		}
+	}
+	if R == 0 {
+		return 0
+	}
+	hits, sum := 0, 0.0
+	for k, i := range idx {
+		if topn >= 0 && k >= topn {
+			break
+		}
+		if labels[i] >= 1 {
+			hits++
+			sum += float64(hits) / float64(k+1)
+		}
+	}
+	return sum / float64(R)
+}
+
+// randomTREC writes a random qrels and run (sorted numeric qids, ties,
+// unjudged and unranked documents) and returns the naive per-query APs.
+func randomTREC(t *testing.T, dir string, seed uint64, nq int, topn int) (qrelsPath, runPath string, want map[string]float64) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	var qrels, run strings.Builder
+	want = map[string]float64{}
+	for q := 1; q <= nq; q++ {
+		qid := strconv.Itoa(q)
+		n := 1 + r.IntN(30)
+		var labels, scores []float64
+		for i := range n {
+			doc := fmt.Sprintf("d%d", i)
+			s := float64(r.IntN(12)) / 4 // many ties
+			l := 0.0
+			switch r.IntN(4) {
+			case 0:
+				l = float64(1 + r.IntN(3))
+				fmt.Fprintf(&qrels, "%s 0 %s %d\n", qid, doc, int(l))
+			case 1:
+				fmt.Fprintf(&qrels, "%s 0 %s 0\n", qid, doc)
+			}
+			fmt.Fprintf(&run, "%s Q0 %s %d %g t\n", qid, doc, i+1, s)
+			labels = append(labels, l)
+			scores = append(scores, s)
+		}
+		unr := r.IntN(3)
+		for k := range unr {
+			fmt.Fprintf(&qrels, "%s 0 missing%d 1\n", qid, k)
+		}
+		want[qid] = naiveAP(labels, scores, unr, topn)
+	}
+	return writeTemp(t, dir, "qrels", qrels.String()), writeTemp(t, dir, "run", run.String()), want
+}
+
+func TestEvalAgainstNaive(t *testing.T) {
+	dir := t.TempDir()
+	for _, topn := range []int{-1, 5} {
+		qrels, run, want := randomTREC(t, dir, uint64(topn+10), 300, topn)
+		m := "map"
+		if topn >= 0 {
+			m = "map@" + strconv.Itoa(topn)
+		}
+		// Queries with no judgment at all are run-only; keep them (AP 0).
+		r := evalJSONOf(t, "--dtype", "float64", "--ties", "stable", "--run-only", "keep", "-m", m, "-q", qrels, run)
+		if len(r.PerQuery) != len(want) {
+			t.Fatalf("%d per-query rows, want %d", len(r.PerQuery), len(want))
+		}
+		mean := 0.0
+		for _, row := range r.PerQuery {
+			qid := row["qid"].(string)
+			got := row[m].(float64)
+			if math.Abs(got-want[qid]) > 1e-12 {
+				t.Errorf("%s query %s: %v, naive %v", m, qid, got, want[qid])
+			}
+			mean += want[qid]
+		}
+		mean /= float64(len(want))
+		if got := r.Measures[m]; math.Abs(got-mean) > 1e-12 {
+			t.Errorf("%s = %v, naive mean %v", m, got, mean)
+		}
+	}
+}
+
+// writeData writes random queries in a runio format and returns the path.
+func writeData(t *testing.T, dir, name string, qs []runio.Query) string {
+	t.Helper()
+	var b bytes.Buffer
+	var w runio.Writer
+	switch {
+	case strings.HasSuffix(name, ".tsv"):
+		w = runio.NewDelimitedWriter(&b, '\t', runio.Columns{}, qs[0].Weights != nil, false)
+	case strings.HasSuffix(name, ".csv"):
+		w = runio.NewDelimitedWriter(&b, ',', runio.Columns{}, qs[0].Weights != nil, false)
+	case strings.HasSuffix(name, ".jsonl"):
+		w = runio.NewJSONLWriter(&b, runio.Columns{}, strings.Contains(name, "lists"))
+	case strings.HasSuffix(name, ".parquet"):
+		w = runio.NewParquetWriter(&b, runio.Columns{}, qs[0].Weights != nil, false)
+	default:
+		t.Fatalf("no writer for %s", name)
+	}
+	for i := range qs {
+		if err := w.WriteQuery(&qs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return writeTemp(t, dir, name, b.String())
+}
+
+func randomQueries(seed uint64, nq int, weights bool) []runio.Query {
+	r := rand.New(rand.NewPCG(seed, 9))
+	qs := make([]runio.Query, nq)
+	for i := range qs {
+		q := &qs[i]
+		q.QID = strconv.Itoa(i + 1)
+		n := 1 + r.IntN(40)
+		for range n {
+			l := 0.0
+			if r.IntN(5) == 0 {
+				l = float64(1 + r.IntN(4))
+			}
+			q.Labels = append(q.Labels, l)
+			q.Scores = append(q.Scores, float64(r.IntN(20))/8)
+			if weights {
+				q.Weights = append(q.Weights, float64(r.IntN(5))/2)
+			}
+		}
+	}
+	return qs
+}
+
+// TestEvalWorkersBitIdentical: the whole output, per-query values included,
+// is the same for any worker count and any tie policy.
+func TestEvalWorkersBitIdentical(t *testing.T) {
+	dir := t.TempDir()
+	p := writeData(t, dir, "w.tsv", randomQueries(1, 700, true))
+	for _, ties := range []string{"random", "stable", "expected"} {
+		for _, dtype := range []string{"float32", "float64"} {
+			args := []string{"-q", "--format", "tsv", "--batch", "64", "--ties", ties, "--dtype", dtype, "-m", "map,map@3", p}
+			base := mustEval(t, append([]string{"--workers", "1"}, args...)...)
+			for _, w := range []string{"2", "3", "8"} {
+				if got := mustEval(t, append([]string{"--workers", w}, args...)...); got != base {
+					t.Errorf("ties %s %s: --workers %s output differs from --workers 1", ties, dtype, w)
+				}
+			}
+			if !strings.Contains(base, "map\tall\t") || strings.Count(base, "\n") < 1400 {
+				t.Errorf("unexpected output:\n%.300s", base)
+			}
+		}
+	}
+}
+
+// TestEvalFormatsAgree: the same data in every format gives the same report.
+func TestEvalFormatsAgree(t *testing.T) {
+	dir := t.TempDir()
+	qs := randomQueries(2, 150, true)
+	var want map[string]float64
+	for _, name := range []string{"a.tsv", "a.csv", "a.jsonl", "lists.jsonl", "a.parquet"} {
+		p := writeData(t, dir, name, qs)
+		r := evalJSONOf(t, "--ties", "stable", "-m", "map,map@5", p)
+		if r.Counts["queries_evaluated"] != 150 {
+			t.Errorf("%s: %d queries", name, r.Counts["queries_evaluated"])
+		}
+		if want == nil {
+			want = r.Measures
+			continue
+		}
+		for k, v := range want {
+			if r.Measures[k] != v {
+				t.Errorf("%s: %s = %v, tsv gave %v", name, k, r.Measures[k], v)
+			}
+		}
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	dir := t.TempDir()
+	unsorted := writeTemp(t, dir, "u.tsv", "qid\tlabel\tscore\n2\t1\t1\n1\t0\t1\n")
+	badScore := writeTemp(t, dir, "b.tsv", "qid\tlabel\tscore\n1\t1\t1\n1\t0\tx\n")
+	infWeight := writeTemp(t, dir, "w.tsv", "qid\tlabel\tscore\tweight\n1\t1\t1\t1\n2\t0\t1\tinf\n")
+	dup := writeTemp(t, dir, "d.tsv", "qid\tdoc\tlabel\tscore\n1\ta\t0\t1\n1\ta\t1\t2\n1\tb\t0\t1.5\n")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid`},
+		{[]string{badScore}, badScore + `:3: field score: value "x": not a number`},
+		{[]string{infWeight}, `query "2" (line 3): item 1: weight +Inf is not finite`},
+		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2)`},
+		{[]string{filepath.Join(dir, "none.tsv")}, "no such file"},
+	}
+	for _, tc := range tests {
+		_, err := evalRun(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("eval %v: error %v, want it to contain %s", tc.args, err, tc.want)
+		}
+	}
+	// The dedupe policy and grouping turn those into results.
+	// max keeps a with label 1 and score 2, ranked first: AP 1; first keeps
+	// a with label 0: no relevant item, AP 0.
+	if r := evalJSONOf(t, "--dedupe", "max", "--dtype", "float64", dup); r.Measures["map"] != 1 || r.Counts["duplicates_dropped"] != 1 {
+		t.Errorf("dedupe max: %v %v", r.Measures, r.Counts)
+	}
+	if r := evalJSONOf(t, "--dedupe", "first", "--dtype", "float64", dup); r.Measures["map"] != 0 || r.Counts["duplicates_dropped"] != 1 {
+		t.Errorf("dedupe first: %v %v", r.Measures, r.Counts)
+	}
+	if r := evalJSONOf(t, "--unsorted", "group", "--dtype", "float64", unsorted); r.Measures["map"] != 0.5 {
+		t.Errorf("grouped: map %v, want (1 + 0)/2", r.Measures["map"])
+	}
+}
+
+func TestEvalUsage(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTemp(t, dir, "a.tsv", "qid\tlabel\tscore\n1\t1\t1\n")
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "want FILE, or QRELS RUN; got 0 paths"},
+		{[]string{p, p, p}, "got 3 paths"},
+		{[]string{"-m", "ndcg", p}, `unknown measure "ndcg"`},
+		{[]string{"-m", "map@-1", p}, `unknown measure "map@-1"`},
+		{[]string{"--dtype", "float16", p}, "--dtype"},
+		{[]string{"--ties", "first", p}, "--ties"},
+		{[]string{"--format", "xml", p}, `--format "xml"`},
+		{[]string{"--batch", "0", p}, "--batch 0"},
+		{[]string{"--workers", "0", p}, "--workers 0"},
+		{[]string{"--unsorted", "sort", p}, "--unsorted"},
+		{[]string{"--dedupe", "last", p}, "--dedupe"},
+		{[]string{"--run-only", "drop", p}, "--run-only"},
+		{[]string{"--input-format", "xls", p}, "--input-format"},
+	}
+	for _, tc := range tests {
+		var out, errb bytes.Buffer
+		err := runEval(context.Background(), tc.args, nil, &out, &errb)
+		if !errors.Is(err, errUsage) || !strings.Contains(errb.String(), tc.msg) {
+			t.Errorf("eval %v: error %v, stderr %q; want usage error mentioning %q", tc.args, err, errb.String(), tc.msg)
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := runEval(context.Background(), []string{"-h"}, nil, &out, &errb); err != nil || !strings.Contains(errb.String(), "about 40 bytes per item") {
+		t.Errorf("-h: %v, help lacks the memory cost of grouping:\n%s", err, errb.String())
+	}
+	// Flags may follow the files.
+	o, _, err := parseEvalArgs([]string{p, "-m", "map@3", "--ties", "stable"}, &errb)
+	if err != nil || len(o.paths) != 1 || o.measures[0].topn != 3 {
+		t.Errorf("flags after files: %+v %v", o, err)
+	}
+}
+
+func TestEvalOutputFormats(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTemp(t, dir, "a.tsv", "qid\tlabel\tscore\nx\t1\t2\nx\t0\t1\ny\t0\t2\ny\t1\t1\n")
+	// x: AP 1, y: AP 1/2; MAP 3/4 (exact in float32).
+	table := mustEval(t, "--ties", "stable", "-q", p)
+	for _, want := range []string{"map       \tx\t1\n", "map       \ty\t0.5\n", "queries evaluated", "items ranked", "map      0.75\n"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table output lacks %q:\n%s", want, table)
+		}
+	}
+	tsv := mustEval(t, "--ties", "stable", "-q", "--format", "tsv", p)
+	wantTSV := "measure\tqid\tvalue\nmap\tx\t1\nmap\ty\t0.5\nmap\tall\t0.75\nqueries_evaluated\tall\t2\nqueries_read\tall\t2\nitems\tall\t4\nrows\tall\t4\nduplicates_dropped\tall\t0\nblank_lines\tall\t0\n"
+	if tsv != wantTSV {
+		t.Errorf("tsv output\n%s\nwant\n%s", tsv, wantTSV)
+	}
+	r := evalJSONOf(t, "--ties", "stable", "-q", p)
+	if len(r.PerQuery) != 2 || r.PerQuery[0]["qid"] != "x" || r.PerQuery[1]["map"] != 0.5 || r.Measures["map"] != 0.75 {
+		t.Errorf("json output %+v", r)
+	}
+}
+
+// TestEvalPlot decodes the PNG and checks that the plotted numbers are the
+// ones eval reports: MAP@k from separate runs, histogram from -q values.
+func TestEvalPlot(t *testing.T) {
+	dir := t.TempDir()
+	p := writeData(t, dir, "p.tsv", randomQueries(5, 400, false))
+	img := filepath.Join(dir, "out.png")
+	mustEval(t, "--ties", "stable", "--plot", img, "--plot-k", "6", p)
+	f, err := os.Open(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pic, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := pic.Bounds(); b.Dx() != plotWidthPx || b.Dy() != plotHeightPx {
+		t.Errorf("PNG is %dx%d, want %dx%d", b.Dx(), b.Dy(), plotWidthPx, plotHeightPx)
+	}
+	// The picture is not blank: it has several colours.
+	colours := map[[4]uint32]bool{}
+	for y := 0; y < plotHeightPx; y += 5 {
+		for x := 0; x < plotWidthPx; x += 5 {
+			r, g, b, a := pic.At(x, y).RGBA()
+			colours[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	if len(colours) < 4 {
+		t.Errorf("PNG has %d colours; it looks blank", len(colours))
+	}
+
+	// The data behind the picture.
+	o, _, err := parseEvalArgs([]string{"--quiet", "--ties", "stable", "--plot", img, "--plot-k", "6", p}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runio.Open(context.Background(), o.paths, o.read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var sink bytes.Buffer
+	res, err := newEvaluator(o).run(context.Background(), r, newReporter(bufio.NewWriter(&sink), o), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.plot()
+	if !slices.Equal(d.K, []int{1, 2, 3, 4, 5, 6}) {
+		t.Fatalf("plot k %v", d.K)
+	}
+	for i, k := range d.K {
+		m := fmt.Sprintf("map@%d", k)
+		want := evalJSONOf(t, "--ties", "stable", "-m", m, p).Measures[m]
+		// The report prints float32 values shortest; compare as float32.
+		if float32(d.MAPAtK[i]) != float32(want) {
+			t.Errorf("plotted MAP@%d = %v, eval -m %s gives %v", k, d.MAPAtK[i], m, want)
+		}
+	}
+	q := evalJSONOf(t, "--ties", "stable", "-q", p)
+	counts := make([]int64, histBins)
+	for _, row := range q.PerQuery {
+		v := float64(float32(row["map"].(float64)))
+		b := int(math.Floor(v * histBins))
+		if b == histBins {
+			b--
+		}
+		counts[b]++
+	}
+	if !slices.Equal(d.Counts, counts) {
+		t.Errorf("plotted histogram %v, per-query values give %v", d.Counts, counts)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	var b atomic.Int64
+	b.Store(250)
+	p := &progress{bytes: &b, total: 1000}
+	p.queries.Store(100)
+	p.items.Store(2_000_000)
+	got := p.line(2 * time.Second)
+	want := "[======                  ]  25% 100 queries (50/s), 2000000 items (1.00 M/s), ETA 6s\033[K"
+	if got != want {
+		t.Errorf("progress line\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestBatchSeed(t *testing.T) {
+	seen := map[uint64]bool{}
+	for s := range uint64(4) {
+		for i := range 1000 {
+			seen[batchSeed(s, i)] = true
+		}
+	}
+	if len(seen) != 4000 {
+		t.Errorf("batch seeds collide: %d distinct of 4000", len(seen))
+	}
+}
