@@ -1,0 +1,191 @@
+package beamio
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf(Columns{}))
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Row), func(rm.DeadLetter), func(rm.Counts), error](&delimFn{})
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Row), func(rm.DeadLetter), func(rm.Counts), error](&runFn{})
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Judgment), func(rm.DeadLetter), func(rm.Counts), error](&qrelsFn{})
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(rm.Row), func(rm.DeadLetter), func(rm.Counts), error](&parquetFn{})
+	register.Emitter1[rm.Row]()
+	register.Emitter1[rm.Judgment]()
+	register.Emitter1[rm.DeadLetter]()
+	register.Emitter1[rm.Counts]()
+}
+
+// Options configures the readers.
+type Options struct {
+	// Columns names the columns of TSV, CSV and Parquet input.
+	Columns Columns
+	// BlockSize is the size of the byte ranges text files are split into;
+	// DefaultBlockSize when 0.
+	BlockSize int64
+}
+
+// files expands the globs (with Beam's file systems: local paths, gs://,
+// ...) into the files to read, uncompressed as stored: gzip is detected
+// from the content by the readers.
+func files(s beam.Scope, globs []string) beam.PCollection {
+	patterns := beam.CreateList(s, globs)
+	matches := fileio.MatchAll(s, patterns, fileio.MatchEmptyDisallow())
+	return fileio.ReadMatches(s, matches, fileio.ReadUncompressed())
+}
+
+func deadParse(pos rm.Pos, reason string, line []byte) rm.DeadLetter {
+	return rm.DeadLetter{Stage: rm.StageParse, Pos: pos, Reason: reason, Record: rm.ClipRecord(string(line)), Rows: 1}
+}
+
+// ReadDelimited reads TSV (delim '\t') or CSV (delim ',', with quoted
+// fields on one line) files with a header line, matched by the globs, into
+// a PCollection of rm.Row. Files are split into byte ranges read in
+// parallel, as Beam's textio does; gzip files are read whole. Each row's
+// Pos is its file and the byte offset of its line. A malformed line goes
+// to the dead letters with the reason; a file whose header lacks a needed
+// column sends every line to the dead letters.
+func ReadDelimited(s beam.Scope, globs []string, delim byte, opts Options) rm.Step {
+	s = s.Scope(fmt.Sprintf("rankmetrics.ReadDelimited(%q)", delim))
+	fn := &delimFn{lineSplitter: lineSplitter{BlockSize: opts.BlockSize}, Delim: delim, Columns: opts.Columns}
+	rows, dead, counts := beam.ParDo3(s, fn, files(s, globs))
+	return rm.Step{Output: rows, DeadLetters: dead, Counts: counts}
+}
+
+type delimFn struct {
+	lineSplitter
+	Delim   byte
+	Columns Columns
+}
+
+// ProcessElement reads the lines of one byte range of a file.
+func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Row), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+	path := file.Metadata.Path
+	hline, hoff, hasHeader, err := firstLine(ctx, file)
+	if err != nil {
+		return err
+	}
+	sp := &splitter{delim: f.Delim, quoted: f.Delim == ','}
+	var h header
+	var hreason string
+	if hasHeader {
+		h, hreason = parseHeader(hline, sp, f.Columns)
+	}
+	var c rm.Counts
+	var row rm.Row
+	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
+		pos := rm.Pos{File: path, Offset: off}
+		if off == hoff {
+			c.HeaderLines++
+			if hreason != "" {
+				c.FileErrors++
+				c.DeadLetters++
+				d := deadParse(pos, hreason, line)
+				d.Rows = 0
+				dead(d)
+			}
+			return
+		}
+		c.Records++
+		reason := hreason
+		if reason != "" {
+			reason = "the file's " + reason
+		} else {
+			reason = parseDelimited(line, sp, &h, &row)
+		}
+		if reason != "" {
+			c.ParseErrors++
+			c.DeadLetters++
+			dead(deadParse(pos, reason, line))
+			return
+		}
+		row.Pos = pos
+		c.Rows++
+		emit(row)
+	})
+	c.BlankLines = blank
+	if c != (rm.Counts{}) {
+		counts(c)
+	}
+	return err
+}
+
+// ReadTREC reads TREC qrels ("qid iter docno rel", a PCollection of
+// rm.Judgment) and run files ("qid Q0 docno rank score tag", a PCollection
+// of rm.Row), matched by the globs, for rm.JoinTREC. The rank column is
+// not used: items keep the run file's line order.
+func ReadTREC(s beam.Scope, qrelsGlobs, runGlobs []string, opts Options) (qrels, run rm.Step) {
+	s = s.Scope("rankmetrics.ReadTREC")
+	split := lineSplitter{BlockSize: opts.BlockSize}
+	j, jdead, jcounts := beam.ParDo3(s, &qrelsFn{lineSplitter: split}, files(s.Scope("qrels"), qrelsGlobs))
+	r, rdead, rcounts := beam.ParDo3(s, &runFn{lineSplitter: split}, files(s.Scope("run"), runGlobs))
+	return rm.Step{Output: j, DeadLetters: jdead, Counts: jcounts}, rm.Step{Output: r, DeadLetters: rdead, Counts: rcounts}
+}
+
+type runFn struct {
+	lineSplitter
+}
+
+// ProcessElement reads the run lines of one byte range of a file.
+func (f *runFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Row), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+	path := file.Metadata.Path
+	var c rm.Counts
+	var row rm.Row
+	var fields [][]byte
+	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
+		pos := rm.Pos{File: path, Offset: off}
+		c.Records++
+		if reason := parseRun(line, &fields, &row); reason != "" {
+			c.ParseErrors++
+			c.DeadLetters++
+			dead(deadParse(pos, reason, line))
+			return
+		}
+		row.Pos = pos
+		c.Rows++
+		emit(row)
+	})
+	c.BlankLines = blank
+	if c != (rm.Counts{}) {
+		counts(c)
+	}
+	return err
+}
+
+type qrelsFn struct {
+	lineSplitter
+}
+
+// ProcessElement reads the qrels lines of one byte range of a file.
+func (f *qrelsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Judgment), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+	path := file.Metadata.Path
+	var c rm.Counts
+	var j rm.Judgment
+	var fields [][]byte
+	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
+		pos := rm.Pos{File: path, Offset: off}
+		c.Records++
+		if reason := parseQrels(line, &fields, &j); reason != "" {
+			c.ParseErrors++
+			c.DeadLetters++
+			dead(deadParse(pos, reason, line))
+			return
+		}
+		j.Pos = pos
+		c.QrelsRows++
+		emit(j)
+	})
+	c.BlankLines = blank
+	if c != (rm.Counts{}) {
+		counts(c)
+	}
+	return err
+}

@@ -1,0 +1,177 @@
+package beam
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// ErrMeasures is wrapped by the errors about the measures given to the
+// transforms.
+var ErrMeasures = errors.New("bad measures")
+
+// Normalize checks measures for distributed use and returns them with Exact
+// accumulation: the overall value of a measure is then the same, to the
+// bit, for every sharding, bundle size, merge order and worker count.
+// Sequential accumulation, whose result depends on the order of the
+// additions, is refused, as are an empty list and repeated names.
+func Normalize(measures []metric.Config) ([]metric.Config, error) {
+	if len(measures) == 0 {
+		return nil, fmt.Errorf("no measure given: %w", ErrMeasures)
+	}
+	out := make([]metric.Config, len(measures))
+	seen := make(map[string]int, len(measures))
+	for i, c := range measures {
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("measure %d (%s): %w: %w", i, c.Name, ErrMeasures, err)
+		}
+		if c.Accumulation == metric.Sequential {
+			return nil, fmt.Errorf("measure %d (%s): sequential accumulation depends on the order of the shards; distributed evaluation uses exact accumulation: %w",
+				i, c.Name, ErrMeasures)
+		}
+		if j, ok := seen[c.Name]; ok {
+			return nil, fmt.Errorf("measures %d and %d are both named %q: %w", j, i, c.Name, ErrMeasures)
+		}
+		seen[c.Name] = i
+		c.Accumulation = metric.Exact
+		out[i] = c
+	}
+	return out, nil
+}
+
+// querySeed derives the tie-break seed of one query from the measure's seed
+// and the qid, so that the Random tie policy draws the same order for a
+// query wherever and whenever it is evaluated.
+func querySeed(seed uint64, qid string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(qid))
+	z := seed ^ h.Sum64()
+	// SplitMix64's finalizer.
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Evaluator computes the per-query values of a set of measures, one query
+// at a time: each query is its own update of the metric (a batch of one
+// list). It is what the Evaluate transform runs; it is not safe for
+// concurrent use.
+type Evaluator struct {
+	cfgs   []metric.Config
+	ms     []*metric.MeanAveragePrecision
+	pl     metric.PerList
+	labels []float64
+	scores []float64
+	splits []int
+}
+
+// NewEvaluator returns an Evaluator of the measures, normalised by
+// Normalize.
+func NewEvaluator(measures []metric.Config) (*Evaluator, error) {
+	cfgs, err := Normalize(measures)
+	if err != nil {
+		return nil, err
+	}
+	e := &Evaluator{cfgs: cfgs, ms: make([]*metric.MeanAveragePrecision, len(cfgs)), splits: make([]int, 2)}
+	for i, c := range cfgs {
+		if e.ms[i], err = metric.FromConfig(c); err != nil {
+			return nil, fmt.Errorf("measure %d: %w", i, err)
+		}
+	}
+	return e, nil
+}
+
+// Measures returns the normalised measures.
+func (e *Evaluator) Measures() []metric.Config { return e.cfgs }
+
+// Eval returns the AP and list weight of l for every measure.
+//
+// The relevant documents of l.Unranked (TREC judgments absent from the run)
+// count in the AP denominator without taking a rank: they are appended to
+// the list with score -Inf, and the cutoff is clipped to the ranked items,
+// so they add no precision term. A query with such documents and a ranked
+// item scored -Inf is refused, as the two would tie.
+func (e *Evaluator) Eval(l *List) (QueryValue, error) {
+	n := len(l.Scores)
+	if len(l.Labels) != n || (l.Weights != nil && len(l.Weights) != n) {
+		return QueryValue{}, fmt.Errorf("qid %q: %d labels, %d scores and %d weights", l.QID, len(l.Labels), n, len(l.Weights))
+	}
+	e.labels = append(e.labels[:0], l.Labels...)
+	e.scores = append(e.scores[:0], l.Scores...)
+	unranked := 0
+	for _, lab := range l.Unranked {
+		if lab >= 1 {
+			unranked++
+			e.labels = append(e.labels, lab)
+			e.scores = append(e.scores, math.Inf(-1))
+		}
+	}
+	if unranked > 0 {
+		if l.Weights != nil {
+			return QueryValue{}, fmt.Errorf("qid %q: a weighted list cannot have unranked relevant documents (they have no weight)", l.QID)
+		}
+		for i, s := range l.Scores {
+			if math.IsInf(s, -1) {
+				return QueryValue{}, fmt.Errorf("qid %q: ranked item %d is scored -Inf, which would tie with the %d unranked relevant documents", l.QID, i, unranked)
+			}
+		}
+	}
+	var labels, scores tensor.Lists
+	var err error
+	total := len(e.scores)
+	if total == 0 {
+		// An empty list is a valid list of no items: AP 0.
+		e.labels, e.scores = make([]float64, 0), make([]float64, 0)
+	}
+	var weights tensor.Weights
+	v := QueryValue{QID: l.QID, AP: make([]float64, len(e.cfgs)), Weight: make([]float64, len(e.cfgs)), Counts: l.Counts}
+	v.Counts.Queries++
+	v.Counts.Items += int64(n)
+	for i, c := range e.cfgs {
+		if c.Ragged {
+			e.splits[0], e.splits[1] = 0, total
+			if labels, err = tensor.Ragged(e.labels, e.splits); err == nil {
+				scores, err = tensor.Ragged(e.scores, e.splits)
+			}
+			if err == nil && l.Weights != nil {
+				var w tensor.Lists
+				w, err = tensor.Ragged(l.Weights, e.splits)
+				weights = tensor.PerItem(w)
+			}
+		} else {
+			if labels, err = tensor.Dense(e.labels, 1, total); err == nil {
+				scores, err = tensor.Dense(e.scores, 1, total)
+			}
+			if err == nil && l.Weights != nil {
+				var w tensor.Lists
+				w, err = tensor.Dense(l.Weights, 1, total)
+				weights = tensor.PerItem(w)
+			}
+		}
+		if err != nil {
+			return QueryValue{}, fmt.Errorf("qid %q: %w", l.QID, err)
+		}
+		m := e.ms[i]
+		if c.Ties == metric.Random || unranked > 0 {
+			if c.Ties == metric.Random {
+				c.Seed = querySeed(c.Seed, l.QID)
+			}
+			if unranked > 0 && (c.TopN == metric.NoTopN || c.TopN > n) {
+				c.TopN = n
+			}
+			if m, err = metric.FromConfig(c); err != nil {
+				return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
+			}
+		}
+		if err := m.ComputeInto(&e.pl, labels, scores, weights); err != nil {
+			return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
+		}
+		v.AP[i], v.Weight[i] = e.pl.Values[0], e.pl.Weights[0]
+	}
+	return v, nil
+}

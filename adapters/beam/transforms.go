@@ -1,0 +1,264 @@
+package beam
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/rankmetrics/rankmetrics/metric"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf(Pos{}))
+	beam.RegisterType(reflect.TypeOf(Row{}))
+	beam.RegisterType(reflect.TypeOf(Judgment{}))
+	beam.RegisterType(reflect.TypeOf(List{}))
+	beam.RegisterType(reflect.TypeOf(QueryValue{}))
+	beam.RegisterType(reflect.TypeOf(DeadLetter{}))
+	beam.RegisterType(reflect.TypeOf(Counts{}))
+	beam.RegisterType(reflect.TypeOf(Report{}))
+	beam.RegisterType(reflect.TypeOf(MeasureResult{}))
+	beam.RegisterCoder(reflect.TypeOf(Accumulator{}), encodeAccumulator, decodeAccumulator)
+
+	register.Function1x2(keyRow)
+	register.Function1x2(keyJudgment)
+	register.Function2x1(addCounts)
+	register.DoFn5x1[string, func(*Row) bool, func(List), func(DeadLetter), func(Counts), error](&groupFn{})
+	register.DoFn6x1[string, func(*Judgment) bool, func(*Row) bool, func(List), func(DeadLetter), func(Counts), error](&joinFn{})
+	register.DoFn5x1[context.Context, List, func(QueryValue), func(DeadLetter), func(Counts), error](&evalFn{})
+	register.DoFn4x1[[]byte, func(*Report) bool, func(*Counts) bool, func(Report), error](&reportFn{})
+	register.Combiner3[Accumulator, QueryValue, Report](&OverallFn{})
+	register.Iter1[Row]()
+	register.Iter1[Judgment]()
+	register.Iter1[Report]()
+	register.Iter1[Counts]()
+	register.Emitter1[List]()
+	register.Emitter1[QueryValue]()
+	register.Emitter1[DeadLetter]()
+	register.Emitter1[Counts]()
+	register.Emitter1[Report]()
+}
+
+// Step is the output of one step of the pipeline: its main output, the
+// records it rejected (DeadLetter), and Counts elements whose sum counts
+// what it read and rejected. Any of them may be empty.
+type Step struct {
+	// Output is the step's main output.
+	Output beam.PCollection
+	// DeadLetters holds DeadLetter values.
+	DeadLetters beam.PCollection
+	// Counts holds Counts values, to be added up.
+	Counts beam.PCollection
+}
+
+func keyRow(r Row) (string, Row)                { return r.QID, r }
+func keyJudgment(j Judgment) (string, Judgment) { return j.QID, j }
+func addCounts(a, b Counts) Counts              { return a.Add(b) }
+
+// GroupLists groups rows (a PCollection of Row) by qid into one List per
+// query (Step.Output, a PCollection of List). The items of a list are in
+// Pos order, whatever order the rows arrive in, so every later result is
+// independent of how the input was sharded or shuffled. Repeated documents
+// are handled by dedupe; a query that cannot be built sends each of its
+// rows to the dead letters with the reason.
+func GroupLists(s beam.Scope, rows beam.PCollection, dedupe Dedupe) (Step, error) {
+	if err := dedupe.valid(); err != nil {
+		return Step{}, err
+	}
+	s = s.Scope("rankmetrics.GroupLists")
+	keyed := beam.ParDo(s, keyRow, rows)
+	grouped := beam.GroupByKey(s, keyed)
+	lists, dead, counts := beam.ParDo3(s, &groupFn{Dedupe: dedupe}, grouped)
+	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
+}
+
+type groupFn struct {
+	Dedupe Dedupe
+}
+
+// ProcessElement builds the list of one query.
+func (f *groupFn) ProcessElement(qid string, iter func(*Row) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
+	var rows []Row
+	var r Row
+	for iter(&r) {
+		rows = append(rows, r)
+	}
+	l, dl, c := buildList(qid, rows, f.Dedupe)
+	if dl != nil {
+		for _, d := range dl {
+			dead(d)
+		}
+		counts(c)
+		return nil
+	}
+	emit(l)
+	return nil
+}
+
+// JoinTREC joins TREC qrels (a PCollection of Judgment) and run lines (a
+// PCollection of Row) by qid into one List per query, as trec_eval does:
+// run documents without a judgment get label 0, and judged documents the
+// run does not rank go to List.Unranked, where the relevant ones still
+// count in the AP denominator. Queries found in only one of the files are
+// kept and counted (RunOnlyQueries, QrelsOnlyQueries).
+func JoinTREC(s beam.Scope, qrels, run beam.PCollection, dedupe Dedupe) (Step, error) {
+	if err := dedupe.valid(); err != nil {
+		return Step{}, err
+	}
+	s = s.Scope("rankmetrics.JoinTREC")
+	qk := beam.ParDo(s, keyJudgment, qrels)
+	rk := beam.ParDo(s, keyRow, run)
+	joined := beam.CoGroupByKey(s, qk, rk)
+	lists, dead, counts := beam.ParDo3(s, &joinFn{Dedupe: dedupe}, joined)
+	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
+}
+
+type joinFn struct {
+	Dedupe Dedupe
+}
+
+// ProcessElement joins the lines of one query.
+func (f *joinFn) ProcessElement(qid string, qiter func(*Judgment) bool, riter func(*Row) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
+	var qrels []Judgment
+	var j Judgment
+	for qiter(&j) {
+		qrels = append(qrels, j)
+	}
+	var run []Row
+	var r Row
+	for riter(&r) {
+		run = append(run, r)
+	}
+	l, dl, c := joinTREC(qid, qrels, run, f.Dedupe)
+	if dl != nil {
+		for _, d := range dl {
+			dead(d)
+		}
+		counts(c)
+		return nil
+	}
+	emit(l)
+	return nil
+}
+
+// EvaluateLists computes every measure on every List, one query at a time
+// (Step.Output, a PCollection of QueryValue). A query the metric refuses
+// goes to the dead letters.
+//
+// Each query is evaluated as an update of its own, a batch of one list.
+// This matters because TF-Ranking's list weights depend on the batch: a
+// list without relevant items weighs the mean list weight of the lists of
+// its own update. With a batch of one, such a list weighs 1; so the value
+// of a query, and the overall value, do not depend on how the input was
+// batched, sharded or ordered. Without weights every list weighs 1 anyway,
+// so this only changes results for weighted lists without relevant items,
+// compared with an evaluation that batches several queries per update.
+// Single-process evaluation agrees to the bit when it also makes one
+// update per query with Exact accumulation.
+//
+// Under the Random tie policy, each query draws its tie order from a
+// generator seeded with the measure's seed and the qid, so a query gets
+// the same order wherever it is evaluated. This is reproducible for any
+// sharding, but it is not the order of a single process that draws every
+// query from one generator; the other policies (stable, pessimistic,
+// optimistic, expected) give the same values as a single process.
+func EvaluateLists(s beam.Scope, lists beam.PCollection, measures []metric.Config) (Step, error) {
+	cfgs, err := Normalize(measures)
+	if err != nil {
+		return Step{}, err
+	}
+	s = s.Scope("rankmetrics.EvaluateLists")
+	values, dead, counts := beam.ParDo3(s, &evalFn{Measures: cfgs}, lists)
+	return Step{Output: values, DeadLetters: dead, Counts: counts}, nil
+}
+
+type evalFn struct {
+	Measures []metric.Config
+	ev       *Evaluator
+}
+
+// Setup makes the evaluator.
+func (f *evalFn) Setup() error {
+	var err error
+	f.ev, err = NewEvaluator(f.Measures)
+	return err
+}
+
+// ProcessElement evaluates one list.
+func (f *evalFn) ProcessElement(_ context.Context, l List, emit func(QueryValue), dead func(DeadLetter), counts func(Counts)) error {
+	if f.ev == nil {
+		if err := f.Setup(); err != nil {
+			return err
+		}
+	}
+	v, err := f.ev.Eval(&l)
+	if err != nil {
+		dead(DeadLetter{Stage: StageEvaluate, QID: l.QID, Reason: err.Error(), Rows: int64(len(l.Scores))})
+		c := l.Counts
+		c.DeadQueries++
+		c.DeadQueryItems += int64(len(l.Scores))
+		c.DeadLetters++
+		counts(c)
+		return nil
+	}
+	emit(v)
+	return nil
+}
+
+// Summarize combines per-query values (a PCollection of QueryValue) into
+// the overall Report through OverallFn, adds the Counts elements of the
+// given collections to its counts, and returns a PCollection holding
+// exactly one Report, also when there is no query.
+func Summarize(s beam.Scope, values beam.PCollection, measures []metric.Config, counts ...beam.PCollection) (beam.PCollection, error) {
+	fn, err := NewOverallFn(measures)
+	if err != nil {
+		return beam.PCollection{}, err
+	}
+	s = s.Scope("rankmetrics.Summarize")
+	overall := beam.Combine(s, fn, values)
+	var total beam.PCollection
+	switch len(counts) {
+	case 0:
+		total = beam.CreateList(s, []Counts{})
+	case 1:
+		total = counts[0]
+	default:
+		total = beam.Flatten(s, counts...)
+	}
+	total = beam.Combine(s, addCounts, total)
+	return beam.ParDo(s, &reportFn{Measures: fn.Measures}, beam.Impulse(s),
+		beam.SideInput{Input: overall}, beam.SideInput{Input: total}), nil
+}
+
+type reportFn struct {
+	Measures []metric.Config
+}
+
+// ProcessElement joins the overall values with the counts.
+func (f *reportFn) ProcessElement(_ []byte, reports func(*Report) bool, counts func(*Counts) bool, emit func(Report)) error {
+	var r Report
+	n := 0
+	var x Report
+	for reports(&x) {
+		r = x
+		n++
+	}
+	if n > 1 {
+		return fmt.Errorf("rankmetrics: %d overall reports, want 1", n)
+	}
+	if n == 0 {
+		fn := &OverallFn{Measures: f.Measures}
+		var err error
+		if r, err = fn.ExtractOutput(fn.CreateAccumulator()); err != nil {
+			return err
+		}
+	}
+	var c Counts
+	for counts(&c) {
+		r.Counts = r.Counts.Add(c)
+	}
+	emit(r)
+	return nil
+}

@@ -1,0 +1,206 @@
+package beam
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Pos says where a record was read: the file and, for text input, the byte
+// offset at which its line starts in the (decompressed) file, or, for
+// Parquet input, its 0-based row number in the file. Within a query, items
+// are ordered by Pos: by file name, then offset. That is the order of the
+// lines of one file, and the order of the files' concatenation when they
+// are named in sorted order (as a glob expands), whatever order the runner
+// delivers them in.
+type Pos struct {
+	File   string `json:"file"`
+	Offset int64  `json:"offset"`
+}
+
+// String returns "file@offset".
+func (p Pos) String() string { return p.File + "@" + strconv.FormatInt(p.Offset, 10) }
+
+// Compare orders positions by file name, then offset.
+func (p Pos) Compare(o Pos) int {
+	if c := strings.Compare(p.File, o.File); c != 0 {
+		return c
+	}
+	return cmp.Compare(p.Offset, o.Offset)
+}
+
+// Row is one ranked item as read from the input: the element type of the
+// collection GroupLists takes. For TREC input it is a run line, whose Label
+// is not used (labels come from the qrels).
+type Row struct {
+	// QID is the query the item belongs to. Never empty.
+	QID string
+	// Doc is the document id, or "" when the input has none. Duplicate
+	// (qid, doc) pairs are handled by the Dedupe policy.
+	Doc string
+	// Label is the relevance label: relevant when >= 1.
+	Label float64
+	// Score is the ranking score. Never NaN.
+	Score float64
+	// Weight is the item's weight when HasWeight is set. Finite.
+	Weight float64
+	// HasWeight says the input had a weight for this item. A query is
+	// weighted when every one of its rows has a weight, and unweighted
+	// (TF-Ranking's "no weights", 1 everywhere) when none has; a query
+	// that mixes both is sent to the dead letters.
+	HasWeight bool
+	// Pos is where the row was read; it fixes the item order of a query.
+	Pos Pos
+}
+
+// Judgment is one line of a TREC qrels file.
+type Judgment struct {
+	QID   string
+	Doc   string
+	Label float64
+	Pos   Pos
+}
+
+// Match tells, for TREC input, which of the run and the qrels have a query.
+type Match int
+
+const (
+	// MatchBoth: the query is in the run and in the qrels (always the case
+	// for single-file formats).
+	MatchBoth Match = iota
+	// MatchRunOnly: the run ranks documents for a query without any
+	// judgment; every label is 0.
+	MatchRunOnly
+	// MatchQrelsOnly: the qrels judge a query the run has no line for.
+	MatchQrelsOnly
+)
+
+// String returns "both", "run-only" or "qrels-only".
+func (m Match) String() string {
+	switch m {
+	case MatchBoth:
+		return "both"
+	case MatchRunOnly:
+		return "run-only"
+	case MatchQrelsOnly:
+		return "qrels-only"
+	}
+	return fmt.Sprintf("Match(%d)", int(m))
+}
+
+// List is one query's ranked list, its items in Pos order: the element
+// type of the collection Evaluate takes.
+type List struct {
+	QID string
+	// Labels and Scores hold one value per ranked item.
+	Labels []float64
+	Scores []float64
+	// Weights holds one weight per item, or is nil for no weights.
+	Weights []float64
+	// Unranked holds, for TREC input, the labels of the documents judged
+	// for the query but absent from the run, in qrels order. They take no
+	// rank position, but the relevant ones count in the AP denominator, as
+	// in TF-Ranking's whole-list denominator.
+	Unranked []float64
+	// Match tells which TREC files have the query.
+	Match Match
+	// Counts holds what building the list counted (items, duplicates,
+	// unjudged items, ...). It travels with the list into the report.
+	Counts Counts
+}
+
+// QueryValue is the result of one query: per measure, its AP and its list
+// weight, in the order of the measures given to Evaluate.
+type QueryValue struct {
+	QID string
+	// AP holds the query's average precision per measure.
+	AP []float64
+	// Weight holds the query's list weight per measure: the weight of its
+	// AP in the mean.
+	Weight []float64
+	// Counts is the Counts of the query's List, with Queries = 1 and Items
+	// its ranked items.
+	Counts Counts
+}
+
+// Stage names the step of the pipeline that rejected a record.
+type Stage string
+
+const (
+	// StageParse rejects one input record: a malformed line or row.
+	StageParse Stage = "parse"
+	// StageGroup rejects every row of a query when the query cannot be
+	// built: duplicate documents under DedupeError, or weighted and
+	// unweighted rows mixed.
+	StageGroup Stage = "group"
+	// StageEvaluate rejects a whole query that the metric refused.
+	StageEvaluate Stage = "evaluate"
+)
+
+// DeadLetter is an input the pipeline could not use, with the reason. Every
+// record read ends up either in a query's result or in a DeadLetter.
+type DeadLetter struct {
+	// Stage is the step that rejected it.
+	Stage Stage `json:"stage"`
+	// Pos is where the record was read; empty for StageEvaluate, which
+	// rejects a whole query.
+	Pos Pos `json:"pos"`
+	// QID is the record's query, when it is known.
+	QID string `json:"qid,omitempty"`
+	// Reason says what is wrong, naming the field and value.
+	Reason string `json:"reason"`
+	// Record is the offending line (clipped to MaxRecordLen bytes), or a
+	// rendering of the row.
+	Record string `json:"record,omitempty"`
+	// Rows is the number of input rows the dead letter stands for: 1 for
+	// a record, 0 for a whole file, and the ranked items of the query for
+	// StageEvaluate.
+	Rows int64 `json:"rows"`
+}
+
+// MaxRecordLen is the longest Record a DeadLetter keeps; longer lines are
+// clipped and marked with their full length.
+const MaxRecordLen = 4096
+
+// ClipRecord returns line clipped to MaxRecordLen bytes, with a note of the
+// full length when it was clipped.
+func ClipRecord(line string) string {
+	if len(line) <= MaxRecordLen {
+		return line
+	}
+	return line[:MaxRecordLen] + fmt.Sprintf("... (%d bytes in all)", len(line))
+}
+
+// String formats the dead letter as one line of text.
+func (d DeadLetter) String() string {
+	var b strings.Builder
+	b.WriteString(string(d.Stage))
+	if d.Pos.File != "" {
+		b.WriteString(" ")
+		b.WriteString(d.Pos.String())
+	}
+	if d.QID != "" {
+		fmt.Fprintf(&b, " qid %q", d.QID)
+	}
+	b.WriteString(": ")
+	b.WriteString(d.Reason)
+	if d.Record != "" {
+		fmt.Fprintf(&b, ": %q", d.Record)
+	}
+	return b.String()
+}
+
+// renderRow renders a row for a dead letter.
+func renderRow(r *Row) string {
+	s := fmt.Sprintf("qid=%s doc=%s label=%v score=%v", r.QID, r.Doc, r.Label, r.Score)
+	if r.HasWeight {
+		s += fmt.Sprintf(" weight=%v", r.Weight)
+	}
+	return s
+}
+
+// renderJudgment renders a qrels line for a dead letter.
+func renderJudgment(j *Judgment) string {
+	return fmt.Sprintf("qid=%s doc=%s label=%v", j.QID, j.Doc, j.Label)
+}
