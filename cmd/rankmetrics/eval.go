@@ -690,11 +690,63 @@ func (e *evaluator) run(ctx context.Context, r runio.Reader, rep *reporter, prog
 	return res, nil
 }
 
+// readAhead runs the reader in its own goroutine, so parsing overlaps the
+// packing of updates; queries travel in a small recycled pool.
+type readAhead struct {
+	ch   chan readMsg
+	free chan *runio.Query
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+type readMsg struct {
+	q   *runio.Query
+	err error
+}
+
+const readAheadQueries = 64
+
+func startReadAhead(r runio.Reader) *readAhead {
+	a := &readAhead{ch: make(chan readMsg, readAheadQueries), free: make(chan *runio.Query, readAheadQueries), done: make(chan struct{})}
+	for range readAheadQueries {
+		a.free <- &runio.Query{}
+	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		for {
+			var q *runio.Query
+			select {
+			case q = <-a.free:
+			case <-a.done:
+				return
+			}
+			err := r.Next(q)
+			select {
+			case a.ch <- readMsg{q, err}:
+			case <-a.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// stop ends the goroutine; after it the reader may be used again.
+func (a *readAhead) stop() {
+	close(a.done)
+	a.wg.Wait()
+}
+
 // produce reads queries into jobs of o.batch queries.
 func (e *evaluator) produce(ctx context.Context, r runio.Reader, free <-chan *evalJob, jobs chan<- *evalJob, res *evalResult, prog *progress) error {
 	o := e.o
 	f64 := o.cfg.DType == metric.Float64
-	var q runio.Query
+	ra := startReadAhead(r)
+	defer ra.stop()
 	idx := 0
 	var j *evalJob
 	send := func() error {
@@ -708,38 +760,48 @@ func (e *evaluator) produce(ctx context.Context, r runio.Reader, free <-chan *ev
 		}
 	}
 	for {
-		err := r.Next(&q)
-		if err == io.EOF {
+		var m readMsg
+		select {
+		case m = <-ra.ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if m.err == io.EOF {
 			break
 		}
-		if err != nil {
-			return err
+		if m.err != nil {
+			return m.err
 		}
+		q := m.q
 		res.read++
+		skip := false
 		switch {
 		case q.Match == runio.MatchRunOnly && o.runOnly == "skip":
 			res.runOnly++
-			continue
+			skip = true
 		case q.Match == runio.MatchQrelsOnly && o.qrelsOnly == "skip":
 			res.qrelsOnly++
-			continue
+			skip = true
 		}
-		if j == nil {
-			select {
-			case j = <-free:
-			case <-ctx.Done():
-				return ctx.Err()
+		if !skip {
+			if j == nil {
+				select {
+				case j = <-free:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				j.reset(idx)
 			}
-			j.reset(idx)
+			if err := j.add(q, f64); err != nil {
+				return err
+			}
+			if prog != nil {
+				prog.queries.Add(1)
+				prog.items.Add(int64(len(q.Scores)))
+			}
 		}
-		if err := j.add(&q, f64); err != nil {
-			return err
-		}
-		if prog != nil {
-			prog.queries.Add(1)
-			prog.items.Add(int64(len(q.Scores)))
-		}
-		if len(j.qids) == o.batch {
+		ra.free <- q
+		if j != nil && len(j.qids) == o.batch {
 			if err := send(); err != nil {
 				return err
 			}

@@ -24,7 +24,20 @@ type delimSource struct {
 	fields [][]byte
 	unq    []byte
 	closer io.Closer
+	roles  []colRole // role of each column, for the fast path
 }
+
+// colRole is what a column holds.
+type colRole uint8
+
+const (
+	roleOther colRole = iota
+	roleQID
+	roleLabel
+	roleScore
+	roleWeight
+	roleDoc
+)
 
 // NewDelimitedReader returns a Reader over TSV (delim '\t') or CSV
 // (delim ',', with RFC 4180 quoting on single lines) input with a header.
@@ -89,6 +102,12 @@ func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Opti
 	}
 	if s.iDoc, err = find(cols.Doc, dReq); err != nil {
 		return nil, err
+	}
+	s.roles = make([]colRole, s.ncols)
+	for role, i := range map[colRole]int{roleQID: s.iQID, roleLabel: s.iLabel, roleScore: s.iScore, roleWeight: s.iW, roleDoc: s.iDoc} {
+		if i >= 0 {
+			s.roles[i] = role
+		}
 	}
 	return s, nil
 }
@@ -190,7 +209,77 @@ func (s *delimSource) splitQuoted(b []byte) ([][]byte, error) {
 	return f, nil
 }
 
+// fast parses the next line straight from the line reader's window in one
+// pass, when it is plain: no quote, no "\r", ids non-empty, numbers in the
+// exact decimal form of parseFastPrefix, and the whole line in the window.
+// It reports false, consuming nothing, for any other line, which next then
+// parses the general way (giving the same values, or the error).
+func (s *delimSource) fast(r *row) bool {
+	l := s.lr
+	w := l.win[l.pos:]
+	d := s.delim
+	i := 0
+	last := len(s.roles) - 1
+	for col, role := range s.roles {
+		start := i
+		switch role {
+		case roleLabel, roleScore, roleWeight:
+			v, n, ok := parseFastPrefix(w[i:])
+			if !ok {
+				return false
+			}
+			i += n
+			switch role {
+			case roleLabel:
+				r.label = v
+			case roleScore:
+				r.score = v
+			default:
+				r.weight = v
+			}
+		default:
+			for i < len(w) {
+				c := w[i]
+				if c == d || c == '\n' || c == '\r' || c == '"' {
+					break
+				}
+				i++
+			}
+			switch role {
+			case roleQID:
+				if i == start {
+					return false
+				}
+				r.qid = w[start:i]
+			case roleDoc:
+				if i == start {
+					return false
+				}
+				r.doc = w[start:i]
+			}
+		}
+		if i >= len(w) {
+			return false
+		}
+		if col < last {
+			if w[i] != d {
+				return false
+			}
+		} else if w[i] != '\n' {
+			return false
+		}
+		i++
+	}
+	l.pos += i
+	l.line++
+	r.line = l.line
+	return true
+}
+
 func (s *delimSource) next(r *row) error {
+	if s.fast(r) {
+		return nil
+	}
 	b, err := s.lr.next()
 	if err != nil {
 		return err

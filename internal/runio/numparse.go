@@ -9,34 +9,38 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseFloat parses b as strconv.ParseFloat(string(b), 64) does, without
-// allocating for plain decimals. Short decimals whose digits fit in 2^53 and
-// whose power of ten is exact take the exact fast path (one correctly
-// rounded multiply or divide); everything else, including "inf", "nan",
-// hexadecimal and long mantissas, goes to strconv.
+// allocating for plain decimals: see parseFastPrefix. Everything else,
+// including "inf", "nan", hexadecimal and long mantissas, goes to strconv.
 func parseFloat(b []byte) (float64, bool) {
-	i := 0
-	n := len(b)
-	if n == 1 {
+	if len(b) == 1 {
 		if c := b[0] - '0'; c <= 9 {
 			return float64(c), true
 		}
 	}
-	if n == 0 {
-		return 0, false
+	if f, n, ok := parseFastPrefix(b); ok && n == len(b) {
+		return f, true
 	}
+	return slowFloat(b)
+}
+
+// parseFastPrefix parses the decimal number at the start of b, of the form
+// [+-]digits[.digits][(e|E)[+-]digits], and returns it and its length. It
+// succeeds only when the result is exact to compute: at most 15 significant
+// digits (so the mantissa is exact in float64) and a power of ten within
+// 10^±22 (exact too), so one correctly rounded multiply or divide gives
+// the correctly rounded value, the same bits as strconv. Otherwise ok is
+// false and the caller must use strconv.
+func parseFastPrefix(b []byte) (f float64, n int, ok bool) {
+	i, end := 0, len(b)
 	neg := false
-	switch b[0] {
-	case '-':
-		neg = true
-		i++
-	case '+':
+	if i < end && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
 		i++
 	}
 	var mant uint64
-	digits := 0
-	exp := 0
+	digits, exp := 0, 0
 	sawDigit := false
-	for ; i < n; i++ {
+	for ; i < end; i++ {
 		c := b[i] - '0'
 		if c > 9 {
 			break
@@ -48,9 +52,9 @@ func parseFloat(b []byte) (float64, bool) {
 		mant = mant*10 + uint64(c)
 		digits++
 	}
-	if i < n && b[i] == '.' {
+	if i < end && b[i] == '.' {
 		i++
-		for ; i < n; i++ {
+		for ; i < end; i++ {
 			c := b[i] - '0'
 			if c > 9 {
 				break
@@ -65,49 +69,48 @@ func parseFloat(b []byte) (float64, bool) {
 		}
 	}
 	if !sawDigit || digits > 15 {
-		return slowFloat(b)
+		return 0, 0, false
 	}
-	if i < n {
-		if b[i] != 'e' && b[i] != 'E' {
-			return slowFloat(b)
-		}
+	if i < end && b[i]|0x20 == 'e' {
 		i++
 		eneg := false
-		if i < n && (b[i] == '-' || b[i] == '+') {
+		if i < end && (b[i] == '-' || b[i] == '+') {
 			eneg = b[i] == '-'
 			i++
 		}
-		if i == n {
-			return 0, false
-		}
-		e := 0
-		for ; i < n; i++ {
+		e, j := 0, i
+		for ; i < end; i++ {
 			c := b[i] - '0'
-			if c > 9 || e > 10000 {
-				return slowFloat(b)
+			if c > 9 {
+				break
+			}
+			if e > 10000 {
+				return 0, 0, false
 			}
 			e = e*10 + int(c)
+		}
+		if i == j {
+			return 0, 0, false
 		}
 		if eneg {
 			e = -e
 		}
 		exp += e
 	}
-	f := float64(mant) // exact: mant < 10^15 < 2^53
+	f = float64(mant) // exact: mant < 10^15 < 2^53
 	switch {
-	case mant == 0:
-	case exp == 0:
+	case mant == 0, exp == 0:
 	case exp < 0 && exp >= -22:
 		f /= pow10[-exp]
 	case exp > 0 && exp <= 22:
 		f *= pow10[exp]
 	default:
-		return slowFloat(b)
+		return 0, 0, false
 	}
 	if neg {
 		f = -f
 	}
-	return f, true
+	return f, i, true
 }
 
 func slowFloat(b []byte) (float64, bool) {

@@ -1,0 +1,122 @@
+"""Print the ratio table of bench/run.sh from its JSON result lines.
+
+Every ratio compares two figures measured in the same run. "x faster" is
+peer time / rankmetrics time; "x of floor" is rankmetrics time / floor time.
+"""
+import json
+import sys
+
+
+def load(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                rows.append(json.loads(line))
+    return rows
+
+
+def find(rows, peer, what):
+    for r in rows:
+        if r["peer"] == peer and r["what"] == what:
+            return r
+    return None
+
+
+def fmt_s(r):
+    return "n/a" if r is None else f"{r['seconds']:.3f} s"
+
+
+def main():
+    rows = load(sys.argv[1])
+    out = []
+
+    def line(what, value, target, ok):
+        mark = "" if ok is None else ("yes" if ok else "NO")
+        out.append(f"| {what} | {value} | {target} | {mark} |")
+
+    def ratio(a, b):
+        return None if a is None or b is None else a["seconds"] / b["seconds"]
+
+    out.append("| measurement | figure | target | met |")
+    out.append("|---|---|---|---|")
+    ours = {p: find(rows, "rankmetrics", f"compute float32 map {p}, 1 worker(s)")
+            for p in ["stable", "random", "pessimistic", "optimistic", "expected"]}
+    floor_c = find(rows, "floor-c", "floor rank counting, no sort (full MAP)")
+    floor_go = find(rows, "floor-go", "floor full MAP, rank counting (no sort), 1 goroutine")
+    floor_gosort = find(rows, "floor-go", "floor full MAP, slices.Sort keys, 1 goroutine")
+    np_stable = find(rows, "numpy-tf", "compute stable")
+    np_random = find(rows, "numpy-tf", "compute random")
+    tfr = find(rows, "tf-ranking", "compute random (batch 1024, 1 thread)")
+    tfr_one = find(rows, "tf-ranking", "compute random (batch 100000, 1 thread)")
+    s = ours["stable"]
+    line("compute, float32 full MAP, 1 core, stable ties", fmt_s(s), "", None)
+    r = ratio(s, floor_c)
+    line("  / vectorised C rank-counting floor", "n/a" if r is None else f"{r:.2f}x", "<= 2x", None if r is None else r <= 2)
+    r = ratio(s, floor_go)
+    line("  / Go rank-counting floor", "n/a" if r is None else f"{r:.2f}x", "", None)
+    r = ratio(s, floor_gosort)
+    line("  / Go slices.Sort floor", "n/a" if r is None else f"{r:.2f}x", "", None)
+    r = ratio(np_stable, s)
+    line("  NumPy TF algorithm (stable) / rankmetrics", "n/a" if r is None else f"{r:.1f}x faster", ">= 5x", None if r is None else r >= 5)
+    r = ratio(np_random, ours["random"])
+    line("  NumPy TF algorithm (random) / rankmetrics (random)", "n/a" if r is None else f"{r:.1f}x faster", ">= 5x", None if r is None else r >= 5)
+    r = ratio(tfr, ours["random"])
+    line("  TF-Ranking metric, updates of 1024 lists / rankmetrics (random)", "n/a" if r is None else f"{r:.1f}x faster", ">= 20x", None if r is None else r >= 20)
+    r = ratio(tfr_one, ours["random"])
+    line("  TF-Ranking metric, one update of every list / rankmetrics (random)", "n/a" if r is None else f"{r:.1f}x faster", "", None)
+    for p in ["random", "pessimistic", "optimistic", "expected"]:
+        r = ratio(ours[p], s)
+        line(f"  ties {p} / stable", "n/a" if r is None else f"{r:.2f}x", "<= 1.5x", None if r is None else r <= 1.5)
+    for p in ["stable", "random"]:
+        at10 = find(rows, "rankmetrics", f"compute float32 map@10 {p}, 1 worker(s)")
+        r = ratio(at10, ours[p])
+        line(f"  MAP@10 / full MAP ({p})", "n/a" if r is None else f"{r:.2f}x", "<= 1x", None if r is None else r <= 1.0)
+    for p in ["stable", "random"]:
+        one = find(rows, "rankmetrics", f"compute float32 map {p}, 1 worker(s)#scaling")
+        two = find(rows, "rankmetrics", f"compute float32 map {p}, 2 worker(s)#scaling")
+        if one and two:
+            sp = one["seconds"] / two["seconds"]
+            lo, hi = one["min"] / two["max"], one["max"] / two["min"]
+            line(f"  2 workers / 1 worker throughput ({p})", f"{sp:.2f}x (spread {lo:.2f}-{hi:.2f})", ">= 1.8x", sp >= 1.8)
+    # End to end.
+    trec = find(rows, "rankmetrics", "e2e trec")
+    trec_r = find(rows, "rankmetrics", "e2e trec, random ties")
+    te = find(rows, "trec_eval (pytrec-eval-terrier)", "e2e trec (load + evaluate)")
+    rx = find(rows, "ranx", "e2e trec (load + evaluate)")
+    line("end to end, 10M-line TREC run + qrels, stable ties", fmt_s(trec) + ("" if trec is None else f", {trec['peak_rss_mib']:.0f} MiB"), "", None)
+    line("  with random ties", fmt_s(trec_r) + ("" if trec_r is None else f", {trec_r['peak_rss_mib']:.0f} MiB"), "", None)
+    r = ratio(te, trec)
+    line("  trec_eval (pytrec-eval-terrier) / rankmetrics", "n/a" if r is None else f"{r:.1f}x faster", ">= 10x", None if r is None else r >= 10)
+    r = ratio(rx, trec)
+    line("  ranx load + evaluate / rankmetrics", "n/a" if r is None else f"{r:.1f}x faster", "> 1x", None if r is None else r > 1)
+    if te and trec:
+        q = trec["peak_rss_mib"] / te["peak_rss_mib"]
+        line("  peak RSS rankmetrics / trec_eval", f"{q:.3f} ({trec['peak_rss_mib']:.0f} / {te['peak_rss_mib']:.0f} MiB)", "<= 0.5", q <= 0.5)
+    tsv = find(rows, "rankmetrics", "e2e sorted tsv")
+    tsv_small = find(rows, "rankmetrics", "e2e sorted tsv, 1/10 size")
+    np_e2e = find(rows, "numpy-tf", "e2e tsv (loadtxt + compute)")
+    line("end to end, sorted TSV (10M lines)", fmt_s(tsv), "", None)
+    r = ratio(np_e2e, tsv)
+    line("  NumPy loadtxt + compute / rankmetrics", "n/a" if r is None else f"{r:.1f}x faster", ">= 5x", None if r is None else r >= 5)
+    if tsv:
+        line("  peak RSS", f"{tsv['peak_rss_mib']:.0f} MiB", "< 64 MiB", tsv["peak_rss_mib"] < 64)
+    if tsv and tsv_small:
+        line("  peak RSS at 1/10 of the size", f"{tsv_small['peak_rss_mib']:.0f} MiB", "same as full size", None)
+    for what in ["e2e parquet", "e2e rkm1"]:
+        r = find(rows, "rankmetrics", what)
+        if r:
+            line(what.replace("e2e", "end to end,"), f"{fmt_s(r)}, {r['peak_rss_mib']:.0f} MiB", "", None)
+    # MAP values, to show every peer computed the same thing.
+    out.append("")
+    out.append("| peer | what | MAP |")
+    out.append("|---|---|---|")
+    for r in rows:
+        if "map" in r:
+            out.append(f"| {r['peer']} | {r['what'].split('#')[0]} | {r['map']:.10f} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Measures rankmetrics and its peers in one run on the same generated data
+# and prints the table of ratios (see bench/README.md).
+#
+#   bash bench/run.sh            # everything (a few minutes: ranx alone takes ~1.5 min)
+#   SKIP_SLOW=1 bash bench/run.sh  # without ranx, trec_eval and TF-Ranking
+#
+# Environment: QUERIES (default 100000 lists of 100 items), DATA (bench/data),
+# OUT (bench/out), FLOOR (the shared floor programs, ../shared/bench/floor),
+# TFR_PYTHON (the parity venv's python, parity/.venv/bin/python), REPS (5).
+# One-core figures run under taskset -c 0; the others use the whole machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DATA=${DATA:-bench/data}
+OUT=${OUT:-bench/out}
+QUERIES=${QUERIES:-100000}
+FLOOR=${FLOOR:-../shared/bench/floor}
+TFR_PYTHON=${TFR_PYTHON:-parity/.venv/bin/python}
+REPS=${REPS:-5}
+SKIP_SLOW=${SKIP_SLOW:-0}
+PEERS=bench/peers
+VENV=bench/.venv
+RES=$OUT/results.jsonl
+
+say() { echo "== $*" >&2; }
+one_core() { taskset -c 0 env GOMAXPROCS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMBA_NUM_THREADS=1 "$@"; }
+
+mkdir -p "$OUT" "$PEERS"
+: > "$RES"
+
+say "data"
+[ -f "$DATA/data.bin" ] || go run ./bench/gen -out "$DATA" -queries "$QUERIES"
+[ -f "$DATA/small/data.tsv" ] || go run ./bench/gen -out "$DATA/small" -queries $((QUERIES / 10)) -formats tsv
+
+say "build"
+go build -o "$PEERS/rankmetrics" ./cmd/rankmetrics
+go build -o "$PEERS/mapbench" ./bench/mapbench
+gcc -O3 -march=native "$FLOOR/sortbench.c" -o "$PEERS/sortbench"
+rm -rf "$PEERS/gosort-src" && cp -r "$FLOOR/gosort" "$PEERS/gosort-src" && chmod -R u+w "$PEERS/gosort-src"
+(cd "$PEERS/gosort-src" && go build -o ../gosort .)
+if [ ! -x "$VENV/bin/python" ]; then
+	python3 -m venv "$VENV"
+	"$VENV/bin/pip" install -q ranx pytrec-eval-terrier numpy
+fi
+PY="$VENV/bin/python"
+
+say "compute only, one core"
+one_core "$PEERS/mapbench" -data "$DATA/data.bin" -reps "$REPS" -cases one-core >> "$RES"
+one_core "$PEERS/sortbench" "$DATA/data.bin" > "$OUT/sortbench.txt"
+"$PY" bench/py/floor_parse.py floor-c "$OUT/sortbench.txt" >> "$RES"
+one_core "$PEERS/gosort" "$DATA/data.bin" > "$OUT/gosort.txt"
+"$PY" bench/py/floor_parse.py floor-go "$OUT/gosort.txt" >> "$RES"
+for ties in stable random; do
+	one_core "$PY" bench/py/numpy_tf.py compute --bin "$DATA/data.bin" --ties "$ties" --repeat "$REPS" >> "$RES"
+done
+if [ "$SKIP_SLOW" != 1 ] && [ -x "$TFR_PYTHON" ]; then
+	for batch in 1024 100000; do
+		one_core "$TFR_PYTHON" bench/py/tfr_peer.py --bin "$DATA/data.bin" --threads 1 --batch "$batch" >> "$RES" || say "TF-Ranking peer failed"
+	done
+else
+	say "TF-Ranking peer skipped (no $TFR_PYTHON, or SKIP_SLOW=1)"
+fi
+
+say "compute only, 1 and 2 workers"
+"$PEERS/mapbench" -data "$DATA/data.bin" -reps "$REPS" -cases scaling | sed 's/worker(s)"/worker(s)#scaling"/' >> "$RES"
+
+say "end to end"
+RM="${RANKMETRICS:-$PEERS/rankmetrics}"
+E2E=("$PY" bench/py/e2e.py --repeat 3 --map-json map)
+"${E2E[@]}" --peer rankmetrics --what "e2e trec" -- "$RM" eval --quiet --format json --ties stable "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+"${E2E[@]}" --peer rankmetrics --what "e2e trec, random ties" -- "$RM" eval --quiet --format json "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+"${E2E[@]}" --peer rankmetrics --what "e2e sorted tsv" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.tsv" >> "$RES"
+"${E2E[@]}" --peer rankmetrics --what "e2e sorted tsv, 1/10 size" -- "$RM" eval --quiet --format json --ties stable "$DATA/small/data.tsv" >> "$RES"
+"${E2E[@]}" --peer rankmetrics --what "e2e parquet" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.parquet" >> "$RES"
+"${E2E[@]}" --peer rankmetrics --what "e2e rkm1" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.bin" >> "$RES"
+"$PY" bench/py/numpy_tf.py e2e-tsv --tsv "$DATA/data.tsv" >> "$RES"
+if [ "$SKIP_SLOW" != 1 ]; then
+	"$PY" bench/py/trec_eval_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+	"$PY" bench/py/ranx_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES" 2> "$OUT/ranx.log"
+fi
+
+say "results in $RES"
+"$PY" bench/py/table.py "$RES"
