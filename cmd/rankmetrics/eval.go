@@ -318,6 +318,8 @@ type evalJob struct {
 	nrel        []float64
 	anyUnranked bool
 	items       int
+	// placeholders counts the items added for lists without any.
+	placeholders int
 
 	// Results, one entry per measure spec.
 	per  []metric.PerList
@@ -336,6 +338,7 @@ func (j *evalJob) reset(idx int) {
 	j.nrel = j.nrel[:0]
 	j.anyUnranked = false
 	j.items = 0
+	j.placeholders = 0
 	j.err = nil
 }
 
@@ -365,6 +368,22 @@ func (j *evalJob) add(q *runio.Query, f64 bool) error {
 	j.unranked = append(j.unranked, unr)
 	if unr > 0 {
 		j.anyUnranked = true
+	}
+	if len(q.Scores) == 0 {
+		// A judged query the run misses (kept with --qrels-only keep) has
+		// no item. An empty list would weigh 0 in an update of empty lists
+		// (no slot carries a weight), so it gets one non-relevant
+		// placeholder item instead: AP 0, and the list weight of a list
+		// without relevant items, whatever the update holds.
+		if f64 {
+			j.lab64, j.sc64 = append(j.lab64, 0), append(j.sc64, 0)
+		} else {
+			j.lab32, j.sc32 = append(j.lab32, 0), append(j.sc32, 0)
+		}
+		j.items++
+		j.placeholders++
+		j.splits = append(j.splits, j.items)
+		return nil
 	}
 	if f64 {
 		j.lab64 = append(j.lab64, q.Labels...)
@@ -822,7 +841,7 @@ func (e *evaluator) reduce(j *evalJob, accs []*metric.MeanAveragePrecision, res 
 		j.accs[s] = nil
 	}
 	res.evaluated += int64(len(j.qids))
-	res.items += int64(j.items)
+	res.items += int64(j.items - j.placeholders)
 	for _, v := range j.per[e.hist].Values[:len(j.qids)] {
 		res.hist[histBin(v)]++
 	}

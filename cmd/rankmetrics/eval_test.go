@@ -97,6 +97,9 @@ func TestEvalTRECHandWorked(t *testing.T) {
 		{"topn flag", []string{"--topn", "1", "-m", "map"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2, "map@1": 0.25}, 2},
 		{"keep run-only", []string{"--run-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4 + 0) / 3}, 3},
 		{"keep both", []string{"--run-only", "keep", "--qrels-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
+		// One query per update: the qrels-only query is an update alone.
+		{"keep both, batch 1", []string{"--run-only", "keep", "--qrels-only", "keep", "--batch", "1"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
+		{"keep both, dense", []string{"--run-only", "keep", "--qrels-only", "keep", "--batch", "1", "--ragged=false"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
 		{"grouped", []string{"--unsorted", "group"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
 		{"dense", []string{"--ragged=false"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
 	}
@@ -119,6 +122,13 @@ func TestEvalTRECHandWorked(t *testing.T) {
 				}
 				if r.Counts["queries_evaluated"] != tc.evald || r.Counts["queries_read"] != 4 {
 					t.Errorf("counts %v, want %d evaluated of 4 read", r.Counts, tc.evald)
+				}
+				wantItems := int64(5)
+				if tc.evald >= 3 {
+					wantItems = 6
+				}
+				if r.Counts["items"] != wantItems {
+					t.Errorf("items %d, want %d", r.Counts["items"], wantItems)
 				}
 				wantCounts := map[string]int64{"items": 0, "rows": 6, "qrels_rows": 6, "run_only_queries": 1, "qrels_only_queries": 1,
 					"unjudged_items": 2, "unranked_judged": 2, "unranked_relevant": 2}
