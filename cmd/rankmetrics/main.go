@@ -21,6 +21,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"compute": {"answer JSON Lines metric cases (the parity interface)", runCompute},
+		"eval":    {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
 	}
 }
 
