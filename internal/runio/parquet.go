@@ -27,8 +27,6 @@ type parquetSource struct {
 	score  *pcol
 	weight *pcol
 	doc    *pcol
-	idBuf  []byte
-	docBuf []byte
 	closer io.Closer
 }
 
@@ -40,6 +38,10 @@ type pcol struct {
 	buf  []parquet.Value
 	pos  int
 	n    int
+	// The text of the last integer id, reused while the id repeats.
+	lastInt  int64
+	lastText []byte
+	hasLast  bool
 }
 
 // NewParquetReader returns a Reader over a Parquet file with the columns
@@ -212,18 +214,25 @@ func (s *parquetSource) num(c *pcol) (float64, error) {
 	return v.Double(), nil
 }
 
-func (s *parquetSource) id(c *pcol, buf []byte) ([]byte, error) {
+func (s *parquetSource) id(c *pcol) ([]byte, error) {
 	v, err := s.value(c)
 	if err != nil {
 		return nil, err
 	}
+	var x int64
 	switch c.kind {
 	case parquet.Int32:
-		return strconv.AppendInt(buf[:0], int64(v.Int32()), 10), nil
+		x = int64(v.Int32())
 	case parquet.Int64:
-		return strconv.AppendInt(buf[:0], v.Int64(), 10), nil
+		x = v.Int64()
+	default:
+		return v.ByteArray(), nil
 	}
-	return v.ByteArray(), nil
+	if !c.hasLast || x != c.lastInt {
+		c.lastText = strconv.AppendInt(c.lastText[:0], x, 10)
+		c.lastInt, c.hasLast = x, true
+	}
+	return c.lastText, nil
 }
 
 func (s *parquetSource) next(r *row) error {
@@ -239,11 +248,8 @@ func (s *parquetSource) next(r *row) error {
 	s.row++
 	r.line = s.row
 	var err error
-	if r.qid, err = s.id(s.qid, s.idBuf); err != nil {
+	if r.qid, err = s.id(s.qid); err != nil {
 		return err
-	}
-	if s.qid.kind != parquet.ByteArray && s.qid.kind != parquet.FixedLenByteArray {
-		s.idBuf = r.qid
 	}
 	if len(r.qid) == 0 {
 		return &ParseError{File: s.name, Line: s.row, Field: s.cols.QID, Msg: "empty qid"}
@@ -266,11 +272,8 @@ func (s *parquetSource) next(r *row) error {
 		}
 	}
 	if s.doc != nil {
-		if r.doc, err = s.id(s.doc, s.docBuf); err != nil {
+		if r.doc, err = s.id(s.doc); err != nil {
 			return err
-		}
-		if s.doc.kind != parquet.ByteArray && s.doc.kind != parquet.FixedLenByteArray {
-			s.docBuf = r.doc
 		}
 		if len(r.doc) == 0 {
 			return &ParseError{File: s.name, Line: s.row, Field: s.cols.Doc, Msg: "empty document id"}
