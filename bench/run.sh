@@ -67,6 +67,10 @@ say "compute only, 1 and 2 workers"
 
 say "end to end"
 RM="${RANKMETRICS:-$PEERS/rankmetrics}"
+if ! "$RM" eval -h > /dev/null 2>&1; then
+	echo "run.sh: $RM has no eval command (cmd/rankmetrics/main.go must dispatch \"eval\" to runEval)" >&2
+	exit 1
+fi
 E2E=("$PY" bench/py/e2e.py --repeat 3 --map-json map)
 "${E2E[@]}" --peer rankmetrics --what "e2e trec" -- "$RM" eval --quiet --format json --ties stable "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e trec, random ties" -- "$RM" eval --quiet --format json "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
