@@ -1,6 +1,9 @@
 package metric
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // This file is the one place that fixes the order of additions, and the
 // float32 rounding of TF's CPU kernels. Every reduction of the kernels goes
@@ -33,22 +36,22 @@ const (
 	eigenLeaf  = 8192 // the longest sum Eigen does without a tree split
 )
 
-// smallestNormal32 is the least positive normal float32, 2^-126.
-const smallestNormal32 = 0x1p-126
-
-// ftzFloat32 flushes a subnormal x to a zero of its sign.
+// ftzFloat32 flushes a subnormal x to a zero of its sign. It has no branch:
+// a float32 whose exponent bits are all zero is a zero or a subnormal, and
+// keeps only its sign bit.
 func ftzFloat32(x float32) float32 {
-	if x < smallestNormal32 && x > -smallestNormal32 {
-		return float32(math.Copysign(0, float64(x)))
-	}
-	return x
+	u := math.Float32bits(x)
+	e := u & 0x7f800000
+	keep := uint32(int32(e|-e)>>31) | 0x80000000 // all ones unless e == 0
+	return math.Float32frombits(u & keep)
 }
 
 // ftzFloat64 is the identity: float64 mode keeps subnormals.
 func ftzFloat64(x float64) float64 { return x }
 
-// add32 is one float32 addition of TF's CPU kernels.
-func add32(a, b float32) float32 { return ftzFloat32(ftzFloat32(a) + ftzFloat32(b)) }
+// add32 is one float32 addition of TF's CPU kernels, on operands that are
+// already flushed.
+func add32(a, b float32) float32 { return ftzFloat32(a + b) }
 
 // sumFloat32 returns TF's float32 reduce_sum of xs, whose first element sits
 // at index first of the flat tensor buffer (it decides where a sum longer
@@ -63,7 +66,7 @@ func sumFloat32(xs []float32, first int) float32 {
 	half := (len(xs) + 1) / 2
 	split := eigenLanes * ((first + half + eigenLanes - 1) / eigenLanes)
 	left := min(split-first, len(xs))
-	acc := add32(0, sumFloat32Tree(xs[:left], first))
+	acc := sumFloat32Tree(xs[:left], first) + 0 // +0 + x, which makes -0 +0
 	if left < len(xs) {
 		acc = add32(acc, sumFloat32Tree(xs[left:], split))
 	}
@@ -99,6 +102,9 @@ func leafSum32(xs []float32) float32 {
 type laneSumFloat32 struct {
 	n, v4, v int
 	acc      [4][eigenLanes]float32
+	// touched has bit 8q+l set when lane l of accumulator q (q >= 1) holds a
+	// value: combining the others would add +0, which changes no bits.
+	touched  uint32
 	tail     float32
 	combined bool
 	single   float32 // the one value of a sum of n == 1, which TF copies
@@ -130,18 +136,18 @@ func (a *laneSumFloat32) combine() {
 		return
 	}
 	a.combined = true
-	if a.v4 == 0 {
-		return
-	}
-	for q := 1; q < 4; q++ {
-		for l := range eigenLanes {
-			a.acc[0][l] = add32(a.acc[0][l], a.acc[q][l])
-		}
+	// Lane by lane, ((a0 + a1) + a2) + a3; each lane's additions are
+	// independent of the other lanes', so the order across lanes is free.
+	for t := a.touched; t != 0; t &= t - 1 {
+		i := bits.TrailingZeros32(t)
+		q, l := i/eigenLanes, i%eigenLanes
+		a.acc[0][l] = add32(a.acc[0][l], a.acc[q][l])
 	}
 }
 
 // add adds x, the value at position p; positions must increase.
 func (a *laneSumFloat32) add(p int, x float32) {
+	x = ftzFloat32(x)
 	switch {
 	case a.dense != nil:
 		a.dense[p] = x
@@ -150,7 +156,11 @@ func (a *laneSumFloat32) add(p int, x float32) {
 	case a.n < eigenLanes || p >= a.v:
 		a.tail = add32(a.tail, x)
 	case p < a.v4:
-		a.acc[p%(4*eigenLanes)/eigenLanes][p%eigenLanes] = add32(a.acc[p%(4*eigenLanes)/eigenLanes][p%eigenLanes], x)
+		q, l := p%(4*eigenLanes)/eigenLanes, p%eigenLanes
+		a.acc[q][l] = add32(a.acc[q][l], x)
+		if q > 0 {
+			a.touched |= 1 << (q*eigenLanes + l)
+		}
 	default:
 		a.combine()
 		a.acc[0][p%eigenLanes] = add32(a.acc[0][p%eigenLanes], x)
