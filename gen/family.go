@@ -1,5 +1,953 @@
 package main
 
+import (
+	"bytes"
+	"fmt"
+
+	. "github.com/dave/jennifer/jen" // jennifer is a DSL meant to be dot-imported
+)
+
 // familyFiles returns the generated files of the other ranking metrics for
-// variant v (none yet).
-func familyFiles(v variant) ([]file, error) { return nil, nil }
+// variant v: the family kernels (family_T.go), which rank each list once
+// and compute every metric of a plan from that ranking, and their tests
+// (family_T_test.go).
+func familyFiles(v variant) ([]file, error) {
+	var files []file
+	for _, f := range []struct {
+		name string
+		make func(variant) *File
+	}{
+		{"family_" + v.T + ".go", familyFile},
+		{"family_" + v.T + "_test.go", familyTestFile},
+	} {
+		var buf bytes.Buffer
+		if err := f.make(v).Render(&buf); err != nil {
+			return nil, fmt.Errorf("render %s: %w", f.name, err)
+		}
+		files = append(files, file{f.name, buf.Bytes()})
+	}
+	return files, nil
+}
+
+// fam holds the names of one variant's family kernel.
+type fam struct {
+	variant
+	bits string // "32" or "64": the suffix of the gain and discount helpers
+}
+
+func (f fam) ws() string  { return "fam" + f.Name }
+func (f fam) out() string { return "famOut" + f.Name }
+func (f fam) is32() bool  { return f.T == "float32" }
+
+// t returns the variant's element type.
+func (f fam) t() *Statement { return Id(f.T) }
+
+// conv converts x to the element type.
+func (f fam) conv(x Code) *Statement { return Id(f.T).Call(x) }
+
+// w returns the flushed weight of slot i, from w or the constant wc.
+func (f fam) w(i Code) *Statement { return f.ftz(Id("slotWeight").Call(Id("w"), Id("wc"), i)) }
+
+// lab returns the flushed label of slot i.
+func (f fam) lab(i Code) *Statement { return f.ftz(Id("lab").Index(i)) }
+
+// lane declares a lane sum named name of n summands starting at flat index
+// first, dense scratch in ws.<buf>.
+func (f fam) lane(name string, n, first Code, buf string) []Code {
+	return []Code{
+		Var().Id(name).Id(f.Lane),
+		Id(name).Dot("reset").Call(n, first, Op("&").Id("ws").Dot(buf)),
+	}
+}
+
+// scratch grows ws.<buf> to n elements, names it name and stores it back.
+func scratch(name, buf string, n Code) []Code {
+	return []Code{
+		Id(name).Op(":=").Id("grow").Call(Id("ws").Dot(buf), n),
+		Id("ws").Dot(buf).Op("=").Id(name),
+	}
+}
+
+// lines joins groups of statements, in order.
+func lines(groups ...[]Code) []Code {
+	var out []Code
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+func familyFile(v variant) *File {
+	f := fam{variant: v, bits: v.T[len(v.T)-2:]}
+	file := NewFile("metric")
+	file.HeaderComment(header)
+	file.ImportName(tensorPath, "tensor")
+	famTypes(file, f)
+	famPrepare(file, f)
+	famBatch(file, f)
+	famRank(file, f)
+	famPlace(file, f)
+	famGainStats(file, f)
+	famRelWeights(file, f)
+	famList(file, f)
+	famAP(file, f)
+	famDCG(file, f)
+	famMasked(file, f)
+	famARP(file, f)
+	famOPA(file, f)
+	famFinish(file, f)
+	return file
+}
+
+func famTypes(file *File, f fam) {
+	T := f.t
+	file.Commentf("%s holds the scratch buffers of the %s family kernels. A metric keeps", f.ws(), f.T)
+	file.Comment("one and reuses it across updates, so a steady-state update allocates nothing.")
+	file.Type().Id(f.ws()).Struct(
+		Comment("lab, sc and wrow hold one list's labels, scores and item weights when"),
+		Comment("they must be converted."),
+		List(Id("lab"), Id("sc"), Id("wrow")).Index().Add(T()),
+		Comment("keys holds the sorted keys of the ranked items: those whose label is not"),
+		Comment("0, or every valid item on the sorting path; oth the other valid items'."),
+		List(Id("keys"), Id("oth")).Index().Id(f.Key),
+		Comment("idx holds the slots of the items with a label other than 0, in slot order."),
+		Id("idx").Index().Int(),
+		Comment("pos holds the 1-based rank of each key of keys; ahead and tied count the"),
+		Comment("other items ranked before each group of keys, or tied with it."),
+		List(Id("pos"), Id("ahead"), Id("tied")).Index().Int(),
+		Comment("flab and fw hold the flushed labels and slot weights on the sorting path;"),
+		Comment("ol, os and ow the flushed labels, scores and masked weights of OPA."),
+		List(Id("flab"), Id("fw"), Id("ol"), Id("os"), Id("ow")).Index().Add(T()),
+		Comment("terms, ideal and ones hold dense summands, ideal gains and unit weights;"),
+		Comment("big1 and big2 the summands of lane sums longer than a leaf."),
+		List(Id("terms"), Id("ideal"), Id("ones"), Id("big1"), Id("big2")).Index().Add(T()),
+		Comment("gains holds, per distinct gain of the plan, the gain of each slot of the"),
+		Comment("list; gsum and gnum their sum and their sum weighted, in slot order."),
+		Id("gains").Index().Index().Add(T()),
+		List(Id("gsum"), Id("gnum")).Index().Add(T()),
+		Comment("disc holds each spec's discount table, discK one more than its cutoff."),
+		Id("disc").Index().Index().Add(T()),
+		Id("discK").Index().Int(),
+		Comment("grouped is set when keys hold every valid item, sorted, and ties must be"),
+		Comment("averaged (Expected)."),
+		Id("grouped").Bool(),
+		Comment("nvalid counts the valid items, nrel the valid relevant ones and nrelAll"),
+		Comment("every relevant item, its weight > 0 or not; tr is the weighted relevance"),
+		Comment("and sw the sum of the weights (its sign when they are not per item)."),
+		List(Id("nvalid"), Id("nrel"), Id("nrelAll")).Int(),
+		List(Id("tr"), Id("sw")).Add(T()),
+		Comment("out holds each spec's results of the batch."),
+		Id("out").Index().Id(f.out()),
+		Comment("none is the empty row of per-item weights."),
+		Id("none").Index(Lit(0)).Add(T()),
+	)
+
+	file.Commentf("%s holds one spec's per-list results of a batch: the value, the list", f.out())
+	file.Comment("weight and their product; the parts of TF-Ranking's derived list weight (the")
+	file.Comment("sum of the weights, the relevance and the mean relevant weight); and whether")
+	file.Comment("the list is skipped.")
+	file.Type().Id(f.out()).Struct(
+		List(Id("val"), Id("lw"), Id("v"), Id("sw"), Id("r"), Id("pw")).Index().Add(T()),
+		Id("skip").Index().Bool(),
+	)
+}
+
+func famPrepare(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	grows := []Code{}
+	for _, s := range []string{"val", "lw", "v", "sw", "r", "pw", "skip"} {
+		grows = append(grows, Id("o").Dot(s).Op("=").Id("grow").Call(Id("o").Dot(s), Id("bsz")))
+	}
+	file.Comment("prepare sizes the buffers for a batch of bsz lists of n slots under plan p,")
+	file.Comment("and computes the discount tables of its cutoffs.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("prepare").Params(Id("p").Op("*").Id("famPlan"), List(Id("bsz"), Id("n")).Int()).Block(
+		If(Len(ws().Dot("out")).Op("!=").Len(Id("p").Dot("specs"))).Block(
+			ws().Dot("out").Op("=").Make(Index().Id(f.out()), Len(Id("p").Dot("specs"))),
+			ws().Dot("disc").Op("=").Make(Index().Index().Add(f.t()), Len(Id("p").Dot("specs"))),
+			ws().Dot("discK").Op("=").Make(Index().Int(), Len(Id("p").Dot("specs"))),
+		),
+		If(Len(ws().Dot("gains")).Op("!=").Len(Id("p").Dot("gains"))).Block(
+			ws().Dot("gains").Op("=").Make(Index().Index().Add(f.t()), Len(Id("p").Dot("gains"))),
+			ws().Dot("gsum").Op("=").Make(Index().Add(f.t()), Len(Id("p").Dot("gains"))),
+			ws().Dot("gnum").Op("=").Make(Index().Add(f.t()), Len(Id("p").Dot("gains"))),
+		),
+		For(Id("j").Op(":=").Range().Id("ws").Dot("out")).Block(lines(
+			[]Code{Id("o").Op(":=").Op("&").Id("ws").Dot("out").Index(Id("j"))},
+			grows,
+			[]Code{
+				Clear(Id("o").Dot("skip")),
+				Id("s").Op(":=").Op("&").Id("p").Dot("specs").Index(Id("j")),
+				If(Id("s").Dot("kind").Op("==").Id("KindNDCG").Op("||").Id("s").Dot("kind").Op("==").Id("KindDCG")).Block(
+					If(Id("k").Op(":=").Id("s").Dot("cutoff").Call(Id("n")), Id("ws").Dot("discK").Index(Id("j")).Op("!=").Id("k").Op("+").Lit(1)).Block(
+						Id("ws").Dot("disc").Index(Id("j")).Op("=").Id("discountTable"+f.bits).Call(Id("s").Dot("disc"), Id("k"), Id("ws").Dot("disc").Index(Id("j"))),
+						Id("ws").Dot("discK").Index(Id("j")).Op("=").Id("k").Op("+").Lit(1),
+					),
+				),
+			},
+		)...),
+	)
+}
+
+func famBatch(file *File, f fam) {
+	rowInto := func(dst, src, buf string) []Code {
+		return []Code{
+			Id(dst).Op(":=").Id(src).Dot(f.Row).Call(Id("b"), Id("ws").Dot(buf)),
+			If(Op("!").Id(src).Dot(f.IsView).Call()).Block(Id("ws").Dot(buf).Op("=").Id(dst)),
+		}
+	}
+	loop := lines(
+		rowInto("lab", "labels", "lab"),
+		rowInto("sc", "predictions", "sc"),
+		[]Code{
+			Comment("w holds the item weights, or is nil when every slot weighs wc."),
+			Var().Id("w").Index().Add(f.t()),
+			Id("wc").Op(":=").Add(f.conv(Lit(1))),
+			Switch(Id("weights").Dot("Kind").Call()).Block(
+				Case(Qual(tensorPath, "ListWeights")).Block(
+					Id("wc").Op("=").Add(f.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
+					If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
+						Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
+					),
+				),
+				Case(Qual(tensorPath, "ItemWeights")).Block(lines(
+					rowInto("row", "wv", "wrow"),
+					[]Code{
+						For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
+							If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
+								Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
+							),
+						),
+						Comment("A non-nil w says the weights are per item, even for an empty row."),
+						Id("w").Op("=").Id("row"),
+						If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
+					},
+				)...),
+			),
+			Comment("wl is the list weight of the conventions that weigh lists directly."),
+			Id("wl").Op(":=").Id("wc"),
+			Id("wc").Op("=").Add(f.ftz(Id("wc"))),
+			If(Id("bad").Op(":=").Id("ws").Dot("rank").Call(Id("b"), Id("lab"), Id("sc"), Id("w"), Id("wc"), Id("n"), Id("p"), Id("thr"), Id("rng")), Id("bad").Op(">=").Lit(0)).Block(
+				Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
+			),
+			For(List(Id("gi"), Id("g")).Op(":=").Range().Id("p").Dot("gains")).Block(
+				If(Id("bad").Op(":=").Id("ws").Dot("gainStats").Call(Id("b"), Id("gi"), Id("g"), Id("lab"), Id("w"), Id("wc"), Id("n"), Id("p").Dot("ragged")), Id("bad").Op(">=").Lit(0)).Block(
+					Return(Id("gainError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
+				),
+			),
+			For(Id("j").Op(":=").Range().Id("p").Dot("specs")).Block(
+				If(Err().Op(":=").Id("ws").Dot("list").Call(Id("j"), Id("b"), Id("lab"), Id("sc"), Id("w"), Id("wc"), Id("wl"), Id("n"), Id("p"), Id("thr")), Err().Op("!=").Nil()).Block(
+					Return(Err()),
+				),
+			),
+		},
+	)
+	file.Commentf("batch computes in %s every spec's per-list values and list weights of a", f.T)
+	file.Comment("checked batch into ws.out. It returns an error, wrapping ErrInput, for a NaN")
+	file.Comment("score, a non-finite weight, a NaN gain or an empty list under EmptyError.")
+	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("batch").Params(
+		List(Id("labels"), Id("predictions")).Qual(tensorPath, "Lists"), Id("weights").Qual(tensorPath, "Weights"),
+		Id("p").Op("*").Id("famPlan"), Id("rng").Op("*").Qual(randPath, "Rand"),
+	).Error().Block(
+		List(Id("bsz"), Id("n")).Op(":=").List(Id("labels").Dot("Len").Call(), Id("labels").Dot("Width").Call()),
+		Id("ws").Dot("prepare").Call(Id("p"), Id("bsz"), Id("n")),
+		Id("wv").Op(":=").Id("weights").Dot("Values").Call(),
+		Id("thr").Op(":=").Add(f.conv(Id("p").Dot("thr"))),
+		For(Id("b").Op(":=").Range().Id("bsz")).Block(loop...),
+		For(Id("j").Op(":=").Range().Id("p").Dot("specs")).Block(
+			Id("ws").Dot("finish").Call(Id("j"), Id("bsz"), Id("p")),
+		),
+		Return(Nil()),
+	)
+}
+
+func famRank(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	file.Comment("rank orders the valid items of list b and computes its relevance statistics.")
+	file.Comment("It leaves in ws.keys the sorted keys of the items whose label is not 0 (every")
+	file.Comment("valid item when p.rankAll) and in ws.pos their 1-based ranks. When a tie")
+	file.Comment("touches them under Expected it sorts every valid item instead and sets")
+	file.Comment("ws.grouped. It returns the index of a valid item whose score is NaN, or -1.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("rank").Params(
+		Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), Id("n").Int(),
+		Id("p").Op("*").Id("famPlan"), Id("thr").Add(f.t()), Id("rng").Op("*").Qual(randPath, "Rand"),
+	).Int().Block(lines(
+		[]Code{
+			List(Id("keys"), Id("oth"), Id("idx")).Op(":=").List(ws().Dot("keys").Index(Op(":").Lit(0)), ws().Dot("oth").Index(Op(":").Lit(0)), ws().Dot("idx").Index(Op(":").Lit(0))),
+			Comment("Mask as TF-Ranking does: a slot is valid when its weight is > 0 and, in a"),
+			Comment("dense list, its label is >= 0. Inputs are read as TF's kernels read them."),
+		},
+		f.lane("trAcc", Id("n"), Id("b").Op("*").Id("n"), "big1"),
+		f.lane("swAcc", Id("n"), Id("b").Op("*").Id("n"), "big2"),
+		[]Code{
+			Id("items").Op(":=").Id("w").Op("!=").Nil(),
+			List(Id("nrel"), Id("nout")).Op(":=").List(Lit(0), Lit(0)),
+			For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
+				List(Id("wi"), Id("l")).Op(":=").List(f.w(Id("i")), f.ftz(Id("l"))),
+				If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
+				Id("rel").Op(":=").Id("l").Op(">=").Id("thr"),
+				If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("p").Dot("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(
+					If(Id("rel")).Block(Id("nout").Op("++")),
+					Continue(),
+				),
+				Id("s").Op(":=").Add(f.ftz(Id("sc").Index(Id("i")))),
+				If(Id("s").Op("!=").Id("s")).Block(Return(Id("i"))),
+				If(Id("rel")).Block(
+					Id("nrel").Op("++"),
+					Id("trAcc").Dot("add").Call(Id("i"), Id("wi")),
+				),
+				Id("key").Op(":=").Id(f.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("p").Dot("ties"), Id("rel"), Id("i"))),
+				If(Id("p").Dot("rankAll").Op("||").Id("l").Op("!=").Lit(0)).Block(
+					Id("keys").Op("=").Append(Id("keys"), Id("key")),
+					Id("idx").Op("=").Append(Id("idx"), Id("i")),
+				).Else().Block(
+					Id("oth").Op("=").Append(Id("oth"), Id("key")),
+				),
+			),
+			Comment("Room for the sentinel place appends."),
+			Id("keys").Op("=").Append(Id("keys"), Id(f.Sent)).Index(Op(":").Len(Id("keys"))),
+			List(ws().Dot("keys"), ws().Dot("oth"), ws().Dot("idx")).Op("=").List(Id("keys"), Id("oth"), Id("idx")),
+			List(ws().Dot("nrel"), ws().Dot("nrelAll")).Op("=").List(Id("nrel"), Id("nrel").Op("+").Id("nout")),
+			ws().Dot("tr").Op("=").Id("trAcc").Dot("result").Call(),
+			Comment("Only the sign of the weight sum matters: n copies of wc have wc's sign."),
+			ws().Dot("sw").Op("=").Id("wc"),
+			If(Id("items")).Block(
+				ws().Dot("sw").Op("=").Id("swAcc").Dot("result").Call(),
+			).Else().If(Id("n").Op("==").Lit(0)).Block(
+				ws().Dot("sw").Op("=").Lit(0),
+			),
+			ws().Dot("nvalid").Op("=").Len(Id("keys")).Op("+").Len(Id("oth")),
+			ws().Dot("grouped").Op("=").False(),
+			If(Op("!").Id("p").Dot("rank")).Block(Return(Lit(-1))),
+			Id(f.Sort).Call(Id("keys")),
+		},
+		scratch("pos", "pos", ws().Dot("nvalid")),
+		[]Code{
+			If(ws().Dot("place").Call(Id("keys"), Id("oth"), Id("pos"), Id("p").Dot("ties"), Id("rng"))).Block(Return(Lit(-1))),
+			Comment("A tie touches a ranked item under Expected: sort every valid item, and"),
+			Comment("keep flushed copies of the labels and slot weights for the expectations."),
+			Id("keys").Op("=").Append(Id("keys"), Id("oth").Op("...")),
+			ws().Dot("keys").Op("=").Id("keys"),
+			Id(f.Sort).Call(Id("keys")),
+			For(Id("j").Op(":=").Range().Id("keys")).Block(Id("pos").Index(Id("j")).Op("=").Id("j").Op("+").Lit(1)),
+			ws().Dot("grouped").Op("=").True(),
+			Id("m").Op(":=").Len(Id("lab")),
+			ws().Dot("flab").Op("=").Id("grow").Call(ws().Dot("flab"), Id("m")),
+			For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
+				ws().Dot("flab").Index(Id("i")).Op("=").Add(f.ftz(Id("l"))),
+			),
+			ws().Dot("fw").Op("=").Id("grow").Call(ws().Dot("fw"), Id("n")),
+			For(Id("i").Op(":=").Range().Id("ws").Dot("fw")).Block(
+				Id("x").Op(":=").Id("wc"),
+				If(Id("items")).Block(
+					Id("x").Op("=").Lit(0),
+					If(Id("i").Op("<").Id("m")).Block(Id("x").Op("=").Add(f.ftz(Id("w").Index(Id("i"))))),
+				),
+				ws().Dot("fw").Index(Id("i")).Op("=").Id("x"),
+			),
+			Return(Lit(-1)),
+		},
+	)...)
+}
+
+func famPlace(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	file.Comment("place sets pos[j] to the rank of keys[j], counting with a binary search per")
+	file.Comment("key of oth the other items ranked ahead of each. Under Random it orders each")
+	file.Comment("tie group uniformly at random: its keys in random order, at a uniformly random")
+	file.Comment("choice of its positions. Under Expected it returns false when a tie touches")
+	file.Comment("a key of keys.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("place").Params(
+		List(Id("keys"), Id("oth")).Index().Id(f.Key), Id("pos").Index().Int(), Id("ties").Id("TiePolicy"), Id("rng").Op("*").Qual(randPath, "Rand"),
+	).Bool().Block(lines(
+		[]Code{Id("nk").Op(":=").Len(Id("keys"))},
+		scratch("ahead", "ahead", Id("nk").Op("+").Lit(1)),
+		[]Code{
+			Clear(Id("ahead")),
+			If(Id("ties").Op("!=").Id("Random").Op("&&").Id("ties").Op("!=").Id("Expected")).Block(
+				For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+					Id("ahead").Index(Id("lowerBound"+f.Name).Call(Id("keys"), Id("key"))).Op("++"),
+				),
+				Id("r").Op(":=").Lit(0),
+				For(Id("j").Op(":=").Range().Id("keys")).Block(
+					Id("r").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),
+					Id("pos").Index(Id("j")).Op("=").Id("r"),
+				),
+				Return(True()),
+			),
+		},
+		scratch("tied", "tied", Id("nk").Op("+").Lit(1)),
+		[]Code{
+			Clear(Id("tied")),
+			Comment("A key's floor finds the first ranked key of equal or lower score."),
+			Id("ends").Op(":=").Append(Id("keys"), Id(f.Sent)),
+			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+				Id("q").Op(":=").Id("lowerBound"+f.Name).Call(Id("keys"), Id("key").Dot("floor").Call()),
+				If(Id("ends").Index(Id("q")).Dot("score").Call().Op("==").Id("key").Dot("score").Call()).Block(
+					Id("tied").Index(Id("q")).Op("++"),
+				).Else().Block(
+					Id("ahead").Index(Id("q")).Op("++"),
+				),
+			),
+			Id("r").Op(":=").Lit(0),
+			For(Id("g").Op(":=").Lit(0), Id("g").Op("<").Id("nk"), Empty()).Block(
+				Id("r").Op("+=").Id("ahead").Index(Id("g")),
+				Id("e").Op(":=").Id("g").Op("+").Lit(1),
+				For(Id("e").Op("<").Id("nk").Op("&&").Id("keys").Index(Id("e")).Dot("score").Call().Op("==").Id("keys").Index(Id("g")).Dot("score").Call()).Block(
+					Id("e").Op("++"),
+				),
+				List(Id("nr"), Id("nt")).Op(":=").List(Id("e").Op("-").Id("g"), Id("e").Op("-").Id("g").Op("+").Id("tied").Index(Id("g"))),
+				If(Id("nt").Op("==").Lit(1)).Block(
+					Id("r").Op("++"),
+					Id("pos").Index(Id("g")).Op("=").Id("r"),
+					Id("g").Op("=").Id("e"),
+					Continue(),
+				),
+				If(Id("ties").Op("==").Id("Expected")).Block(Return(False())),
+				For(Id("i").Op(":=").Id("e").Op("-").Lit(1), Id("i").Op(">").Id("g"), Id("i").Op("--")).Block(
+					Id("j").Op(":=").Id("g").Op("+").Id("rng").Dot("IntN").Call(Id("i").Op("-").Id("g").Op("+").Lit(1)),
+					List(Id("keys").Index(Id("i")), Id("keys").Index(Id("j"))).Op("=").List(Id("keys").Index(Id("j")), Id("keys").Index(Id("i"))),
+				),
+				Id("placed").Op(":=").Lit(0),
+				For(Id("j").Op(":=").Lit(1), Id("placed").Op("<").Id("nr"), Id("j").Op("++")).Block(
+					If(Id("rng").Dot("IntN").Call(Id("nt").Op("-").Id("j").Op("+").Lit(1)).Op("<").Id("nr").Op("-").Id("placed")).Block(
+						Id("pos").Index(Id("g").Op("+").Id("placed")).Op("=").Id("r").Op("+").Id("j"),
+						Id("placed").Op("++"),
+					),
+				),
+				Id("r").Op("+=").Id("nt"),
+				Id("g").Op("=").Id("e"),
+			),
+			Return(True()),
+		},
+	)...)
+}
+
+func famGainStats(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	file.Comment("gainStats computes the gain of the slots of list b under the plan's gain gi,")
+	file.Comment("a masked slot taking the gain of label 0, and the sums TF-Ranking's list")
+	file.Comment("weights take over every slot: the gains and the weighted gains. When the gain")
+	file.Comment("of 0 is 0 only the slots in ws.idx can add anything. It returns the index of")
+	file.Comment("a valid item whose gain is NaN, or -1.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("gainStats").Params(
+		List(Id("b"), Id("gi")).Int(), Id("g").Op("*").Id("gainEval"), List(Id("lab"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), Id("n").Int(), Id("ragged").Bool(),
+	).Int().Block(lines(
+		[]Code{
+			Id("gs").Op(":=").Id("grow").Call(ws().Dot("gains").Index(Id("gi")), Id("n")),
+			ws().Dot("gains").Index(Id("gi")).Op("=").Id("gs"),
+		},
+		f.lane("sum", Id("n"), Id("b").Op("*").Id("n"), "big1"),
+		f.lane("num", Id("n"), Id("b").Op("*").Id("n"), "big2"),
+		[]Code{
+			If(Id("g").Dot("zero")).Block(
+				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
+					Id("x").Op(":=").Id("g").Dot("eval"+f.bits).Call(f.lab(Id("i"))),
+					If(Id("x").Op("!=").Id("x")).Block(Return(Id("i"))),
+					Id("gs").Index(Id("i")).Op("=").Id("x"),
+					Id("sum").Dot("add").Call(Id("i"), Id("x")),
+					Id("num").Dot("add").Call(Id("i"), f.ftz(f.w(Id("i")).Op("*").Id("x"))),
+				),
+			).Else().Block(
+				Id("g0").Op(":=").Id("g").Dot("t"+f.bits).Index(Lit(0)),
+				Id("m").Op(":=").Len(Id("lab")),
+				For(Id("i").Op(":=").Range().Id("n")).Block(
+					Id("x").Op(":=").Id("g0"),
+					Var().Id("wi").Add(f.t()),
+					If(Id("i").Op("<").Id("m")).Block(
+						Id("wi").Op("=").Add(f.w(Id("i"))),
+						If(Id("l").Op(":=").Add(f.lab(Id("i"))), Id("wi").Op(">").Lit(0).Op("&&").Parens(Id("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(
+							Id("x").Op("=").Id("g").Dot("eval"+f.bits).Call(Id("l")),
+							If(Id("x").Op("!=").Id("x")).Block(Return(Id("i"))),
+						),
+					).Else().If(Id("w").Op("==").Nil()).Block(
+						Comment("Ragged padding weighs wc, or 0 under item weights."),
+						Id("wi").Op("=").Id("wc"),
+					),
+					Id("gs").Index(Id("i")).Op("=").Id("x"),
+					Id("sum").Dot("add").Call(Id("i"), Id("x")),
+					Id("num").Dot("add").Call(Id("i"), f.ftz(Id("wi").Op("*").Id("x"))),
+				),
+			),
+			List(ws().Dot("gsum").Index(Id("gi")), ws().Dot("gnum").Index(Id("gi"))).Op("=").List(Id("sum").Dot("result").Call(), Id("num").Dot("result").Call()),
+			Return(Lit(-1)),
+		},
+	)...)
+}
+
+func famRelWeights(file *File, f fam) {
+	file.Comment("relWeights records the parts of TF-Ranking's list weight over binary")
+	file.Comment("relevance for list b.")
+	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("relWeights").Params(Id("o").Op("*").Id(f.out()), Id("b").Int()).Block(
+		List(Id("o").Dot("sw").Index(Id("b")), Id("o").Dot("r").Index(Id("b")), Id("o").Dot("pw").Index(Id("b"))).Op("=").List(Id("ws").Dot("sw"), f.conv(Id("ws").Dot("nrel")), Lit(0)),
+		If(Id("ws").Dot("nrel").Op(">").Lit(0)).Block(
+			Id("o").Dot("pw").Index(Id("b")).Op("=").Add(f.ftz(Id("ws").Dot("tr").Op("/").Add(f.conv(Id("ws").Dot("nrel"))))),
+		),
+	)
+}
+
+func famList(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	relAt := func(i Code) *Statement { return f.ftz(Id("lab").Index(i)).Op(">=").Id("thr") }
+	file.Comment("list computes spec j's value of list b and the parts of its list weight.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("list").Params(
+		List(Id("j"), Id("b")).Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(f.t()), List(Id("wc"), Id("wl")).Add(f.t()), Id("n").Int(),
+		Id("p").Op("*").Id("famPlan"), Id("thr").Add(f.t()),
+	).Error().Block(
+		Id("s").Op(":=").Op("&").Id("p").Dot("specs").Index(Id("j")),
+		Id("o").Op(":=").Op("&").Id("ws").Dot("out").Index(Id("j")),
+		Id("k").Op(":=").Id("s").Dot("cutoff").Call(Id("n")),
+		If(ws().Dot("grouped")).Block(Id("lab").Op("=").Id("ws").Dot("flab")),
+		Switch(Id("s").Dot("kind")).Block(
+			Case(Id("KindMAP")).Block(
+				Return(ws().Dot("apList").Call(Id("s"), Id("o"), Id("b"), Id("lab"), Id("w"), Id("wc"), Id("wl"), Id("k"), Id("n"), Id("thr"))),
+			),
+			Case(Id("KindMRR"), Id("KindHits")).Block(
+				Var().List(Id("rr"), Id("hit")).Add(f.t()),
+				Switch().Block(
+					Case(Id("k").Op("==").Lit(0)).Block(
+						Comment("TF's maximum over no position."),
+						List(Id("rr"), Id("hit")).Op("=").List(Id("negInf").Types(f.t()).Call(), Id("negInf").Types(f.t()).Call()),
+					),
+					Case(ws().Dot("grouped")).Block(
+						List(Id("rr"), Id("hit")).Op("=").Id("expectedFirst").Call(ws().Dot("keys"), Id("lab"), Id("thr"), Id("k")),
+					),
+					Default().Block(
+						For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys")).Block(
+							Id("r").Op(":=").Id("ws").Dot("pos").Index(Id("q")),
+							If(Id("r").Op(">").Id("k")).Block(Break()),
+							If(relAt(Id("key").Dot("index").Call())).Block(
+								List(Id("rr"), Id("hit")).Op("=").List(Lit(1).Op("/").Add(f.conv(Id("r"))), Lit(1)),
+								Break(),
+							),
+						),
+					),
+				),
+				Id("o").Dot("val").Index(Id("b")).Op("=").Id("rr"),
+				If(Id("s").Dot("kind").Op("==").Id("KindHits")).Block(Id("o").Dot("val").Index(Id("b")).Op("=").Id("hit")),
+				ws().Dot("relWeights").Call(Id("o"), Id("b")),
+			),
+			Case(Id("KindPrecision"), Id("KindRecall")).Block(
+				Var().Id("cnt").Add(f.t()),
+				If(ws().Dot("grouped")).Block(
+					Id("cnt").Op("=").Id("expectedCount").Call(ws().Dot("keys"), Id("lab"), Id("thr"), Id("k")),
+				).Else().Block(
+					Id("c").Op(":=").Lit(0),
+					For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys")).Block(
+						If(Id("ws").Dot("pos").Index(Id("q")).Op(">").Id("k")).Block(Break()),
+						If(relAt(Id("key").Dot("index").Call())).Block(Id("c").Op("++")),
+					),
+					Id("cnt").Op("=").Add(f.conv(Id("c"))),
+				),
+				Comment("Precision divides by min(topn, valid items), topn not clipped to the list."),
+				Id("den").Op(":=").Add(f.conv(ws().Dot("nrel"))),
+				If(Id("s").Dot("kind").Op("==").Id("KindPrecision")).Block(
+					Id("den").Op("=").Add(f.conv(Min(Id("s").Dot("topnOr").Call(Id("n")), ws().Dot("nvalid")))),
+				),
+				Id("o").Dot("val").Index(Id("b")).Op("=").Lit(0),
+				If(Id("den").Op("!=").Lit(0)).Block(Id("o").Dot("val").Index(Id("b")).Op("=").Add(f.ftz(Id("cnt").Op("/").Id("den")))),
+				ws().Dot("relWeights").Call(Id("o"), Id("b")),
+			),
+			Case(Id("KindNDCG"), Id("KindDCG")).Block(
+				ws().Dot("dcgList").Call(Id("s"), Id("o"), Id("j"), Id("b"), Id("lab"), Id("w"), Id("wc"), Id("k"), Id("n"), Id("p").Dot("ragged")),
+			),
+			Case(Id("KindARP")).Block(
+				ws().Dot("arpList").Call(Id("o"), Id("b"), Id("lab"), Id("w"), Id("wc"), Id("n")),
+			),
+			Case(Id("KindOPA")).Block(
+				ws().Dot("opaList").Call(Id("o"), Id("b"), Id("lab"), Id("sc"), Id("w"), Id("wc"), Id("n"), Id("p").Dot("ragged")),
+			),
+		),
+		Return(Nil()),
+	)
+}
+
+func famAP(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	file.Comment("apList computes the average precision of list b under spec s's convention:")
+	file.Comment("precision at each relevant position within the cutoff k, times the item's")
+	file.Comment("weight under TFRanking, added by position as TF's [B, K] reduce_sum does.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("apList").Params(
+		Id("s").Op("*").Id("famSpec"), Id("o").Op("*").Id(f.out()), Id("b").Int(), List(Id("lab"), Id("w")).Index().Add(f.t()), List(Id("wc"), Id("wl")).Add(f.t()), List(Id("k"), Id("n")).Int(), Id("thr").Add(f.t()),
+	).Error().Block(lines(
+		f.lane("tp", Id("k"), Id("b").Op("*").Id("k"), "big1"),
+		[]Code{
+			Id("unit").Op(":=").Id("s").Dot("conv").Op("!=").Id("TFRanking"),
+			Id("cnt").Op(":=").Lit(0),
+			If(ws().Dot("grouped")).Block(lines(
+				[]Code{
+					Id("tw").Op(":=").Id("ws").Dot("fw"),
+					If(Id("unit")).Block(
+						Id("tw").Op("=").Id("grow").Call(ws().Dot("ones"), Id("n")),
+						ws().Dot("ones").Op("=").Id("tw"),
+						For(Id("i").Op(":=").Range().Id("tw")).Block(Id("tw").Index(Id("i")).Op("=").Lit(1)),
+					),
+				},
+				scratch("terms", "terms", Id("k")),
+				[]Code{
+					Clear(Id("terms")),
+					Id("expectedAPTerms").Call(ws().Dot("keys"), Id("lab"), Id("tw"), Id("thr"), Id("terms"), Id(f.Ftz)),
+					For(List(Id("r"), Id("x")).Op(":=").Range().Id("terms")).Block(
+						If(Id("x").Op("!=").Lit(0)).Block(Id("tp").Dot("add").Call(Id("r"), Id("x"))),
+					),
+				},
+			)...).Else().Block(
+				For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys")).Block(
+					Id("r").Op(":=").Id("ws").Dot("pos").Index(Id("q")),
+					If(Id("r").Op(">").Id("k")).Block(Break()),
+					Id("i").Op(":=").Id("key").Dot("index").Call(),
+					If(f.lab(Id("i")).Op(">=").Id("thr")).Block(
+						Id("cnt").Op("++"),
+						Id("x").Op(":=").Add(f.conv(f.conv(Id("cnt")).Op("/").Add(f.conv(Id("r"))))),
+						If(Op("!").Id("unit")).Block(Id("x").Op("=").Add(f.ftz(Id("x").Op("*").Add(f.w(Id("i")))))),
+						Id("tp").Dot("add").Call(Id("r").Op("-").Lit(1), Id("x")),
+					),
+				),
+			),
+			Id("sum").Op(":=").Id("tp").Dot("result").Call(),
+			Var().Id("ap").Add(f.t()),
+			Id("empty").Op(":=").Id("ws").Dot("nrelAll").Op("==").Lit(0),
+			Switch(Id("s").Dot("conv")).Block(
+				Case(Id("TFRanking")).Block(
+					Comment("The denominator is the weighted relevance of the whole list."),
+					Id("empty").Op("=").Id("ws").Dot("nrel").Op("==").Lit(0),
+					If(ws().Dot("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Add(f.ftz(Id("sum").Op("/").Id("ws").Dot("tr")))),
+					ws().Dot("relWeights").Call(Id("o"), Id("b")),
+				),
+				Case(Id("TrecEval")).Block(
+					Comment("Every relevant judged item, retrieved (weight > 0) or not."),
+					Id("ap").Op("=").Add(f.ftz(Id("sum").Op("/").Add(f.conv(Max(ws().Dot("nrelAll"), Lit(1)))))),
+				),
+				Case(Id("MinRK"), Id("XGBoost"), Id("XGBoostMinus")).Block(
+					Id("ap").Op("=").Add(f.ftz(Id("sum").Op("/").Add(f.conv(Max(Min(ws().Dot("nrelAll"), Id("s").Dot("topnOr").Call(Id("n"))), Lit(1)))))),
+				),
+				Case(Id("RetrievedRelevant")).Block(
+					If(Id("cnt").Op(">").Lit(0)).Block(Id("ap").Op("=").Add(f.ftz(Id("sum").Op("/").Add(f.conv(Id("cnt")))))),
+				),
+			),
+			If(Id("unit")).Block(Id("o").Dot("lw").Index(Id("b")).Op("=").Id("wl")),
+			If(Id("empty")).Block(
+				Switch(Id("s").Dot("empty")).Block(
+					Case(Id("EmptyOne")).Block(Id("ap").Op("=").Lit(1)),
+					Case(Id("EmptySkip")).Block(Id("o").Dot("skip").Index(Id("b")).Op("=").True()),
+					Case(Id("EmptyError")).Block(Return(Id("emptyError").Call(Id("b")))),
+				),
+			),
+			Id("o").Dot("val").Index(Id("b")).Op("=").Id("ap"),
+			Return(Nil()),
+		},
+	)...)
+}
+
+func famDCG(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	d := func(i Code) *Statement { return Id("d").Index(i) }
+	file.Comment("dcgList computes the DCG of list b over the cutoff k, weight times gain times")
+	file.Comment("discount by position, and for NDCG its ratio to the DCG of the ideal order,")
+	file.Comment("which sorts the valid items by weight times gain; with the parts of the list")
+	file.Comment("weight over the gains.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("dcgList").Params(
+		Id("s").Op("*").Id("famSpec"), Id("o").Op("*").Id(f.out()), List(Id("j"), Id("b")).Int(), List(Id("lab"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), List(Id("k"), Id("n")).Int(), Id("ragged").Bool(),
+	).Block(lines(
+		[]Code{
+			Id("g").Op(":=").Id("s").Dot("gain"),
+			Id("gs").Op(":=").Id("ws").Dot("gains").Index(Id("g").Dot("index")),
+			Id("d").Op(":=").Id("ws").Dot("disc").Index(Id("j")),
+		},
+		f.lane("acc", Id("k"), Id("b").Op("*").Id("k"), "big1"),
+		[]Code{
+			If(ws().Dot("grouped")).Block(lines(
+				[]Code{
+					For(List(Id("_"), Id("key")).Op(":=").Range().Id("ws").Dot("oth")).Block(
+						Id("gs").Index(Id("key").Dot("index").Call()).Op("=").Id("g").Dot("t" + f.bits).Index(Lit(0)),
+					),
+				},
+				scratch("terms", "terms", Id("k")),
+				[]Code{
+					Clear(Id("terms")),
+					Id("expectedGainTerms").Call(ws().Dot("keys"), ws().Dot("fw"), Id("gs"), Id("d"), Id("terms"), Id(f.Ftz)),
+					For(List(Id("r"), Id("x")).Op(":=").Range().Id("terms")).Block(
+						If(Id("x").Op("!=").Lit(0)).Block(Id("acc").Dot("add").Call(Id("r"), Id("x"))),
+					),
+				},
+			)...).Else().Block(
+				For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys")).Block(
+					Id("r").Op(":=").Id("ws").Dot("pos").Index(Id("q")),
+					If(Id("r").Op(">").Id("k")).Block(Break()),
+					Id("i").Op(":=").Id("key").Dot("index").Call(),
+					Id("acc").Dot("add").Call(Id("r").Op("-").Lit(1), f.ftz(f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i"))).Op("*").Add(d(Id("r").Op("-").Lit(1))))),
+				),
+			),
+			ws().Dot("maskedGains").Call(Op("&").Id("acc"), Id("g"), Id("lab"), Id("w"), Id("wc"), Id("d"), Id("k"), Id("n"), Id("ragged")),
+			Id("dcg").Op(":=").Id("acc").Dot("result").Call(),
+			Id("o").Dot("val").Index(Id("b")).Op("=").Id("dcg"),
+			If(Id("s").Dot("kind").Op("==").Id("KindNDCG")).Block(
+				Comment("Items whose weight times gain is 0 add nothing; those below 0 take the"),
+				Comment("last valid ranks."),
+				Id("ideal").Op(":=").Id("ws").Dot("ideal").Index(Op(":").Lit(0)),
+				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
+					Id("ideal").Op("=").Append(Id("ideal"), f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i")))),
+				),
+				ws().Dot("ideal").Op("=").Id("ideal"),
+				Id("sortDescending").Call(Id("ideal")),
+				Id("acc").Dot("reset").Call(Id("k"), Id("b").Op("*").Id("k"), Op("&").Id("ws").Dot("big1")),
+				For(List(Id("q"), Id("x")).Op(":=").Range().Id("ideal")).Block(
+					Id("r").Op(":=").Id("q").Op("+").Lit(1),
+					If(Id("x").Op("<").Lit(0)).Block(
+						Id("r").Op("=").Id("ws").Dot("nvalid").Op("-").Parens(Len(Id("ideal")).Op("-").Id("q")).Op("+").Lit(1),
+					),
+					If(Id("r").Op(">").Id("k")).Block(Break()),
+					If(Id("x").Op("!=").Lit(0)).Block(
+						Id("acc").Dot("add").Call(Id("r").Op("-").Lit(1), f.ftz(Id("x").Op("*").Add(d(Id("r").Op("-").Lit(1))))),
+					),
+				),
+				ws().Dot("maskedGains").Call(Op("&").Id("acc"), Id("g"), Id("lab"), Id("w"), Id("wc"), Id("d"), Id("k"), Id("n"), Id("ragged")),
+				Id("idcg").Op(":=").Id("acc").Dot("result").Call(),
+				Id("o").Dot("val").Index(Id("b")).Op("=").Lit(0),
+				If(Id("idcg").Op("!=").Lit(0)).Block(Id("o").Dot("val").Index(Id("b")).Op("=").Add(f.ftz(Id("dcg").Op("/").Id("idcg")))),
+			),
+			Id("r").Op(":=").Id("ws").Dot("gsum").Index(Id("g").Dot("index")),
+			List(Id("o").Dot("sw").Index(Id("b")), Id("o").Dot("r").Index(Id("b")), Id("o").Dot("pw").Index(Id("b"))).Op("=").List(ws().Dot("sw"), Id("r"), Lit(0)),
+			If(Id("r").Op("!=").Lit(0)).Block(
+				Id("o").Dot("pw").Index(Id("b")).Op("=").Add(f.ftz(Id("ws").Dot("gnum").Index(Id("g").Dot("index")).Op("/").Id("r"))),
+			),
+		},
+	)...)
+}
+
+func famMasked(file *File, f fam) {
+	cond := Id("g").Dot("zero")
+	var doc []string
+	if f.is32() {
+		cond = Id("g").Dot("zero").Op("&&").Op("!").Parens(Id("k").Op("==").Lit(1).Op("&&").Id("ws").Dot("nvalid").Op("==").Lit(0))
+		doc = []string{
+			"A sum of one position is a copy in TF: the -0 of a masked slot with a",
+			"negative weight survives it.",
+		}
+	}
+	body := []Code{}
+	for _, c := range doc {
+		body = append(body, Comment(c))
+	}
+	body = append(body,
+		If(cond).Block(Return()),
+		Id("g0").Op(":=").Id("g").Dot("t"+f.bits).Index(Lit(0)),
+		Id("m").Op(":=").Len(Id("lab")),
+		Id("r").Op(":=").Id("ws").Dot("nvalid"),
+		For(Id("i").Op(":=").Lit(0), Id("i").Op("<").Id("n").Op("&&").Id("r").Op("<").Id("k"), Id("i").Op("++")).Block(
+			Var().Id("wi").Add(f.t()),
+			If(Id("i").Op("<").Id("m")).Block(
+				Id("wi").Op("=").Add(f.w(Id("i"))),
+				If(Id("wi").Op(">").Lit(0).Op("&&").Parens(Id("ragged").Op("||").Add(f.lab(Id("i"))).Op(">=").Lit(0))).Block(Continue()),
+			).Else().If(Id("w").Op("==").Nil()).Block(Id("wi").Op("=").Id("wc")),
+			Id("acc").Dot("add").Call(Id("r"), f.ftz(f.ftz(Id("wi").Op("*").Id("g0")).Op("*").Id("d").Index(Id("r")))),
+			Id("r").Op("++"),
+		),
+	)
+	file.Comment("maskedGains adds the terms of the masked slots, which follow the valid items")
+	file.Comment("in slot order, when the gain of label 0 is not 0.")
+	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("maskedGains").Params(
+		Id("acc").Op("*").Id(f.Lane), Id("g").Op("*").Id("gainEval"), List(Id("lab"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), Id("d").Index().Add(f.t()), List(Id("k"), Id("n")).Int(), Id("ragged").Bool(),
+	).Block(body...)
+}
+
+func famARP(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	var copyZero []Code
+	if f.is32() {
+		copyZero = []Code{
+			If(Id("n").Op("==").Lit(1).Op("&&").Len(ws().Dot("keys")).Op("==").Lit(0)).Block(
+				Comment("A sum of one slot is a copy in TF, so the -0 of a masked slot with a"),
+				Comment("negative weight survives."),
+				Var().Id("w0").Add(f.t()),
+				If(Len(Id("lab")).Op(">").Lit(0)).Block(
+					Id("w0").Op("=").Add(f.w(Lit(0))),
+				).Else().If(Id("w").Op("==").Nil()).Block(
+					Id("w0").Op("=").Id("wc"),
+				),
+				Id("lw").Op("=").Lit(0).Op("*").Id("w0"),
+				Id("num").Op("=").Id("lw"),
+			),
+		}
+	}
+	file.Comment("arpList computes the average relevance position of list b, Σ rank·weight·label")
+	file.Comment("over Σ weight·label in rank order over the whole list, and its list weight,")
+	file.Comment("the denominator.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("arpList").Params(
+		Id("o").Op("*").Id(f.out()), Id("b").Int(), List(Id("lab"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), Id("n").Int(),
+	).Block(lines(
+		f.lane("sl", Id("n"), Id("b").Op("*").Id("n"), "big1"),
+		f.lane("sp", Id("n"), Id("b").Op("*").Id("n"), "big2"),
+		[]Code{
+			If(ws().Dot("grouped")).Block(lines(
+				[]Code{
+					Comment("The list weight adds the items in key order, the Stable order; the"),
+					Comment("numerator spreads each tie group over its positions."),
+					For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys")).Block(
+						Id("i").Op(":=").Id("key").Dot("index").Call(),
+						If(Id("x").Op(":=").Add(f.ftz(Id("lab").Index(Id("i")).Op("*").Id("ws").Dot("fw").Index(Id("i")))), Id("x").Op("!=").Lit(0)).Block(
+							Id("sl").Dot("add").Call(Id("q"), Id("x")),
+						),
+					),
+				},
+				scratch("pwl", "terms", Id("n")),
+				[]Code{
+					Clear(Id("pwl")),
+					Id("expectedARPTerms").Call(ws().Dot("keys"), Id("lab"), ws().Dot("fw"), Id("pwl"), Id(f.Ftz)),
+					For(List(Id("r"), Id("x")).Op(":=").Range().Id("pwl")).Block(
+						If(Id("x").Op("!=").Lit(0)).Block(Id("sp").Dot("add").Call(Id("r"), Id("x"))),
+					),
+				},
+			)...).Else().Block(
+				For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys")).Block(
+					Id("i").Op(":=").Id("key").Dot("index").Call(),
+					Id("x").Op(":=").Add(f.ftz(f.lab(Id("i")).Op("*").Add(f.w(Id("i"))))),
+					Id("r").Op(":=").Id("ws").Dot("pos").Index(Id("q")),
+					Id("sl").Dot("add").Call(Id("r").Op("-").Lit(1), Id("x")),
+					Id("sp").Dot("add").Call(Id("r").Op("-").Lit(1), f.ftz(f.conv(Id("r")).Op("*").Id("x"))),
+				),
+			),
+			List(Id("lw"), Id("num")).Op(":=").List(Id("sl").Dot("result").Call(), Id("sp").Dot("result").Call()),
+		},
+		copyZero,
+		[]Code{
+			Id("o").Dot("val").Index(Id("b")).Op("=").Lit(0),
+			If(Id("lw").Op("!=").Lit(0)).Block(Id("o").Dot("val").Index(Id("b")).Op("=").Add(f.ftz(Id("num").Op("/").Id("lw")))),
+			Id("o").Dot("lw").Index(Id("b")).Op("=").Id("lw"),
+		},
+	)...)
+}
+
+func famOPA(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	pairLoop := func(body ...Code) Code {
+		return For(Id("i").Op(":=").Range().Id("m")).Block(
+			If(Id("fw").Index(Id("i")).Op("==").Lit(0)).Block(Continue()),
+			For(Id("j").Op(":=").Range().Id("m")).Block(append([]Code{
+				If(Id("fw").Index(Id("j")).Op("==").Lit(0).Op("||").Op("!").Parens(Id("fl").Index(Id("i")).Op(">").Id("fl").Index(Id("j")))).Block(Continue()),
+			}, body...)...),
+		)
+	}
+	file.Comment("opaList computes the ordered pair accuracy of list b and its list weight: the")
+	file.Comment("weight of item i over the pairs of valid items with label_i > label_j, summed")
+	file.Comment("where score_i > score_j and over every such pair, over the [L, L] pairs in")
+	file.Comment("row-major order as TF does. Past opaMaxTerms pairs the sums run in float64.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("opaList").Params(
+		Id("o").Op("*").Id(f.out()), Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), Id("n").Int(), Id("ragged").Bool(),
+	).Block(lines(
+		[]Code{Id("m").Op(":=").Len(Id("lab"))},
+		scratch("fl", "ol", Id("m")),
+		scratch("fs", "os", Id("m")),
+		scratch("fw", "ow", Id("m")),
+		[]Code{
+			Comment("fw is the weight of a valid item, 0 for a masked one."),
+			For(Id("i").Op(":=").Range().Id("m")).Block(
+				List(Id("fl").Index(Id("i")), Id("fs").Index(Id("i")), Id("fw").Index(Id("i"))).Op("=").List(f.lab(Id("i")), f.ftz(Id("sc").Index(Id("i"))), f.w(Id("i"))),
+				If(Op("!").Parens(Id("fw").Index(Id("i")).Op(">").Lit(0)).Op("||").Op("!").Parens(Id("ragged").Op("||").Id("fl").Index(Id("i")).Op(">=").Lit(0))).Block(
+					Id("fw").Index(Id("i")).Op("=").Lit(0),
+				),
+			),
+			Var().List(Id("lw"), Id("num")).Add(f.t()),
+			If(Id("n").Op("*").Id("n").Op("<=").Id("opaMaxTerms")).Block(lines(
+				f.lane("sp", Id("n").Op("*").Id("n"), Id("b").Op("*").Id("n").Op("*").Id("n"), "big1"),
+				f.lane("sc2", Id("n").Op("*").Id("n"), Id("b").Op("*").Id("n").Op("*").Id("n"), "big2"),
+				[]Code{
+					pairLoop(
+						Id("sp").Dot("add").Call(Id("i").Op("*").Id("n").Op("+").Id("j"), Id("fw").Index(Id("i"))),
+						If(Id("fs").Index(Id("i")).Op(">").Id("fs").Index(Id("j"))).Block(
+							Id("sc2").Dot("add").Call(Id("i").Op("*").Id("n").Op("+").Id("j"), Id("fw").Index(Id("i"))),
+						),
+					),
+					List(Id("lw"), Id("num")).Op("=").List(Id("sp").Dot("result").Call(), Id("sc2").Dot("result").Call()),
+				},
+			)...).Else().Block(
+				Var().List(Id("lw64"), Id("num64")).Float64(),
+				pairLoop(
+					Id("lw64").Op("+=").Float64().Call(Id("fw").Index(Id("i"))),
+					If(Id("fs").Index(Id("i")).Op(">").Id("fs").Index(Id("j"))).Block(
+						Id("num64").Op("+=").Float64().Call(Id("fw").Index(Id("i"))),
+					),
+				),
+				List(Id("lw"), Id("num")).Op("=").List(f.conv(Id("lw64")), f.conv(Id("num64"))),
+			),
+			Id("o").Dot("val").Index(Id("b")).Op("=").Lit(0),
+			If(Id("lw").Op("!=").Lit(0)).Block(Id("o").Dot("val").Index(Id("b")).Op("=").Add(f.ftz(Id("num").Op("/").Id("lw")))),
+			Id("o").Dot("lw").Index(Id("b")).Op("=").Id("lw"),
+		},
+	)...)
+}
+
+func famFinish(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	o := func(field string) *Statement { return Id("o").Dot(field).Index(Id("b")) }
+	file.Comment("finish derives spec j's list weights over the batch of bsz lists, divides DCG")
+	file.Comment("by them, and forms the products the Keras Mean adds.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("finish").Params(List(Id("j"), Id("bsz")).Int(), Id("p").Op("*").Id("famPlan")).Block(
+		Id("s").Op(":=").Op("&").Id("p").Dot("specs").Index(Id("j")),
+		Id("o").Op(":=").Op("&").Id("ws").Dot("out").Index(Id("j")),
+		If(Op("!").Id("s").Dot("lwDirect").Call()).Block(
+			Id("listWeights"+f.Name).Call(Id("o").Dot("sw").Index(Op(":").Id("bsz")), Id("o").Dot("r").Index(Op(":").Id("bsz")), Id("o").Dot("pw").Index(Op(":").Id("bsz")), Id("o").Dot("lw").Index(Op(":").Id("bsz"))),
+		),
+		For(Id("b").Op(":=").Range().Id("bsz")).Block(
+			If(Id("s").Dot("kind").Op("==").Id("KindDCG")).Block(
+				If(o("lw").Op("!=").Lit(0)).Block(
+					o("val").Op("=").Add(f.ftz(o("val").Op("/").Add(o("lw")))),
+				).Else().Block(
+					o("val").Op("=").Lit(0),
+				),
+			),
+			If(o("skip")).Block(o("lw").Op("=").Lit(0)),
+			o("v").Op("=").Add(f.ftz(o("val").Op("*").Add(o("lw")))),
+		),
+	)
+
+	file.Commentf("listWeights%s derives list weights as TF-Ranking's", f.Name)
+	file.Comment("_per_example_weights_to_per_list_weights does: pw for a list whose relevance")
+	file.Comment("r is > 0; the mean of pw over the lists with some relevance for the others (1")
+	file.Comment("when none has any); 0 when the weights sum sw is <= 0.")
+	file.Func().Id("listWeights"+f.Name).Params(List(Id("sw"), Id("r"), Id("pw"), Id("lw")).Index().Add(f.t())).Block(
+		Id("c").Op(":=").Lit(0),
+		For(Id("b").Op(":=").Range().Id("sw")).Block(
+			If(Id("sw").Index(Id("b")).Op(">").Lit(0).Op("&&").Id("r").Index(Id("b")).Op(">").Lit(0)).Block(Id("c").Op("++")),
+		),
+		Id("avg").Op(":=").Add(f.conv(Lit(1))),
+		If(Id("c").Op(">").Lit(0)).Block(
+			Id("avg").Op("=").Add(f.ftz(Id("sum"+f.Name).Call(Id("pw"), Lit(0)).Op("/").Add(f.conv(Id("c"))))),
+		),
+		For(Id("b").Op(":=").Range().Id("sw")).Block(
+			Var().Id("x").Add(f.t()),
+			If(Id("sw").Index(Id("b")).Op(">").Lit(0)).Block(
+				Id("x").Op("=").Id("avg"),
+				If(Id("r").Index(Id("b")).Op(">").Lit(0)).Block(Id("x").Op("=").Id("pw").Index(Id("b"))),
+			),
+			Id("lw").Index(Id("b")).Op("=").Id("x"),
+		),
+	)
+
+	file.Comment("accumulate adds spec j's batch of bsz lists to total and count, as Keras")
+	file.Comment("Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("accumulate").Params(Id("j").Int(), List(Id("total"), Id("count")).Op("*").Add(f.t()), Id("bsz").Int()).Block(
+		Op("*").Id("total").Op("=").Add(f.ftz(Op("*").Id("total").Op("+").Id("sum"+f.Name).Call(Id("ws").Dot("out").Index(Id("j")).Dot("v").Index(Op(":").Id("bsz")), Lit(0)))),
+		Op("*").Id("count").Op("=").Add(f.ftz(Op("*").Id("count").Op("+").Id("sum"+f.Name).Call(Id("ws").Dot("out").Index(Id("j")).Dot("lw").Index(Op(":").Id("bsz")), Lit(0)))),
+	)
+}
+
+// familyTestFile writes the tests of one variant: every metric of the family
+// against the naive reference of family_reference_test.go on random batches
+// under every tie policy, and the allocation count of a steady-state update.
+func familyTestFile(v variant) *File {
+	file := NewFile("metric")
+	file.HeaderComment(header)
+	t := Id("t")
+	file.Commentf("TestFamily%sMatchesReference checks every metric of the family in %s against", v.Name, v.T)
+	file.Comment("the naive reference: bit for bit under Stable, Pessimistic and Optimistic,")
+	file.Comment("the mean over every tie order under Expected, one of the tie orders under Random.")
+	file.Func().Id("TestFamily" + v.Name + "MatchesReference").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
+		Id("checkFamilyReference").Types(Id(v.T)).Call(t, Id(v.DType), Lit(v.Tol*10)),
+	)
+	file.Commentf("TestFamily%sAllocatesNothing checks that a steady-state %s update of a", v.Name, v.T)
+	file.Comment("suite of every metric allocates nothing, for every tie policy and weight kind.")
+	file.Func().Id("TestFamily" + v.Name + "AllocatesNothing").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
+		Id("checkFamilyAllocs").Call(t, Id(v.DType)),
+	)
+	return file
+}

@@ -1,0 +1,256 @@
+package metric
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/rankmetrics/rankmetrics/internal/exact"
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// opaMaxTerms is the largest number of pairs, L·L, whose weights OPA sums
+// in TF's order, in the metric's dtype; longer lists accumulate the pair
+// weights in float64 and round once.
+const opaMaxTerms = 1 << 22
+
+// famAcc is the Keras Mean accumulator of one metric of a family.
+type famAcc struct {
+	total32, count32 float32
+	total64, count64 float64
+	exTotal, exCount exact.Sum
+}
+
+// family is the engine of every metric of the family and of Suite: one
+// ranking of each list serves each of its metrics. Its methods are safe to
+// call from several goroutines.
+type family struct {
+	mu   sync.Mutex
+	sets []Settings
+	plan famPlan
+	pcg  rand.PCG
+	rng  *rand.Rand
+	ws32 famFloat32
+	ws64 famFloat64
+	acc  []famAcc
+}
+
+// init configures f for sets, which must be able to share a ranking.
+func (f *family) init(sets []Settings) error {
+	p, err := newPlan(sets)
+	if err != nil {
+		return err
+	}
+	f.sets, f.plan = sets, p
+	f.acc = make([]famAcc, len(sets))
+	f.rng = rand.New(&f.pcg)
+	f.Reset()
+	return nil
+}
+
+func (f *family) fam() *family { return f }
+
+// Name returns the metric's name.
+func (f *family) Name() string { return f.sets[0].Name }
+
+// Settings returns the metric's settings.
+func (f *family) Settings() Settings { return f.sets[0] }
+
+// Reset sets every total and count to 0 and restarts the tie-break
+// generator from the seed, so a reset metric repeats its results.
+func (f *family) Reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.acc {
+		a := &f.acc[i]
+		a.total32, a.count32, a.total64, a.count64 = 0, 0, 0, 0
+		a.exTotal.Reset()
+		a.exCount.Reset()
+	}
+	f.pcg.Seed(f.sets[0].Seed, 0)
+}
+
+// check returns an error when the inputs do not fit each other or the
+// metric.
+func (f *family) check(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	s := &f.sets[0]
+	if err := labels.SameShape(predictions, "labels", "predictions"); err != nil {
+		return err
+	}
+	if err := weights.Check(labels); err != nil {
+		return err
+	}
+	if labels.IsRagged() != s.Ragged {
+		if s.Ragged {
+			return fmt.Errorf("metric: %s is ragged but labels have dense shape %s; pass ragged lists or make the metric dense: %w",
+				s.Name, labels.Shape(), tensor.ErrShape)
+		}
+		return fmt.Errorf("metric: %s is dense but labels are %s; pass dense lists or use WithRagged(true): %w",
+			s.Name, labels.Shape(), tensor.ErrShape)
+	}
+	if labels.Width() > maxItems {
+		return fmt.Errorf("metric: lists of %d items are longer than the %d a kernel takes: %w", labels.Width(), maxItems, tensor.ErrShape)
+	}
+	if weights.Kind() != tensor.ItemWeights {
+		return nil
+	}
+	for i := range f.sets {
+		if f.sets[i].Kind == KindMAP && f.sets[i].Convention != TFRanking {
+			return checkUnitWeights(&f.sets[i], weights.Values())
+		}
+	}
+	return nil
+}
+
+// checkUnitWeights returns an error unless every item weight is 0 (judged,
+// not retrieved) or 1 (retrieved), as the conventions other than
+// TFRanking take them.
+func checkUnitWeights(s *Settings, w tensor.Lists) error {
+	for b := range w.Len() {
+		for i := range w.RowLen(b) {
+			if x := w.At(b, i); x != 0 && x != 1 {
+				return fmt.Errorf("metric: weights[%d][%d] is %v; under the %s convention of %s an item weight is 1 (retrieved) or 0 (judged, not retrieved): %w",
+					b, i, x, s.Convention, s.Name, ErrInput)
+			}
+		}
+	}
+	return nil
+}
+
+// compute runs the kernel of the metric's dtype on one batch, leaving the
+// per-list values in the workspace. It leaves the tie-break generator as it
+// was when it fails. The caller holds f.mu.
+func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	if err := f.check(labels, predictions, weights); err != nil {
+		return err
+	}
+	saved := f.pcg
+	var err error
+	if f.sets[0].DType == Float64 {
+		err = f.ws64.batch(labels, predictions, weights, &f.plan, f.rng)
+	} else {
+		err = f.ws32.batch(labels, predictions, weights, &f.plan, f.rng)
+	}
+	if err != nil {
+		f.pcg = saved
+	}
+	return err
+}
+
+// accumulate adds the last batch of bsz lists to every metric's totals.
+// The caller holds f.mu.
+func (f *family) accumulate(bsz int) {
+	exactly := f.sets[0].accumulation() == Exact
+	f64 := f.sets[0].DType == Float64
+	for j := range f.acc {
+		a := &f.acc[j]
+		switch {
+		case f64 && exactly:
+			o := &f.ws64.out[j]
+			for b := range bsz {
+				a.exTotal.Add(o.v[b])
+				a.exCount.Add(o.lw[b])
+			}
+		case f64:
+			f.ws64.accumulate(j, &a.total64, &a.count64, bsz)
+		case exactly:
+			o := &f.ws32.out[j]
+			for b := range bsz {
+				a.exTotal.Add(float64(o.v[b]))
+				a.exCount.Add(float64(o.lw[b]))
+			}
+		default:
+			f.ws32.accumulate(j, &a.total32, &a.count32, bsz)
+		}
+	}
+}
+
+// perList copies metric j's per-list values of the last batch of bsz lists
+// into dst, when it is not nil. The caller holds f.mu.
+func (f *family) perList(j int, dst *PerList, bsz int) {
+	if dst == nil {
+		return
+	}
+	dst.Values, dst.Weights = grow(dst.Values, bsz), grow(dst.Weights, bsz)
+	if f.sets[0].DType == Float64 {
+		o := &f.ws64.out[j]
+		copy(dst.Values, o.val[:bsz])
+		copy(dst.Weights, o.lw[:bsz])
+		return
+	}
+	o := &f.ws32.out[j]
+	for b := range bsz {
+		dst.Values[b], dst.Weights[b] = float64(o.val[b]), float64(o.lw[b])
+	}
+}
+
+// Update adds one batch: labels and predictions of the same shape, and
+// weights that are none, per item or per list. It changes nothing when it
+// returns an error.
+func (f *family) Update(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	return f.UpdatePerList(nil, labels, predictions, weights)
+}
+
+// UpdatePerList is Update that also writes the value and list weight of
+// every list of the batch into dst, as Compute does, when dst is not nil.
+// It reuses the slices of dst when they are large enough.
+func (f *family) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.compute(labels, predictions, weights); err != nil {
+		return err
+	}
+	f.accumulate(labels.Len())
+	f.perList(0, dst, labels.Len())
+	return nil
+}
+
+// Compute returns the value and the list weight of every list of one
+// batch, as TF-Ranking's compute() does, without adding the batch to the
+// metric. Under the Random tie policy it draws from the same generator as
+// Update.
+func (f *family) Compute(labels, predictions tensor.Lists, weights tensor.Weights) (PerList, error) {
+	var out PerList
+	err := f.ComputeInto(&out, labels, predictions, weights)
+	return out, err
+}
+
+// ComputeInto is Compute writing into dst, whose slices it reuses when they
+// are large enough.
+func (f *family) ComputeInto(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.compute(labels, predictions, weights); err != nil {
+		return err
+	}
+	f.perList(0, dst, labels.Len())
+	return nil
+}
+
+// result returns metric j's weighted mean. The caller holds f.mu.
+func (f *family) result(j int) float64 {
+	a := &f.acc[j]
+	switch {
+	case f.sets[0].accumulation() == Exact:
+		return a.exTotal.Ratio(&a.exCount)
+	case f.sets[0].DType == Float64:
+		if a.count64 == 0 {
+			return 0
+		}
+		return a.total64 / a.count64
+	}
+	if a.count32 == 0 {
+		return 0
+	}
+	return float64(a.total32 / a.count32)
+}
+
+// Result returns the weighted mean of the per-list values over every batch
+// since the last Reset: total / count, or 0 when count is 0 (TF's
+// divide_no_nan), in the metric's dtype; with Exact accumulation the exact
+// quotient of the exact sums, rounded once.
+func (f *family) Result() float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.result(0)
+}

@@ -1,0 +1,191 @@
+"""Golden data for the TF-Ranking metric family, from the REAL TF-Ranking.
+
+Run with the parity venv (tensorflow 2.15 + tensorflow-ranking 0.5.5):
+
+  .venv/bin/python generate_family.py discount --out ../testdata/parity/family_discount.json.gz
+  .venv/bin/python generate_family.py cases --count 3000 --seed 1 \
+      --out ../testdata/parity/family_tfr-0.5.5.jsonl.gz
+
+discount: TF's float32 rank discount, tfr.keras.utils.log2_inverse over the
+[K] vector of ranks 1..K, for a set of cutoffs K. Eigen's packet code
+computes the ranks that fill whole 8-float packets, the C library the rest,
+so the bits depend on K.
+
+cases: seeded random batches run through the Keras metric classes
+(tfr.keras.metrics.*Metric): one JSON object per line in the `rankmetrics
+compute` format (metric, topn, ragged, dtype, updates, plus gain / discount
+names), with "expect" holding TF's result and its per-list values and list
+weights from the metric's compute(). Only tie-free lists are drawn (TF breaks
+ties at random), so every value is reproducible.
+"""
+
+import argparse
+import gzip
+import json
+import math
+import os
+import random
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+
+F32 = np.float32
+DISCOUNT_CUTOFFS = list(range(1, 41)) + [45, 46, 47, 48, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 1000, 4099]
+
+
+def opener(path, mode):
+    return gzip.open(path, mode + "t") if path.endswith(".gz") else open(path, mode)
+
+
+def bits(a):
+    return [int(x) for x in np.asarray(a, dtype=F32).view(np.uint32)]
+
+
+def discount(args):
+    import tensorflow as tf
+    from tensorflow_ranking.python.keras import utils as kutils
+
+    out = {"source": "tensorflow %s, tensorflow-ranking %s: tfr.keras.utils.log2_inverse(tf.range(1, K+1) as float32)"
+           % (tf.__version__, __import__("tensorflow_ranking").__version__), "cutoffs": {}}
+    for k in DISCOUNT_CUTOFFS:
+        ranks = tf.cast(tf.range(1, k + 1), tf.float32)
+        out["cutoffs"][str(k)] = bits(kutils.log2_inverse(ranks).numpy())
+    with opener(args.out, "w") as f:
+        json.dump(out, f)
+    print("wrote %d cutoffs to %s" % (len(DISCOUNT_CUTOFFS), args.out))
+
+
+# ------------------------------------------------------------------ cases
+
+def enc(v):
+    """A float32 as JSON: its exact decimal value, or "NaN"/"Infinity"."""
+    v = float(F32(v))
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    if v == 0 and math.copysign(1, v) < 0:
+        return -0.0
+    return v
+
+
+KINDS = ["map", "mrr", "hits", "arp", "precision", "recall", "ndcg", "dcg", "ordered_pair_accuracy"]
+TAKES_TOPN = {"map", "mrr", "hits", "precision", "recall", "ndcg", "dcg"}
+
+
+def keras_metric(kind, topn, ragged, gain, disc):
+    import tensorflow_ranking as tfr
+    m = tfr.keras.metrics
+    from tensorflow_ranking.python.keras import utils as kutils
+    kw = {"ragged": ragged}
+    if kind in TAKES_TOPN and topn is not None:
+        kw["topn"] = topn
+    if kind in ("ndcg", "dcg"):
+        kw["gain_fn"] = {"pow2m1": kutils.pow_minus_1, "identity": kutils.identity}[gain]
+        kw["rank_discount_fn"] = {"log2": kutils.log2_inverse, "inverse": kutils.inverse}[disc]
+    cls = {"map": m.MeanAveragePrecisionMetric, "mrr": m.MRRMetric, "hits": m.HitsMetric, "arp": m.ARPMetric,
+           "precision": m.PrecisionMetric, "recall": m.RecallMetric, "ndcg": m.NDCGMetric, "dcg": m.DCGMetric,
+           "ordered_pair_accuracy": m.OPAMetric}[kind]
+    return cls(**kw)
+
+
+def draw_case(rng, i):
+    kind = KINDS[i % len(KINDS)]
+    ragged = rng.random() < 0.3
+    bsz = rng.randint(1, 6)
+    width = rng.choice([1, 2, 3, 5, 8, 9, 16, 31, 33, 64, 100])
+    topn = rng.choice([None, None, 1, 3, 5, 10, width, width + 3]) if kind in TAKES_TOPN else None
+    gain, disc = "pow2m1", "log2"
+    if kind in ("ndcg", "dcg"):
+        gain = rng.choice(["pow2m1", "pow2m1", "identity"])
+        disc = rng.choice(["log2", "log2", "inverse"])
+    graded = rng.random() < 0.6
+    weights_kind = rng.choice(["none", "none", "item", "list"])
+    labels, preds, weights = [], [], []
+    for _ in range(bsz):
+        n = rng.randint(0, width) if ragged else width
+        lab, sc, w = [], [], []
+        scores = rng.sample(range(1, 1000000), n)  # distinct: no ties
+        for j in range(n):
+            r = rng.random()
+            if r < 0.1 and not ragged:
+                l = -1.0
+            elif graded:
+                l = float(rng.choice([0, 0, 0, 1, 2, 3, 4, 0.5]))
+            else:
+                l = float(rng.random() < 0.3)
+            lab.append(l)
+            sc.append(float(F32(scores[j] / 997.0 - 300)))
+            w.append(float(F32(rng.choice([1.0, 0.5, 2.0, 0.1, 3.7, 0.0]))))
+        labels.append(lab)
+        preds.append(sc)
+        weights.append(w)
+    if weights_kind == "none":
+        weights = None
+    elif weights_kind == "list":
+        weights = [[float(F32(rng.choice([1.0, 0.5, 2.0, 0.3])))] for _ in range(bsz)]
+    return kind, ragged, topn, gain, disc, labels, preds, weights
+
+
+def to_tensors(ragged, labels, preds, weights):
+    import tensorflow as tf
+    if ragged:
+        y = tf.ragged.constant(labels, dtype=tf.float32, ragged_rank=1) if labels else None
+        s = tf.ragged.constant(preds, dtype=tf.float32, ragged_rank=1)
+        if weights is None:
+            w = None
+        elif all(len(r) == 1 for r in weights) and any(len(r) != 1 for r in labels):
+            w = tf.constant(weights, dtype=tf.float32)
+        else:
+            w = tf.ragged.constant(weights, dtype=tf.float32, ragged_rank=1)
+        return y, s, w
+    y = tf.constant(labels, dtype=tf.float32)
+    s = tf.constant(preds, dtype=tf.float32)
+    w = None if weights is None else tf.constant(weights, dtype=tf.float32)
+    return y, s, w
+
+
+def cases(args):
+    import tensorflow as tf
+    rng = random.Random(args.seed)
+    n = 0
+    with opener(args.out, "w") as f:
+        for i in range(args.count):
+            kind, ragged, topn, gain, disc, labels, preds, weights = draw_case(rng, i)
+            if ragged and weights is not None and all(len(r) == 1 for r in weights) and all(len(r) == 1 for r in labels):
+                weights = None  # ambiguous: per-list or per-item
+            m = keras_metric(kind, topn, ragged, gain, disc)
+            y, s, w = to_tensors(ragged, labels, preds, weights)
+            vals, lws = m._metric.compute(y, s, w)
+            m.update_state(y, s, sample_weight=w)
+            case = {"id": "family-%d" % i, "metric": kind, "topn": topn, "ragged": ragged, "dtype": "float32",
+                    "updates": [{"labels": [[enc(x) for x in r] for r in labels],
+                                 "predictions": [[enc(x) for x in r] for r in preds],
+                                 "weights": None if weights is None else [[enc(x) for x in r] for r in weights]}],
+                    "expect": {"result": enc(m.result().numpy()),
+                               "per_list": [[enc(x) for x in np.ravel(vals.numpy())]],
+                               "list_weights": [[enc(x) for x in np.ravel(lws.numpy())]]}}
+            if kind in ("ndcg", "dcg"):
+                case["gain"], case["discount"] = gain, disc
+            f.write(json.dumps(case) + "\n")
+            n += 1
+    print("wrote %d cases to %s (tensorflow %s)" % (n, args.out, tf.__version__))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("discount")
+    d.add_argument("--out", required=True)
+    c = sub.add_parser("cases")
+    c.add_argument("--out", required=True)
+    c.add_argument("--count", type=int, default=3000)
+    c.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    {"discount": discount, "cases": cases}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
