@@ -78,7 +78,7 @@ E2E=("$PY" bench/py/e2e.py --repeat 3 --map-json map)
 "${E2E[@]}" --peer rankmetrics --what "e2e sorted tsv, 1/10 size" -- "$RM" eval --quiet --format json --ties stable "$DATA/small/data.tsv" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e parquet" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.parquet" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e rkm1" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.bin" >> "$RES"
-"$PY" bench/py/numpy_tf.py e2e-tsv --tsv "$DATA/data.tsv" >> "$RES"
+"$PY" bench/py/numpy_tf.py e2e-tsv --tsv "$DATA/data.tsv" --repeat 3 >> "$RES"
 if [ "$SKIP_SLOW" != 1 ]; then
 	"$PY" bench/py/trec_eval_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
 	"$PY" bench/py/ranx_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES" 2> "$OUT/ranx.log"

@@ -97,8 +97,8 @@ def main():
         def run():
             lab, sc, valid = load_tsv(a.tsv)
             return tf_map(lab, sc, valid, a.ties, rng), lab.size
-        med, times, (m, n) = timed(run, 1)
-        emit(peer="numpy-tf", what="e2e tsv (loadtxt + compute)", seconds=med, map=m, items=int(n))
+        med, times, (m, n) = timed(run, a.repeat)
+        emit(peer="numpy-tf", what="e2e tsv (loadtxt + compute)", seconds=med, runs=times, map=m, items=int(n))
     log("numpy done")
 
 

@@ -1,7 +1,10 @@
 """Print the ratio table of bench/run.sh from its JSON result lines.
 
 Every ratio compares two figures measured in the same run. "x faster" is
-peer time / rankmetrics time; "x of floor" is rankmetrics time / floor time.
+peer time / rankmetrics time; "x" alone is rankmetrics time / baseline time.
+A figure is the fastest of its repetitions when they were recorded (the
+machine is shared: the fastest run is the least disturbed one), else the
+single time reported (the floor programs print their own median of 5).
 """
 import json
 import sys
@@ -20,6 +23,10 @@ def load(path):
 def find(rows, peer, what):
     for r in rows:
         if r["peer"] == peer and r["what"] == what:
+            r = dict(r)
+            if r.get("runs"):
+                r["median"] = r["seconds"]
+                r["seconds"] = min(r["runs"])
             return r
     return None
 
