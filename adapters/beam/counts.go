@@ -6,9 +6,11 @@ import "fmt"
 // can go missing unseen. For any input these identities hold:
 //
 //	Records   = Rows + QrelsRows + ParseErrors
-//	Rows      = Items + DeadQueryItems + DuplicatesDropped + DeadGroupRows
-//	QrelsRows = Items + DeadQueryItems - UnjudgedItems + UnrankedJudged
-//	            + QrelsDuplicatesDropped + DeadGroupQrelsRows   (TREC input)
+//	Rows      = Items + SkippedItems + DeadQueryItems + DuplicatesDropped
+//	            + DeadGroupRows
+//	QrelsRows = Items + SkippedItems + DeadQueryItems - UnjudgedItems
+//	            + UnrankedJudged + QrelsDuplicatesDropped
+//	            + DeadGroupQrelsRows                       (TREC input)
 //	DeadLetters = ParseErrors + FileErrors + DeadGroupRows
 //	            + DeadGroupQrelsRows + DeadQueries
 //
@@ -40,7 +42,7 @@ type Counts struct {
 	DeadGroupRows      int64 `json:"dead_group_rows"`
 	DeadGroupQrelsRows int64 `json:"dead_group_qrels_rows"`
 	// RunOnlyQueries and QrelsOnlyQueries count TREC queries found in one
-	// file only; they are evaluated (see MatchRunOnly, MatchQrelsOnly).
+	// file only (see MatchRunOnly, MatchQrelsOnly), evaluated or skipped.
 	RunOnlyQueries   int64 `json:"run_only_queries"`
 	QrelsOnlyQueries int64 `json:"qrels_only_queries"`
 	// UnjudgedItems counts ranked TREC items without a judgment (label 0).
@@ -54,6 +56,11 @@ type Counts struct {
 	// items.
 	Queries int64 `json:"queries"`
 	Items   int64 `json:"items"`
+	// SkippedQueries counts the run-only and qrels-only TREC queries left
+	// out (as trec_eval does, unless kept by EvalOptions), and SkippedItems
+	// their ranked items.
+	SkippedQueries int64 `json:"skipped_queries"`
+	SkippedItems   int64 `json:"skipped_items"`
 	// DeadQueries counts queries the metric refused, and DeadQueryItems
 	// their ranked items.
 	DeadQueries    int64 `json:"dead_queries"`
@@ -83,6 +90,8 @@ func (c Counts) Add(o Counts) Counts {
 	c.UnrankedRelevant += o.UnrankedRelevant
 	c.Queries += o.Queries
 	c.Items += o.Items
+	c.SkippedQueries += o.SkippedQueries
+	c.SkippedItems += o.SkippedItems
 	c.DeadQueries += o.DeadQueries
 	c.DeadQueryItems += o.DeadQueryItems
 	c.DeadLetters += o.DeadLetters
@@ -99,13 +108,14 @@ func (c Counts) Check(trec bool) error {
 	}
 	ids := []identity{
 		{"Records = Rows + QrelsRows + ParseErrors", c.Records, c.Rows + c.QrelsRows + c.ParseErrors},
-		{"Rows = Items + DeadQueryItems + DuplicatesDropped + DeadGroupRows", c.Rows, c.Items + c.DeadQueryItems + c.DuplicatesDropped + c.DeadGroupRows},
+		{"Rows = Items + SkippedItems + DeadQueryItems + DuplicatesDropped + DeadGroupRows", c.Rows,
+			c.Items + c.SkippedItems + c.DeadQueryItems + c.DuplicatesDropped + c.DeadGroupRows},
 		{"DeadLetters = ParseErrors + FileErrors + DeadGroupRows + DeadGroupQrelsRows + DeadQueries", c.DeadLetters,
 			c.ParseErrors + c.FileErrors + c.DeadGroupRows + c.DeadGroupQrelsRows + c.DeadQueries},
 	}
 	if trec {
-		ids = append(ids, identity{"QrelsRows = Items + DeadQueryItems - UnjudgedItems + UnrankedJudged + QrelsDuplicatesDropped + DeadGroupQrelsRows",
-			c.QrelsRows, c.Items + c.DeadQueryItems - c.UnjudgedItems + c.UnrankedJudged + c.QrelsDuplicatesDropped + c.DeadGroupQrelsRows})
+		ids = append(ids, identity{"QrelsRows = Items + SkippedItems + DeadQueryItems - UnjudgedItems + UnrankedJudged + QrelsDuplicatesDropped + DeadGroupQrelsRows",
+			c.QrelsRows, c.Items + c.SkippedItems + c.DeadQueryItems - c.UnjudgedItems + c.UnrankedJudged + c.QrelsDuplicatesDropped + c.DeadGroupQrelsRows})
 	}
 	for _, id := range ids {
 		if id.left != id.right {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/tensor"
@@ -65,8 +64,6 @@ type Evaluator struct {
 	cfgs   []metric.Config
 	ms     []*metric.MeanAveragePrecision
 	pl     metric.PerList
-	labels []float64
-	scores []float64
 	splits []int
 }
 
@@ -92,64 +89,60 @@ func (e *Evaluator) Measures() []metric.Config { return e.cfgs }
 // Eval returns the AP and list weight of l for every measure.
 //
 // The relevant documents of l.Unranked (TREC judgments absent from the run)
-// count in the AP denominator without taking a rank: they are appended to
-// the list with score -Inf, and the cutoff is clipped to the ranked items,
-// so they add no precision term. A query with such documents and a ranked
-// item scored -Inf is refused, as the two would tie.
+// count in the AP denominator without taking a rank, as `rankmetrics eval`
+// counts them: the AP of the ranked items, whose denominator has R relevant
+// items, is rescaled to the whole list's R+U relevant documents as
+// AP·R/(R+U), rounded to the dtype. Weighted lists cannot have unranked
+// relevant documents.
 func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 	n := len(l.Scores)
 	if len(l.Labels) != n || (l.Weights != nil && len(l.Weights) != n) {
 		return QueryValue{}, fmt.Errorf("qid %q: %d labels, %d scores and %d weights", l.QID, len(l.Labels), n, len(l.Weights))
 	}
-	e.labels = append(e.labels[:0], l.Labels...)
-	e.scores = append(e.scores[:0], l.Scores...)
 	unranked := 0
 	for _, lab := range l.Unranked {
 		if lab >= 1 {
 			unranked++
-			e.labels = append(e.labels, lab)
-			e.scores = append(e.scores, math.Inf(-1))
 		}
 	}
-	if unranked > 0 {
-		if l.Weights != nil {
-			return QueryValue{}, fmt.Errorf("qid %q: a weighted list cannot have unranked relevant documents (they have no weight)", l.QID)
+	relevant := 0
+	for _, lab := range l.Labels {
+		if lab >= 1 {
+			relevant++
 		}
-		for i, s := range l.Scores {
-			if math.IsInf(s, -1) {
-				return QueryValue{}, fmt.Errorf("qid %q: ranked item %d is scored -Inf, which would tie with the %d unranked relevant documents", l.QID, i, unranked)
-			}
-		}
+	}
+	if unranked > 0 && l.Weights != nil {
+		return QueryValue{}, fmt.Errorf("qid %q: a weighted list cannot have unranked relevant documents (they have no weight)", l.QID)
+	}
+	labelData, scoreData, weightData := l.Labels, l.Scores, l.Weights
+	if n == 0 {
+		// A list of no items is valid: AP 0.
+		labelData, scoreData = make([]float64, 0), make([]float64, 0)
 	}
 	var labels, scores tensor.Lists
-	var err error
-	total := len(e.scores)
-	if total == 0 {
-		// An empty list is a valid list of no items: AP 0.
-		e.labels, e.scores = make([]float64, 0), make([]float64, 0)
-	}
 	var weights tensor.Weights
+	var err error
 	v := QueryValue{QID: l.QID, AP: make([]float64, len(e.cfgs)), Weight: make([]float64, len(e.cfgs)), Counts: l.Counts}
 	v.Counts.Queries++
 	v.Counts.Items += int64(n)
 	for i, c := range e.cfgs {
 		if c.Ragged {
-			e.splits[0], e.splits[1] = 0, total
-			if labels, err = tensor.Ragged(e.labels, e.splits); err == nil {
-				scores, err = tensor.Ragged(e.scores, e.splits)
+			e.splits[0], e.splits[1] = 0, n
+			if labels, err = tensor.Ragged(labelData, e.splits); err == nil {
+				scores, err = tensor.Ragged(scoreData, e.splits)
 			}
-			if err == nil && l.Weights != nil {
+			if err == nil && weightData != nil {
 				var w tensor.Lists
-				w, err = tensor.Ragged(l.Weights, e.splits)
+				w, err = tensor.Ragged(weightData, e.splits)
 				weights = tensor.PerItem(w)
 			}
 		} else {
-			if labels, err = tensor.Dense(e.labels, 1, total); err == nil {
-				scores, err = tensor.Dense(e.scores, 1, total)
+			if labels, err = tensor.Dense(labelData, 1, n); err == nil {
+				scores, err = tensor.Dense(scoreData, 1, n)
 			}
-			if err == nil && l.Weights != nil {
+			if err == nil && weightData != nil {
 				var w tensor.Lists
-				w, err = tensor.Dense(l.Weights, 1, total)
+				w, err = tensor.Dense(weightData, 1, n)
 				weights = tensor.PerItem(w)
 			}
 		}
@@ -157,13 +150,8 @@ func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 			return QueryValue{}, fmt.Errorf("qid %q: %w", l.QID, err)
 		}
 		m := e.ms[i]
-		if c.Ties == metric.Random || unranked > 0 {
-			if c.Ties == metric.Random {
-				c.Seed = querySeed(c.Seed, l.QID)
-			}
-			if unranked > 0 && (c.TopN == metric.NoTopN || c.TopN > n) {
-				c.TopN = n
-			}
+		if c.Ties == metric.Random {
+			c.Seed = querySeed(c.Seed, l.QID)
 			if m, err = metric.FromConfig(c); err != nil {
 				return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
 			}
@@ -171,7 +159,15 @@ func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 		if err := m.ComputeInto(&e.pl, labels, scores, weights); err != nil {
 			return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
 		}
-		v.AP[i], v.Weight[i] = e.pl.Values[0], e.pl.Weights[0]
+		ap := e.pl.Values[0]
+		if unranked > 0 && ap != 0 {
+			r := float64(relevant)
+			ap = ap * r / (r + float64(unranked))
+			if c.DType == metric.Float32 {
+				ap = float64(float32(ap))
+			}
+		}
+		v.AP[i], v.Weight[i] = ap, e.pl.Weights[0]
 	}
 	return v, nil
 }

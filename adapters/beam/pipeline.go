@@ -20,9 +20,9 @@ type Outputs struct {
 // measures and summarises them, gathering the dead letters and counts of
 // the lists' step, of the evaluation and of any upstream steps (the
 // readers) into Outputs. The measures are normalised by Normalize.
-func Evaluate(s beam.Scope, lists Step, measures []metric.Config, upstream ...Step) (Outputs, error) {
+func Evaluate(s beam.Scope, lists Step, measures []metric.Config, opts EvalOptions, upstream ...Step) (Outputs, error) {
 	s = s.Scope("rankmetrics.Evaluate")
-	ev, err := EvaluateLists(s, lists.Output, measures)
+	ev, err := EvaluateLists(s, lists.Output, measures, opts)
 	if err != nil {
 		return Outputs{}, err
 	}

@@ -143,9 +143,21 @@ func (f *joinFn) ProcessElement(qid string, qiter func(*Judgment) bool, riter fu
 	return nil
 }
 
+// EvalOptions says which TREC queries to evaluate.
+type EvalOptions struct {
+	// KeepRunOnly evaluates the queries of the run without any judgment
+	// (AP 0). By default they are skipped, as trec_eval and `rankmetrics
+	// eval` skip them, and counted.
+	KeepRunOnly bool
+	// KeepQrelsOnly evaluates judged queries the run has no line for (AP
+	// 0, as trec_eval -c). By default they are skipped and counted.
+	KeepQrelsOnly bool
+}
+
 // EvaluateLists computes every measure on every List, one query at a time
 // (Step.Output, a PCollection of QueryValue). A query the metric refuses
-// goes to the dead letters.
+// goes to the dead letters; run-only and qrels-only TREC queries are
+// skipped or kept as opts says.
 //
 // Each query is evaluated as an update of its own, a batch of one list.
 // This matters because TF-Ranking's list weights depend on the batch: a
@@ -164,18 +176,19 @@ func (f *joinFn) ProcessElement(qid string, qiter func(*Judgment) bool, riter fu
 // sharding, but it is not the order of a single process that draws every
 // query from one generator; the other policies (stable, pessimistic,
 // optimistic, expected) give the same values as a single process.
-func EvaluateLists(s beam.Scope, lists beam.PCollection, measures []metric.Config) (Step, error) {
+func EvaluateLists(s beam.Scope, lists beam.PCollection, measures []metric.Config, opts EvalOptions) (Step, error) {
 	cfgs, err := Normalize(measures)
 	if err != nil {
 		return Step{}, err
 	}
 	s = s.Scope("rankmetrics.EvaluateLists")
-	values, dead, counts := beam.ParDo3(s, &evalFn{Measures: cfgs}, lists)
+	values, dead, counts := beam.ParDo3(s, &evalFn{Measures: cfgs, Options: opts}, lists)
 	return Step{Output: values, DeadLetters: dead, Counts: counts}, nil
 }
 
 type evalFn struct {
 	Measures []metric.Config
+	Options  EvalOptions
 	ev       *Evaluator
 }
 
@@ -192,6 +205,13 @@ func (f *evalFn) ProcessElement(_ context.Context, l List, emit func(QueryValue)
 		if err := f.Setup(); err != nil {
 			return err
 		}
+	}
+	if (l.Match == MatchRunOnly && !f.Options.KeepRunOnly) || (l.Match == MatchQrelsOnly && !f.Options.KeepQrelsOnly) {
+		c := l.Counts
+		c.SkippedQueries++
+		c.SkippedItems += int64(len(l.Scores))
+		counts(c)
+		return nil
 	}
 	v, err := f.ev.Eval(&l)
 	if err != nil {

@@ -215,7 +215,7 @@ func runTSV(t testing.TB, glob string, measures []metric.Config, opts beamio.Opt
 
 func runAndRead(t testing.TB, p *beam.Pipeline, s beam.Scope, lists rm.Step, measures []metric.Config, upstream ...rm.Step) pipelineOut {
 	t.Helper()
-	out, err := rm.Evaluate(s, lists, measures, upstream...)
+	out, err := rm.Evaluate(s, lists, measures, rm.EvalOptions{}, upstream...)
 	if err != nil {
 		t.Fatal(err)
 	}

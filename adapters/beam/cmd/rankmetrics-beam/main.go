@@ -1,0 +1,444 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
+	"github.com/rankmetrics/rankmetrics/metric"
+)
+
+// errDeadLetters is returned when there are more dead letters than allowed.
+var errDeadLetters = errors.New("too many dead letters")
+
+const usage = `usage: rankmetrics-beam [flags] --input GLOB [--input GLOB ...]
+       rankmetrics-beam [flags] --qrels GLOB --run GLOB
+
+Evaluates ranking outputs on Apache Beam: TSV, CSV or Parquet files (--input),
+or TREC qrels and run files (--qrels, --run), from any file system Beam knows.
+Measures, options and counts are those of "rankmetrics eval", with two
+differences that make the result independent of sharding and worker count:
+
+  - every query is its own metric update (eval's --batch 1), so TF-Ranking's
+    per-update list weights do not depend on batching;
+  - sums are exact (eval's --accumulation exact) and rounded once, so the
+    result is bit-identical for any sharding, order and runner;
+  - under --ties random, each query's tie order is seeded from --seed and its
+    qid (eval seeds each update from its position in the input instead).
+
+Items of a query keep their input order (file name, then position in the
+file), which decides --ties stable.
+
+It runs on prism in this process by default. Beam's own flags (--runner,
+--project, --region, --temp_location, --endpoint, ...) choose another runner;
+see the README's "Scaling out". On a remote runner, --output and
+--dead-letters must name files the workers can write (gs://...).
+
+Flags:
+`
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+// Set adds one value.
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+// measureList is the repeatable -m flag: map or map@K, comma-separated or
+// repeated.
+type measureList []int // topn per measure, metric.NoTopN for map
+
+func (m *measureList) String() string {
+	names := make([]string, len(*m))
+	for i, n := range *m {
+		names[i] = measureName(n)
+	}
+	return strings.Join(names, ",")
+}
+
+// Set parses one or more measure names.
+func (m *measureList) Set(s string) error {
+	for _, part := range strings.Split(s, ",") {
+		name := strings.ToLower(strings.TrimSpace(part))
+		n := metric.NoTopN
+		if name != "map" {
+			k, ok := strings.CutPrefix(name, "map@")
+			v, err := strconv.Atoi(k)
+			if !ok || err != nil || v < 0 {
+				return fmt.Errorf("unknown measure %q (want map or map@K with K >= 0)", part)
+			}
+			n = v
+		}
+		m.add(n)
+	}
+	return nil
+}
+
+func (m *measureList) add(n int) {
+	for _, x := range *m {
+		if x == n {
+			return
+		}
+	}
+	*m = append(*m, n)
+}
+
+func measureName(topn int) string {
+	if topn == metric.NoTopN {
+		return "map"
+	}
+	return "map@" + strconv.Itoa(topn)
+}
+
+// options is the command line.
+type options struct {
+	inputs, qrels, runs stringList
+	inputFormat         string
+	measures            measureList
+	topn                int
+	dtype, ties         string
+	seed                uint64
+	ragged              bool
+	dedupe              string
+	runOnly, qrelsOnly  string
+	cols                beamio.Columns
+	output, perQuery    string
+	deadLetters         string
+	maxDead             int64
+	blockSize           int64
+	format              string
+	verbose             bool
+}
+
+func (o *options) register(fs *flag.FlagSet) {
+	fs.Var(&o.inputs, "input", "`GLOB` of TSV, CSV or Parquet files to evaluate (repeatable)")
+	fs.Var(&o.qrels, "qrels", "`GLOB` of TREC qrels files (repeatable)")
+	fs.Var(&o.runs, "run", "`GLOB` of TREC run files (repeatable)")
+	fs.StringVar(&o.inputFormat, "input-format", "auto", "format of --input: auto (from the extension), tsv, csv or parquet")
+	fs.Var(&o.measures, "m", "measure `NAME`: map or map@K; repeatable or comma-separated (default map)")
+	fs.IntVar(&o.topn, "topn", -1, "add the measure map@`N`")
+	fs.StringVar(&o.dtype, "dtype", "float32", "compute per-query values in `TYPE` float32 (TF-Ranking's) or float64")
+	fs.StringVar(&o.ties, "ties", "random", "order of equal scores: random (seeded per query), stable, pessimistic, optimistic or expected")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random tie order")
+	fs.BoolVar(&o.ragged, "ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false passes them dense, where labels < 0 are masked")
+	fs.StringVar(&o.dedupe, "dedupe", "error", "repeated (qid, doc): error (the query goes to the dead letters), first or max")
+	fs.StringVar(&o.runOnly, "run-only", "skip", "TREC queries of the run with no judgment: skip (trec_eval), or keep (AP 0)")
+	fs.StringVar(&o.qrelsOnly, "qrels-only", "skip", "judged TREC queries missing from the run: skip (trec_eval), or keep (AP 0, trec_eval -c)")
+	fs.StringVar(&o.cols.QID, "qid-col", "qid", "`NAME` of the qid column")
+	fs.StringVar(&o.cols.Label, "label-col", "label", "`NAME` of the label column")
+	fs.StringVar(&o.cols.Score, "score-col", "score", "`NAME` of the score column")
+	fs.StringVar(&o.cols.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column")
+	fs.StringVar(&o.cols.Doc, "doc-col", "doc", "`NAME` of the optional document id column (for duplicate checks)")
+	fs.StringVar(&o.output, "output", "", "write the report (JSON) to `PATH`; default: a temporary file (local runners only)")
+	fs.StringVar(&o.perQuery, "per-query", "", "write per-query values to `PATH` (measure, qid, AP, list weight; tab-separated)")
+	fs.StringVar(&o.deadLetters, "dead-letters", "", "write rejected rows to `PATH` (JSON lines); default: a temporary file (local runners only)")
+	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
+	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
+	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
+	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
+}
+
+// plan is a checked command line.
+type plan struct {
+	o        *options
+	trec     bool
+	format   string // tsv, csv, parquet or trec
+	measures []metric.Config
+	dedupe   rm.Dedupe
+	evalOpts rm.EvalOptions
+}
+
+func detectFormat(path string) (string, error) {
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
+	switch filepath.Ext(name) {
+	case ".tsv", ".tab":
+		return "tsv", nil
+	case ".csv":
+		return "csv", nil
+	case ".parquet", ".pq":
+		return "parquet", nil
+	}
+	return "", fmt.Errorf("cannot tell the format of %q from its extension; set --input-format (tsv, csv or parquet)", path)
+}
+
+func (o *options) plan() (*plan, error) {
+	p := &plan{o: o}
+	switch {
+	case len(o.inputs) > 0 && (len(o.qrels) > 0 || len(o.runs) > 0):
+		return nil, errors.New("give either --input, or --qrels and --run, not both")
+	case len(o.inputs) > 0:
+		p.format = o.inputFormat
+		switch o.inputFormat {
+		case "auto":
+			f, err := detectFormat(o.inputs[0])
+			if err != nil {
+				return nil, err
+			}
+			p.format = f
+		case "tsv", "csv", "parquet":
+		default:
+			return nil, fmt.Errorf("--input-format %q: want auto, tsv, csv or parquet", o.inputFormat)
+		}
+	case len(o.qrels) > 0 && len(o.runs) > 0:
+		p.trec, p.format = true, "trec"
+	default:
+		return nil, errors.New("nothing to read: give --input GLOB, or --qrels GLOB and --run GLOB")
+	}
+	var cfg metric.Config
+	var err error
+	if cfg.DType, err = metric.ParseDType(o.dtype); err != nil {
+		return nil, fmt.Errorf("--dtype: %w", err)
+	}
+	if cfg.Ties, err = metric.ParseTiePolicy(o.ties); err != nil {
+		return nil, fmt.Errorf("--ties: %w", err)
+	}
+	cfg.Seed, cfg.Ragged, cfg.Accumulation = o.seed, o.ragged, metric.Exact
+	if o.topn < -1 {
+		return nil, fmt.Errorf("--topn %d: want N >= 0", o.topn)
+	}
+	ms := append(measureList(nil), o.measures...)
+	if o.topn >= 0 {
+		ms.add(o.topn)
+	}
+	if len(ms) == 0 {
+		ms = measureList{metric.NoTopN}
+	}
+	for _, n := range ms {
+		c := cfg
+		c.Name, c.TopN = measureName(n), n
+		p.measures = append(p.measures, c)
+	}
+	if p.dedupe, err = rm.ParseDedupe(o.dedupe); err != nil {
+		return nil, fmt.Errorf("--dedupe: %w", err)
+	}
+	for _, f := range []struct{ name, v string }{{"--run-only", o.runOnly}, {"--qrels-only", o.qrelsOnly}} {
+		if f.v != "skip" && f.v != "keep" {
+			return nil, fmt.Errorf("%s %q: want skip or keep", f.name, f.v)
+		}
+	}
+	p.evalOpts = rm.EvalOptions{KeepRunOnly: o.runOnly == "keep", KeepQrelsOnly: o.qrelsOnly == "keep"}
+	if o.format != "table" && o.format != "json" {
+		return nil, fmt.Errorf("--format %q: want table or json", o.format)
+	}
+	if o.maxDead < 0 {
+		return nil, fmt.Errorf("--max-dead-letters %d: want N >= 0", o.maxDead)
+	}
+	if o.blockSize < 0 {
+		return nil, fmt.Errorf("--block-size %d: want BYTES >= 0", o.blockSize)
+	}
+	return p, nil
+}
+
+// build adds the whole evaluation to the pipeline.
+func (p *plan) build(s beam.Scope, paths rm.Paths) error {
+	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize}
+	var lists rm.Step
+	var upstream []rm.Step
+	var err error
+	switch p.format {
+	case "trec":
+		qrels, run := beamio.ReadTREC(s, p.o.qrels, p.o.runs, opts)
+		upstream = []rm.Step{qrels, run}
+		lists, err = rm.JoinTREC(s, qrels.Output, run.Output, p.dedupe)
+	default:
+		var rows rm.Step
+		switch p.format {
+		case "tsv":
+			rows = beamio.ReadDelimited(s, p.o.inputs, '\t', opts)
+		case "csv":
+			rows = beamio.ReadDelimited(s, p.o.inputs, ',', opts)
+		case "parquet":
+			rows = beamio.ReadParquet(s, p.o.inputs, opts)
+		}
+		upstream = []rm.Step{rows}
+		lists, err = rm.GroupLists(s, rows.Output, p.dedupe)
+	}
+	if err != nil {
+		return err
+	}
+	out, err := rm.Evaluate(s, lists, p.measures, p.evalOpts, upstream...)
+	if err != nil {
+		return err
+	}
+	return rm.Write(s, out, p.measures, paths)
+}
+
+// isLocal reports whether the runner runs in this process or on this
+// machine, so that temporary local files can hold the outputs.
+func isLocal(runner string) bool {
+	switch strings.ToLower(runner) {
+	case "", "prism", "prismrunner", "direct", "directrunner":
+		return true
+	}
+	return false
+}
+
+// execute runs the plan with the runner and prints the report.
+func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writer) (rm.Report, error) {
+	paths := rm.Paths{Report: p.o.output, PerQuery: p.o.perQuery, DeadLetters: p.o.deadLetters}
+	if paths.Report == "" || paths.DeadLetters == "" {
+		if !isLocal(runner) {
+			return rm.Report{}, fmt.Errorf("runner %q: --output and --dead-letters must name files the workers can write", runner)
+		}
+		dir, err := os.MkdirTemp("", "rankmetrics-beam-")
+		if err != nil {
+			return rm.Report{}, err
+		}
+		if paths.Report == "" {
+			paths.Report = filepath.Join(dir, "report.json")
+		}
+		if paths.DeadLetters == "" {
+			paths.DeadLetters = filepath.Join(dir, "dead-letters.jsonl")
+		}
+	}
+	pipeline, s := beam.NewPipelineWithRoot()
+	if err := p.build(s, paths); err != nil {
+		return rm.Report{}, err
+	}
+	start := time.Now()
+	if err := beamx.Run(ctx, pipeline); err != nil {
+		return rm.Report{}, fmt.Errorf("pipeline: %w", err)
+	}
+	elapsed := time.Since(start)
+	rep, err := rm.ReadReport(ctx, paths.Report)
+	if err != nil {
+		return rm.Report{}, err
+	}
+	if err := printReport(stdout, p, rep, paths); err != nil {
+		return rep, err
+	}
+	c := rep.Counts
+	fmt.Fprintf(stderr, "rankmetrics-beam: %d queries, %d items in %.3f s (%.3f M items/s)\n",
+		c.Queries, c.Items, elapsed.Seconds(), float64(c.Items)/elapsed.Seconds()/1e6)
+	if err := c.Check(p.trec); err != nil {
+		return rep, err
+	}
+	if c.DeadLetters > 0 {
+		fmt.Fprintf(stderr, "rankmetrics-beam: %d dead letters in %s\n", c.DeadLetters, paths.DeadLetters)
+		if dead, err := rm.ReadDeadLetters(ctx, paths.DeadLetters); err == nil {
+			for i, d := range dead {
+				if i == 10 {
+					fmt.Fprintf(stderr, "  ...\n")
+					break
+				}
+				fmt.Fprintf(stderr, "  %s\n", d)
+			}
+		}
+	}
+	if c.DeadLetters > p.o.maxDead {
+		return rep, fmt.Errorf("%w: %d, more than --max-dead-letters %d", errDeadLetters, c.DeadLetters, p.o.maxDead)
+	}
+	return rep, nil
+}
+
+func printReport(w io.Writer, p *plan, rep rm.Report, paths rm.Paths) error {
+	if p.o.format == "json" {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	c := rep.Counts
+	cfg := p.measures[0]
+	layout := "ragged"
+	if !cfg.Ragged {
+		layout = "dense"
+	}
+	fmt.Fprintf(tw, "input\t%s (%s)\n", strings.Join(append(append(append([]string(nil), p.o.inputs...), p.o.qrels...), p.o.runs...), " "), p.format)
+	fmt.Fprintf(tw, "settings\tdtype %s, ties %s, seed %d, exact accumulation, %s lists, 1 query per update\n", cfg.DType, cfg.Ties, cfg.Seed, layout)
+	rows := []struct {
+		text string
+		n    int64
+	}{
+		{"queries evaluated", c.Queries},
+		{"items ranked", c.Items},
+		{"records read", c.Records},
+		{"rows parsed", c.Rows},
+	}
+	if p.trec {
+		rows = append(rows, []struct {
+			text string
+			n    int64
+		}{
+			{"qrels lines parsed", c.QrelsRows},
+			{"run-only queries (no judgment)", c.RunOnlyQueries},
+			{"qrels-only queries (not in the run)", c.QrelsOnlyQueries},
+			{"queries skipped", c.SkippedQueries},
+			{"unjudged run items (label 0)", c.UnjudgedItems},
+			{"judged documents not in the run", c.UnrankedJudged},
+			{"  of which relevant (in the AP denominator)", c.UnrankedRelevant},
+		}...)
+	}
+	rows = append(rows, []struct {
+		text string
+		n    int64
+	}{
+		{"duplicates dropped", c.DuplicatesDropped + c.QrelsDuplicatesDropped},
+		{"blank lines", c.BlankLines},
+		{"dead letters", c.DeadLetters},
+	}...)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\n", r.text, r.n)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "measure\tvalue")
+	for _, m := range rep.Measures {
+		fmt.Fprintf(tw, "%s\t%s\n", m.Name, strconv.FormatFloat(m.Value, 'g', -1, 64))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "report: %s\n", paths.Report)
+	return err
+}
+
+// quietLogs hides the runner's informational logs.
+func quietLogs() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
+
+func main() {
+	o := &options{}
+	o.register(flag.CommandLine)
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	beam.Init() // on a worker, this runs the worker and does not return
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "rankmetrics-beam: unexpected argument %q (inputs are given with --input, --qrels, --run)\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	p, err := o.plan()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rankmetrics-beam: %v\n", err)
+		os.Exit(2)
+	}
+	if !o.verbose {
+		quietLogs()
+	}
+	runner := flag.Lookup("runner").Value.String()
+	if _, err := execute(context.Background(), p, runner, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "rankmetrics-beam: %v\n", err)
+		os.Exit(1)
+	}
+}
