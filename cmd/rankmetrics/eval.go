@@ -712,43 +712,56 @@ func (e *evaluator) run(ctx context.Context, r runio.Reader, rep *reporter, prog
 }
 
 // readAhead runs the reader in its own goroutine, so parsing overlaps the
-// packing of updates; queries travel in a small recycled pool.
+// packing of updates. Queries travel in recycled chunks, so that the two
+// goroutines meet once per chunk, not once per query.
 type readAhead struct {
-	ch   chan readMsg
-	free chan *runio.Query
+	ch   chan *readChunk
+	free chan *readChunk
 	done chan struct{}
 	wg   sync.WaitGroup
 }
 
-type readMsg struct {
-	q   *runio.Query
+// readChunk holds up to readChunkQueries queries, then the error that ended
+// the input (io.EOF at the end), if any.
+type readChunk struct {
+	qs  []runio.Query
+	n   int
 	err error
 }
 
-const readAheadQueries = 64
+const (
+	readChunkQueries = 32
+	readChunks       = 4
+)
 
 func startReadAhead(r runio.Reader) *readAhead {
-	a := &readAhead{ch: make(chan readMsg, readAheadQueries), free: make(chan *runio.Query, readAheadQueries), done: make(chan struct{})}
-	for range readAheadQueries {
-		a.free <- &runio.Query{}
+	a := &readAhead{ch: make(chan *readChunk, readChunks), free: make(chan *readChunk, readChunks), done: make(chan struct{})}
+	for range readChunks {
+		a.free <- &readChunk{qs: make([]runio.Query, readChunkQueries)}
 	}
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
 		for {
-			var q *runio.Query
+			var c *readChunk
 			select {
-			case q = <-a.free:
+			case c = <-a.free:
 			case <-a.done:
 				return
 			}
-			err := r.Next(q)
+			c.n, c.err = 0, nil
+			for c.n < len(c.qs) {
+				if c.err = r.Next(&c.qs[c.n]); c.err != nil {
+					break
+				}
+				c.n++
+			}
 			select {
-			case a.ch <- readMsg{q, err}:
+			case a.ch <- c:
 			case <-a.done:
 				return
 			}
-			if err != nil {
+			if c.err != nil {
 				return
 			}
 		}
@@ -781,55 +794,64 @@ func (e *evaluator) produce(ctx context.Context, r runio.Reader, free <-chan *ev
 		}
 	}
 	for {
-		var m readMsg
+		var c *readChunk
 		select {
-		case m = <-ra.ch:
+		case c = <-ra.ch:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if m.err == io.EOF {
+		for i := range c.n {
+			if err := e.take(ctx, &c.qs[i], &j, &idx, free, res, prog, f64); err != nil {
+				return err
+			}
+			if j != nil && len(j.qids) == o.batch {
+				if err := send(); err != nil {
+					return err
+				}
+			}
+		}
+		err := c.err
+		ra.free <- c
+		if err == io.EOF {
 			break
 		}
-		if m.err != nil {
-			return m.err
-		}
-		q := m.q
-		res.read++
-		skip := false
-		switch {
-		case q.Match == runio.MatchRunOnly && o.runOnly == "skip":
-			res.runOnly++
-			skip = true
-		case q.Match == runio.MatchQrelsOnly && o.qrelsOnly == "skip":
-			res.qrelsOnly++
-			skip = true
-		}
-		if !skip {
-			if j == nil {
-				select {
-				case j = <-free:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-				j.reset(idx)
-			}
-			if err := j.add(q, f64); err != nil {
-				return err
-			}
-			if prog != nil {
-				prog.queries.Add(1)
-				prog.items.Add(int64(len(q.Scores)))
-			}
-		}
-		ra.free <- q
-		if j != nil && len(j.qids) == o.batch {
-			if err := send(); err != nil {
-				return err
-			}
+		if err != nil {
+			return err
 		}
 	}
 	if j != nil {
 		return send()
+	}
+	return nil
+}
+
+// take adds one query read to the job being filled (starting one from the
+// free list when needed), or counts it as skipped.
+func (e *evaluator) take(ctx context.Context, q *runio.Query, j **evalJob, idx *int, free <-chan *evalJob, res *evalResult, prog *progress, f64 bool) error {
+	o := e.o
+	res.read++
+	switch {
+	case q.Match == runio.MatchRunOnly && o.runOnly == "skip":
+		res.runOnly++
+		return nil
+	case q.Match == runio.MatchQrelsOnly && o.qrelsOnly == "skip":
+		res.qrelsOnly++
+		return nil
+	}
+	if *j == nil {
+		select {
+		case *j = <-free:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		(*j).reset(*idx)
+	}
+	if err := (*j).add(q, f64); err != nil {
+		return err
+	}
+	if prog != nil {
+		prog.queries.Add(1)
+		prog.items.Add(int64(len(q.Scores)))
 	}
 	return nil
 }
