@@ -118,12 +118,14 @@ func famTypes(file *File, f fam) {
 		Comment("flab and fw hold the flushed labels and slot weights on the sorting path;"),
 		Comment("ol, os and ow the flushed labels, scores and masked weights of OPA."),
 		List(Id("flab"), Id("fw"), Id("ol"), Id("os"), Id("ow")).Index().Add(T()),
-		Comment("terms, ideal and ones hold dense summands, ideal gains and unit weights;"),
-		Comment("big1 and big2 the summands of lane sums longer than a leaf."),
-		List(Id("terms"), Id("ideal"), Id("ones"), Id("big1"), Id("big2")).Index().Add(T()),
+		Comment("terms and ones hold dense summands and unit weights; big1 and big2 the"),
+		Comment("summands of lane sums longer than a leaf."),
+		List(Id("terms"), Id("ones"), Id("big1"), Id("big2")).Index().Add(T()),
 		Comment("gains holds, per distinct gain of the plan, the gain of each slot of the"),
-		Comment("list; gsum and gnum their sum and their sum weighted, in slot order."),
-		Id("gains").Index().Index().Add(T()),
+		Comment("list; ideal the weighted gains of the ranked items, largest first, when an"),
+		Comment("NDCG needs them; gsum and gnum the sums of the gains and of the weighted"),
+		Comment("gains, in slot order."),
+		List(Id("gains"), Id("ideal")).Index().Index().Add(T()),
 		List(Id("gsum"), Id("gnum")).Index().Add(T()),
 		Comment("disc holds each spec's discount table, discK one more than its cutoff."),
 		Id("disc").Index().Index().Add(T()),
@@ -168,6 +170,7 @@ func famPrepare(file *File, f fam) {
 		),
 		If(Len(ws().Dot("gains")).Op("!=").Len(Id("p").Dot("gains"))).Block(
 			ws().Dot("gains").Op("=").Make(Index().Index().Add(f.t()), Len(Id("p").Dot("gains"))),
+			ws().Dot("ideal").Op("=").Make(Index().Index().Add(f.t()), Len(Id("p").Dot("gains"))),
 			ws().Dot("gsum").Op("=").Make(Index().Add(f.t()), Len(Id("p").Dot("gains"))),
 			ws().Dot("gnum").Op("=").Make(Index().Add(f.t()), Len(Id("p").Dot("gains"))),
 		),
@@ -282,7 +285,8 @@ func famRank(file *File, f fam) {
 			Id("items").Op(":=").Id("w").Op("!=").Nil(),
 			List(Id("nrel"), Id("nout")).Op(":=").List(Lit(0), Lit(0)),
 			For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
-				List(Id("wi"), Id("l")).Op(":=").List(f.w(Id("i")), f.ftz(Id("l"))),
+				List(Id("wi"), Id("l")).Op(":=").List(Id("wc"), f.ftz(Id("l"))),
+				If(Id("items")).Block(Id("wi").Op("=").Add(f.ftz(Id("w").Index(Id("i"))))),
 				If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
 				Id("rel").Op(":=").Id("l").Op(">=").Id("thr"),
 				If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("p").Dot("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(
@@ -293,7 +297,7 @@ func famRank(file *File, f fam) {
 				If(Id("s").Op("!=").Id("s")).Block(Return(Id("i"))),
 				If(Id("rel")).Block(
 					Id("nrel").Op("++"),
-					Id("trAcc").Dot("add").Call(Id("i"), Id("wi")),
+					If(Id("items")).Block(Id("trAcc").Dot("add").Call(Id("i"), Id("wi"))),
 				),
 				Id("key").Op(":=").Id(f.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("p").Dot("ties"), Id("rel"), Id("i"))),
 				If(Id("p").Dot("rankAll").Op("||").Id("l").Op("!=").Lit(0)).Block(
@@ -307,7 +311,23 @@ func famRank(file *File, f fam) {
 			Id("keys").Op("=").Append(Id("keys"), Id(f.Sent)).Index(Op(":").Len(Id("keys"))),
 			List(ws().Dot("keys"), ws().Dot("oth"), ws().Dot("idx")).Op("=").List(Id("keys"), Id("oth"), Id("idx")),
 			List(ws().Dot("nrel"), ws().Dot("nrelAll")).Op("=").List(Id("nrel"), Id("nrel").Op("+").Id("nout")),
-			ws().Dot("tr").Op("=").Id("trAcc").Dot("result").Call(),
+			Switch().Block(
+				Case(Id("items").Op("||").Id("nrel").Op("==").Lit(0)).Block(
+					ws().Dot("tr").Op("=").Id("trAcc").Dot("result").Call(),
+				),
+				Case(Id("exactInts").Call(f.conv(Id("nrel")).Op("*").Id("wc"), Id("wc"))).Block(
+					Comment("nrel copies of an integer wc add exactly in any order."),
+					ws().Dot("tr").Op("=").Add(f.conv(Id("nrel"))).Op("*").Id("wc"),
+				),
+				Default().Block(
+					For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
+						If(Id("l").Op("=").Add(f.ftz(Id("l"))), Id("l").Op(">=").Id("thr").Op("&&").Id("wc").Op(">").Lit(0)).Block(
+							Id("trAcc").Dot("add").Call(Id("i"), Id("wc")),
+						),
+					),
+					ws().Dot("tr").Op("=").Id("trAcc").Dot("result").Call(),
+				),
+			),
 			Comment("Only the sign of the weight sum matters: n copies of wc have wc's sign."),
 			ws().Dot("sw").Op("=").Id("wc"),
 			If(Id("items")).Block(
@@ -440,12 +460,27 @@ func famGainStats(file *File, f fam) {
 		f.lane("num", Id("n"), Id("b").Op("*").Id("n"), "big2"),
 		[]Code{
 			If(Id("g").Dot("zero")).Block(
+				Comment("Integer gains and weighted gains whose magnitudes add up below 2^24"),
+				Comment("add exactly in any order; the others add in TF's order."),
+				Var().List(Id("sx"), Id("sy"), Id("ax"), Id("ay")).Float64(),
+				Id("ints").Op(":=").Id("n").Op(">").Lit(1),
 				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
 					Id("x").Op(":=").Id("g").Dot("eval"+f.bits).Call(f.lab(Id("i"))),
 					If(Id("x").Op("!=").Id("x")).Block(Return(Id("i"))),
 					Id("gs").Index(Id("i")).Op("=").Id("x"),
-					Id("sum").Dot("add").Call(Id("i"), Id("x")),
-					Id("num").Dot("add").Call(Id("i"), f.ftz(f.w(Id("i")).Op("*").Id("x"))),
+					Id("y").Op(":=").Add(f.ftz(f.w(Id("i")).Op("*").Id("x"))),
+					Id("ints").Op("=").Id("ints").Op("&&").Id("x").Op("==").Add(f.conv(Int32().Call(Id("x")))).Op("&&").Id("y").Op("==").Add(f.conv(Int32().Call(Id("y")))),
+					List(Id("sx"), Id("sy")).Op("=").List(Id("sx").Op("+").Float64().Call(Id("x")), Id("sy").Op("+").Float64().Call(Id("y"))),
+					List(Id("ax"), Id("ay")).Op("=").List(Id("ax").Op("+").Id("abs64").Call(Float64().Call(Id("x"))), Id("ay").Op("+").Id("abs64").Call(Float64().Call(Id("y")))),
+				),
+				If(Id("ints").Op("&&").Id("ax").Op("<").Lit(1<<24).Op("&&").Id("ay").Op("<").Lit(1<<24)).Block(
+					List(ws().Dot("gsum").Index(Id("gi")), ws().Dot("gnum").Index(Id("gi"))).Op("=").List(f.conv(Id("sx")), f.conv(Id("sy"))),
+				).Else().Block(
+					For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
+						Id("sum").Dot("add").Call(Id("i"), Id("gs").Index(Id("i"))),
+						Id("num").Dot("add").Call(Id("i"), f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i")))),
+					),
+					List(ws().Dot("gsum").Index(Id("gi")), ws().Dot("gnum").Index(Id("gi"))).Op("=").List(Id("sum").Dot("result").Call(), Id("num").Dot("result").Call()),
 				),
 			).Else().Block(
 				Id("g0").Op(":=").Id("g").Dot("t"+f.bits).Index(Lit(0)),
@@ -467,8 +502,17 @@ func famGainStats(file *File, f fam) {
 					Id("sum").Dot("add").Call(Id("i"), Id("x")),
 					Id("num").Dot("add").Call(Id("i"), f.ftz(Id("wi").Op("*").Id("x"))),
 				),
+				List(ws().Dot("gsum").Index(Id("gi")), ws().Dot("gnum").Index(Id("gi"))).Op("=").List(Id("sum").Dot("result").Call(), Id("num").Dot("result").Call()),
 			),
-			List(ws().Dot("gsum").Index(Id("gi")), ws().Dot("gnum").Index(Id("gi"))).Op("=").List(Id("sum").Dot("result").Call(), Id("num").Dot("result").Call()),
+			If(Id("g").Dot("ideal")).Block(
+				Comment("The ideal order of NDCG: the weighted gains, largest first."),
+				Id("ideal").Op(":=").Id("ws").Dot("ideal").Index(Id("gi")).Index(Op(":").Lit(0)),
+				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
+					Id("ideal").Op("=").Append(Id("ideal"), f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i")))),
+				),
+				Id("sortDescending").Call(Id("ideal")),
+				ws().Dot("ideal").Index(Id("gi")).Op("=").Id("ideal"),
+			),
 			Return(Lit(-1)),
 		},
 	)...)
@@ -683,12 +727,7 @@ func famDCG(file *File, f fam) {
 			If(Id("s").Dot("kind").Op("==").Id("KindNDCG")).Block(
 				Comment("Items whose weight times gain is 0 add nothing; those below 0 take the"),
 				Comment("last valid ranks."),
-				Id("ideal").Op(":=").Id("ws").Dot("ideal").Index(Op(":").Lit(0)),
-				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
-					Id("ideal").Op("=").Append(Id("ideal"), f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i")))),
-				),
-				ws().Dot("ideal").Op("=").Id("ideal"),
-				Id("sortDescending").Call(Id("ideal")),
+				Id("ideal").Op(":=").Id("ws").Dot("ideal").Index(Id("g").Dot("index")),
 				Id("acc").Dot("reset").Call(Id("k"), Id("b").Op("*").Id("k"), Op("&").Id("ws").Dot("big1")),
 				For(List(Id("q"), Id("x")).Op(":=").Range().Id("ideal")).Block(
 					Id("r").Op(":=").Id("q").Op("+").Lit(1),

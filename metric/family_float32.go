@@ -24,13 +24,15 @@ type famFloat32 struct {
 	// flab and fw hold the flushed labels and slot weights on the sorting path;
 	// ol, os and ow the flushed labels, scores and masked weights of OPA.
 	flab, fw, ol, os, ow []float32
-	// terms, ideal and ones hold dense summands, ideal gains and unit weights;
-	// big1 and big2 the summands of lane sums longer than a leaf.
-	terms, ideal, ones, big1, big2 []float32
+	// terms and ones hold dense summands and unit weights; big1 and big2 the
+	// summands of lane sums longer than a leaf.
+	terms, ones, big1, big2 []float32
 	// gains holds, per distinct gain of the plan, the gain of each slot of the
-	// list; gsum and gnum their sum and their sum weighted, in slot order.
-	gains      [][]float32
-	gsum, gnum []float32
+	// list; ideal the weighted gains of the ranked items, largest first, when an
+	// NDCG needs them; gsum and gnum the sums of the gains and of the weighted
+	// gains, in slot order.
+	gains, ideal [][]float32
+	gsum, gnum   []float32
 	// disc holds each spec's discount table, discK one more than its cutoff.
 	disc  [][]float32
 	discK []int
@@ -67,6 +69,7 @@ func (ws *famFloat32) prepare(p *famPlan, bsz, n int) {
 	}
 	if len(ws.gains) != len(p.gains) {
 		ws.gains = make([][]float32, len(p.gains))
+		ws.ideal = make([][]float32, len(p.gains))
 		ws.gsum = make([]float32, len(p.gains))
 		ws.gnum = make([]float32, len(p.gains))
 	}
@@ -171,7 +174,10 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	items := w != nil
 	nrel, nout := 0, 0
 	for i, l := range lab {
-		wi, l := ftzFloat32(slotWeight(w, wc, i)), ftzFloat32(l)
+		wi, l := wc, ftzFloat32(l)
+		if items {
+			wi = ftzFloat32(w[i])
+		}
 		if items && wi != 0 {
 			swAcc.add(i, wi)
 		}
@@ -188,7 +194,9 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 		}
 		if rel {
 			nrel++
-			trAcc.add(i, wi)
+			if items {
+				trAcc.add(i, wi)
+			}
 		}
 		key := makeKey32(s, tieBits(p.ties, rel, i))
 		if p.rankAll || l != 0 {
@@ -202,7 +210,20 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	keys = append(keys, sentinel32)[:len(keys)]
 	ws.keys, ws.oth, ws.idx = keys, oth, idx
 	ws.nrel, ws.nrelAll = nrel, nrel+nout
-	ws.tr = trAcc.result()
+	switch {
+	case items || nrel == 0:
+		ws.tr = trAcc.result()
+	case exactInts(float32(nrel)*wc, wc):
+		// nrel copies of an integer wc add exactly in any order.
+		ws.tr = float32(nrel) * wc
+	default:
+		for i, l := range lab {
+			if l = ftzFloat32(l); l >= thr && wc > 0 {
+				trAcc.add(i, wc)
+			}
+		}
+		ws.tr = trAcc.result()
+	}
 	// Only the sign of the weight sum matters: n copies of wc have wc's sign.
 	ws.sw = wc
 	if items {
@@ -330,14 +351,29 @@ func (ws *famFloat32) gainStats(b, gi int, g *gainEval, lab, w []float32, wc flo
 	var num laneSumFloat32
 	num.reset(n, b*n, &ws.big2)
 	if g.zero {
+		// Integer gains and weighted gains whose magnitudes add up below 2^24
+		// add exactly in any order; the others add in TF's order.
+		var sx, sy, ax, ay float64
+		ints := n > 1
 		for _, i := range ws.idx {
 			x := g.eval32(ftzFloat32(lab[i]))
 			if x != x {
 				return i
 			}
 			gs[i] = x
-			sum.add(i, x)
-			num.add(i, ftzFloat32(ftzFloat32(slotWeight(w, wc, i))*x))
+			y := ftzFloat32(ftzFloat32(slotWeight(w, wc, i)) * x)
+			ints = ints && x == float32(int32(x)) && y == float32(int32(y))
+			sx, sy = sx+float64(x), sy+float64(y)
+			ax, ay = ax+abs64(float64(x)), ay+abs64(float64(y))
+		}
+		if ints && ax < 16777216 && ay < 16777216 {
+			ws.gsum[gi], ws.gnum[gi] = float32(sx), float32(sy)
+		} else {
+			for _, i := range ws.idx {
+				sum.add(i, gs[i])
+				num.add(i, ftzFloat32(ftzFloat32(slotWeight(w, wc, i))*gs[i]))
+			}
+			ws.gsum[gi], ws.gnum[gi] = sum.result(), num.result()
 		}
 	} else {
 		g0 := g.t32[0]
@@ -361,8 +397,17 @@ func (ws *famFloat32) gainStats(b, gi int, g *gainEval, lab, w []float32, wc flo
 			sum.add(i, x)
 			num.add(i, ftzFloat32(wi*x))
 		}
+		ws.gsum[gi], ws.gnum[gi] = sum.result(), num.result()
 	}
-	ws.gsum[gi], ws.gnum[gi] = sum.result(), num.result()
+	if g.ideal {
+		// The ideal order of NDCG: the weighted gains, largest first.
+		ideal := ws.ideal[gi][:0]
+		for _, i := range ws.idx {
+			ideal = append(ideal, ftzFloat32(ftzFloat32(slotWeight(w, wc, i))*gs[i]))
+		}
+		sortDescending(ideal)
+		ws.ideal[gi] = ideal
+	}
 	return -1
 }
 
@@ -567,12 +612,7 @@ func (ws *famFloat32) dcgList(s *famSpec, o *famOutFloat32, j, b int, lab, w []f
 	if s.kind == KindNDCG {
 		// Items whose weight times gain is 0 add nothing; those below 0 take the
 		// last valid ranks.
-		ideal := ws.ideal[:0]
-		for _, i := range ws.idx {
-			ideal = append(ideal, ftzFloat32(ftzFloat32(slotWeight(w, wc, i))*gs[i]))
-		}
-		ws.ideal = ideal
-		sortDescending(ideal)
+		ideal := ws.ideal[g.index]
 		acc.reset(k, b*k, &ws.big1)
 		for q, x := range ideal {
 			r := q + 1

@@ -119,6 +119,7 @@ type gainEval struct {
 	t64   [gainTableSize]float64
 	zero  bool // gain(0) == 0 in both dtypes
 	index int  // position among the distinct gains of a plan
+	ideal bool // an NDCG of the plan needs the ideal order
 }
 
 func newGainEval(g Gain) *gainEval {

@@ -84,6 +84,7 @@ func newPlan(sets []Settings) (famPlan, error) {
 		sp := famSpec{kind: s.Kind, topn: s.TopN, conv: s.Convention, empty: s.Empty.resolve(s.Convention), disc: s.Discount}
 		if s.Kind == KindNDCG || s.Kind == KindDCG {
 			sp.gain = p.gainFor(s.Gain)
+			sp.gain.ideal = sp.gain.ideal || s.Kind == KindNDCG
 			p.rankAll = p.rankAll || !sp.gain.zero
 		}
 		switch s.Kind {
@@ -122,3 +123,13 @@ func gainError(b, i int, label float64) error {
 
 // negInf returns -Inf in T: TF's reduce_max over no positions.
 func negInf[T float32 | float64]() T { return T(math.Inf(-1)) }
+
+// abs64 returns |x|.
+func abs64(x float64) float64 { return math.Abs(x) }
+
+// exactInts reports whether x, a product or sum of integer-valued terms
+// like w, is an integer of magnitude below 2^24, so that every order of
+// its additions gives it exactly, in float32 as in float64.
+func exactInts[T float32 | float64](x, w T) bool {
+	return w == T(int32(w)) && x < 1<<24 && x > -(1<<24)
+}

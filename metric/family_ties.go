@@ -1,9 +1,6 @@
 package metric
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // rankKey is what the tie helpers need of a sort key.
 type rankKey interface {
@@ -180,5 +177,6 @@ func sortDescending[T float32 | float64](xs []T) {
 		}
 		return
 	}
-	slices.SortFunc(xs, func(a, b T) int { return cmp.Compare(b, a) })
+	slices.Sort(xs)
+	slices.Reverse(xs)
 }

@@ -1,0 +1,190 @@
+package metric
+
+import (
+	"fmt"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// Suite evaluates several metrics of the family, with any cutoffs, from
+// one ranking of each list: the valid items are ranked once (a sort of the
+// items whose label is not 0, the others placed among them by binary
+// search) and every metric reads its value off that ranking. Each metric
+// keeps its own Keras Mean, so Results gives what each metric made alone
+// would give, bit for bit, under every tie policy but Random; under Random
+// the metrics of a suite share one random order of each tie, where metrics
+// made alone draw one each.
+//
+// The metrics of a suite share their dtype, raggedness, tie policy, seed,
+// accumulation and relevance threshold. A Suite is safe to use from several
+// goroutines.
+type Suite struct {
+	f family
+}
+
+// Score is one metric's result.
+type Score struct {
+	// Name is the metric's name.
+	Name string
+	// Value is its weighted mean over every batch since the last Reset.
+	Value float64
+}
+
+// NewSuite returns a suite of the metrics named by names, each of the form
+// key[@k] that ParseMetric reads ("map", "map@10", "ndcg@5", "mrr"...), and
+// named by it. Every option applies to every metric that takes it: WithGain
+// and WithDiscount to NDCG and DCG, WithConvention, WithEmpty and
+// WithRelevance to MAP, the options of Config to all.
+func NewSuite(names []string, opts ...Setting) (*Suite, error) {
+	sets := make([]Settings, 0, len(names))
+	for _, name := range names {
+		s, err := ParseMetric(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range opts {
+			if o == nil {
+				return nil, fmt.Errorf("metric: NewSuite: nil option: %w", ErrConfig)
+			}
+			if err := o.applySetting(&s); err != nil {
+				return nil, err
+			}
+		}
+		s.Name = name
+		if s.Kind != KindNDCG && s.Kind != KindDCG {
+			s.Gain, s.Discount = Gain{}, Discount{}
+		}
+		if s.Kind != KindMAP {
+			s.Convention, s.Empty, s.Relevance = TFRanking, EmptyDefault, 0
+		}
+		if !s.Kind.takesTopN() {
+			s.TopN = NoTopN
+		}
+		sets = append(sets, s)
+	}
+	return NewSuiteOf(sets...)
+}
+
+// NewSuiteOf returns a suite of metrics with the given settings, which must
+// be able to share a ranking (see Suite). Names must be distinct.
+func NewSuiteOf(sets ...Settings) (*Suite, error) {
+	seen := make(map[string]bool, len(sets))
+	for _, s := range sets {
+		if seen[s.Name] {
+			return nil, fmt.Errorf("metric: the suite has two metrics named %q: %w", s.Name, ErrConfig)
+		}
+		seen[s.Name] = true
+	}
+	s := new(Suite)
+	if err := s.f.init(append([]Settings(nil), sets...)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Names returns the names of the suite's metrics, in order.
+func (s *Suite) Names() []string {
+	out := make([]string, len(s.f.sets))
+	for i := range s.f.sets {
+		out[i] = s.f.sets[i].Name
+	}
+	return out
+}
+
+// Settings returns the settings of the suite's metrics, in order.
+func (s *Suite) Settings() []Settings { return append([]Settings(nil), s.f.sets...) }
+
+// Update adds one batch to every metric. It changes nothing when it returns
+// an error.
+func (s *Suite) Update(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	return s.UpdatePerList(nil, labels, predictions, weights)
+}
+
+// UpdatePerList is Update that also writes each metric's per-list values
+// and list weights into dst, which must be nil or hold one PerList per
+// metric, whose slices it reuses when they are large enough.
+func (s *Suite) UpdatePerList(dst []PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	if dst != nil && len(dst) != len(s.f.sets) {
+		return fmt.Errorf("metric: Suite.UpdatePerList: %d PerLists for %d metrics: %w", len(dst), len(s.f.sets), ErrConfig)
+	}
+	f := &s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.compute(labels, predictions, weights); err != nil {
+		return err
+	}
+	f.accumulate(labels.Len())
+	for j := range dst {
+		f.perList(j, &dst[j], labels.Len())
+	}
+	return nil
+}
+
+// Compute returns each metric's per-list values and list weights of one
+// batch, without adding it.
+func (s *Suite) Compute(labels, predictions tensor.Lists, weights tensor.Weights) ([]PerList, error) {
+	f := &s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.compute(labels, predictions, weights); err != nil {
+		return nil, err
+	}
+	out := make([]PerList, len(f.sets))
+	for j := range out {
+		f.perList(j, &out[j], labels.Len())
+	}
+	return out, nil
+}
+
+// Results returns every metric's result, in order.
+func (s *Suite) Results() []Score {
+	f := &s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]Score, len(f.sets))
+	for j := range out {
+		out[j] = Score{Name: f.sets[j].Name, Value: f.result(j)}
+	}
+	return out
+}
+
+// Result returns the result of the metric named name, and whether the
+// suite has one.
+func (s *Suite) Result(name string) (float64, bool) {
+	f := &s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for j := range f.sets {
+		if f.sets[j].Name == name {
+			return f.result(j), true
+		}
+	}
+	return 0, false
+}
+
+// Reset forgets every batch and restarts the tie-break generator.
+func (s *Suite) Reset() { s.f.Reset() }
+
+// State returns a copy of every metric's accumulator, in order.
+func (s *Suite) State() []FamilyState {
+	f := &s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]FamilyState, len(f.sets))
+	for j := range out {
+		out[j] = f.state(j)
+	}
+	return out
+}
+
+// Merge adds the totals and counts of other suites of the same metrics to
+// s, metric by metric, in order. On an error s is unchanged.
+func (s *Suite) Merge(others ...*Suite) error {
+	fs := make([]*family, len(others))
+	for i, o := range others {
+		if o != nil {
+			fs[i] = &o.f
+		}
+	}
+	return s.f.merge(fs)
+}

@@ -1,0 +1,78 @@
+package metric
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// suiteBenchNames is the suite of issue 6's target: five metrics and
+// cutoffs, which should cost no more than 1.5x MAP alone.
+var suiteBenchNames = []string{"map", "map@10", "ndcg@5", "ndcg@10", "mrr"}
+
+// BenchmarkSuiteVsMAP updates MeanAveragePrecision and a Suite of five
+// metrics alternately on the same 1024x100 batch (benchBatch), timing
+// each, and reports their ratio: the cost of the suite in units of MAP
+// alone, measured in the same run.
+func BenchmarkSuiteVsMAP(b *testing.B) {
+	const bsz, n = 1024, 100
+	lab, sc := benchBatch(bsz, n)
+	labels, _ := tensor.Dense(lab, bsz, n)
+	scores, _ := tensor.Dense(sc, bsz, n)
+	for _, d := range []DType{Float32, Float64} {
+		for _, ties := range []TiePolicy{Random, Stable} {
+			b.Run(fmt.Sprintf("%s/%s", d, ties), func(b *testing.B) {
+				m, err := NewMeanAveragePrecision(WithDType(d), WithTies(ties))
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := NewSuite(suiteBenchNames, WithDType(d), WithTies(ties))
+				if err != nil {
+					b.Fatal(err)
+				}
+				var tm, ts time.Duration
+				b.ReportAllocs()
+				for b.Loop() {
+					t0 := time.Now()
+					if err := m.Update(labels, scores, tensor.Weights{}); err != nil {
+						b.Fatal(err)
+					}
+					t1 := time.Now()
+					if err := s.Update(labels, scores, tensor.Weights{}); err != nil {
+						b.Fatal(err)
+					}
+					tm, ts = tm+t1.Sub(t0), ts+time.Since(t1)
+				}
+				b.ReportMetric(float64(tm.Nanoseconds())/float64(b.N*bsz), "map-ns/list")
+				b.ReportMetric(float64(ts.Nanoseconds())/float64(b.N*bsz), "suite-ns/list")
+				b.ReportMetric(float64(ts)/float64(tm), "suite/map")
+			})
+		}
+	}
+}
+
+// BenchmarkSuite updates a suite of the given metrics on the 1024x100
+// batch, one metric at a time and all five, for the cost of each.
+func BenchmarkSuite(b *testing.B) {
+	const bsz, n = 1024, 100
+	lab, sc := benchBatch(bsz, n)
+	labels, _ := tensor.Dense(lab, bsz, n)
+	scores, _ := tensor.Dense(sc, bsz, n)
+	for _, names := range [][]string{{"map"}, {"map@10"}, {"ndcg@10"}, {"mrr"}, {"precision@10"}, {"arp"}, suiteBenchNames} {
+		b.Run(fmt.Sprint(names), func(b *testing.B) {
+			s, err := NewSuite(names)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Update(labels, scores, tensor.Weights{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*bsz), "ns/list")
+		})
+	}
+}
