@@ -224,11 +224,18 @@ func (s *delimSource) fast(r *row) bool {
 		start := i
 		switch role {
 		case roleLabel, roleScore, roleWeight:
-			v, n, ok := parseFastPrefix(w[i:])
-			if !ok {
-				return false
+			var v float64
+			if c := w[i:min(i+2, len(w))]; len(c) == 2 && c[0]-'0' <= 9 && (c[1] == d || c[1] == '\n') {
+				v = float64(c[0] - '0') // a one-digit label, the commonest field
+				i++
+			} else {
+				f, n, ok := parseFastPrefix(w[i:])
+				if !ok {
+					return false
+				}
+				v = f
+				i += n
 			}
-			i += n
 			switch role {
 			case roleLabel:
 				r.label = v
