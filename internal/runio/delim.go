@@ -25,6 +25,7 @@ type delimSource struct {
 	unq    []byte
 	closer io.Closer
 	roles  []colRole // role of each column, for the fast path
+	noFast bool      // tests: always take the general path
 }
 
 // colRole is what a column holds.
@@ -284,7 +285,7 @@ func (s *delimSource) fast(r *row) bool {
 }
 
 func (s *delimSource) next(r *row) error {
-	if s.fast(r) {
+	if !s.noFast && s.fast(r) {
 		return nil
 	}
 	b, err := s.lr.next()

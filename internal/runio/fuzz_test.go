@@ -65,9 +65,21 @@ func FuzzTSV(f *testing.F) {
 			return
 		}
 		streamed, err := checkInvariants(t, r)
+		// The one-pass fast path must read exactly what the general path
+		// reads, and fail the same way.
+		src, serr := newDelimSource(strings.NewReader(in), "f.tsv", delim, csv, Options{KeepDocs: true, Dedupe: DedupeMax})
+		if serr != nil {
+			t.Fatalf("header read once but not twice: %v", serr)
+		}
+		src.noFast = true
+		slow, slowErr := readAll(newStreamReader(bg, src, "f.tsv", Options{KeepDocs: true, Dedupe: DedupeMax}))
+		if (err == nil) != (slowErr == nil) || err != nil && err.Error() != slowErr.Error() {
+			t.Fatalf("fast path error %v, general path error %v", err, slowErr)
+		}
 		if err != nil {
 			return
 		}
+		checkQueries(t, streamed, slow)
 		// Sorted input must read the same when grouped.
 		r, err = open(UnsortedGroup)
 		if err != nil {
