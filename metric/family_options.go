@@ -98,10 +98,27 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return err
 }
 
-// Convention names a definition of average precision. They differ in the
-// denominator of AP, in what a list without relevant items scores and in
-// how list weights are formed; see the package documentation for a worked
-// example of each.
+// Convention names a definition of average precision. They share the
+// numerator, precision at each relevant rank within the cutoff k, and
+// differ in the denominator, in what a list without relevant items scores
+// and in how lists are weighed. Worked on one list ranked R I R R I I R
+// (relevant, irrelevant...) with one more relevant item that was not
+// retrieved (passed with weight 0), so R = 5:
+//
+//	TFRanking          (1 + 2/3 + 3/4 + 4/7) / 4 = 0.7470  (the weight-0 item is masked)
+//	TrecEval           (1 + 2/3 + 3/4 + 4/7) / 5 = 0.5976
+//	RetrievedRelevant  (1 + 2/3 + 3/4 + 4/7) / 4 = 0.7470
+//	MinRK, k = 3       (1 + 2/3) / min(5, 3)     = 0.5556
+//	TrecEval, k = 3    (1 + 2/3) / 5             = 0.3333
+//	RetrievedRelevant, k = 3  (1 + 2/3) / 2      = 0.8333
+//
+// ml_metrics' examples: relevance 1 0 1 0 0 1 0 0 1 1 with 5 relevant items
+// and k = 10 gives (1 + 2/3 + 3/6 + 4/9 + 5/10)/5 = 0.6222 under MinRK; with
+// k = 7 and 8 relevant items, 1 0 0 0 0 1 1 gives 0.2517 and 1 1 1 0 0 0 0
+// gives 0.4286. A list without relevant items scores 0, except under
+// XGBoost (1); WithEmpty chooses. The conventions other than TFRanking take
+// binary relevance, item weights of 0 (judged, not retrieved) or 1, and
+// weigh each list by its per-list weight, or 1.
 type Convention int
 
 const (
@@ -111,9 +128,9 @@ const (
 	TFRanking Convention = iota
 	// TrecEval divides by every relevant judged document, retrieved or not,
 	// as trec_eval's map and map_cut_k do. An item whose weight is 0 is a
-	// judged document that was not retrieved; ties are broken by
-	// descending input index, which is trec_eval's descending document id
-	// when items are given in ascending id order.
+	// judged document that was not retrieved. trec_eval breaks ties by
+	// descending document id: give the items in that order and use the
+	// Stable tie policy to get the same order.
 	TrecEval
 	// MinRK divides by min(R, k), R the number of relevant items, as the
 	// apk and mapk functions of the ml_metrics package (Kaggle's MAP@k).
