@@ -1,0 +1,158 @@
+package cases
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rankmetrics/rankmetrics/metric"
+)
+
+// Family holds the keys of a case that configure the metrics of the family
+// other than TF-Ranking's plain MAP. Every key is optional.
+type Family struct {
+	// Convention is the definition of average precision of "map":
+	// "tfranking" (the default), "treceval", "minrk", "retrieved",
+	// "xgboost" or "xgboost-".
+	Convention string `json:"convention,omitempty"`
+	// Empty is what a "map" list without relevant items scores: "zero",
+	// "one", "skip" or "error"; the convention decides when it is absent.
+	Empty string `json:"empty,omitempty"`
+	// Relevance is the label from which an item is relevant under a
+	// convention other than tfranking (trec_eval's relevance level).
+	Relevance *float64 `json:"relevance,omitempty"`
+	// Gain is the gain function of "ndcg" and "dcg": "pow2m1" (the
+	// default, 2^label - 1) or "identity".
+	Gain string `json:"gain,omitempty"`
+	// Discount is the rank discount of "ndcg" and "dcg": "log2" (the
+	// default, 1/log2(1+rank)) or "inverse" (1/rank).
+	Discount string `json:"discount,omitempty"`
+	// Alpha is the novelty parameter of alpha-DCG, which compute does not
+	// offer yet.
+	Alpha *float64 `json:"alpha,omitempty"`
+}
+
+// IsFamily reports whether case c, with family keys f, asks for more than
+// TF-Ranking's plain MAP, so that RunFamily, not Run, must answer it.
+func IsFamily(c *Case, f Family) bool {
+	return c.Metric != "map" && c.Metric != "" || f != (Family{})
+}
+
+// Settings returns the metric settings case c asks for with family keys f.
+// "metric" is a key of metric.ParseMetric, optionally with @k for the
+// cutoff; "topn" then must agree with it.
+func (f Family) Settings(c *Case) (metric.Settings, error) {
+	name := c.Metric
+	if name == "" {
+		name = "map"
+	}
+	s, err := metric.ParseMetric(name)
+	if err != nil {
+		return s, fmt.Errorf("metric: %w", err)
+	}
+	s.Name = s.Kind.DefaultName()
+	if c.TopN != nil {
+		if *c.TopN < 0 {
+			return s, fmt.Errorf("topn is %d; it must be >= 0 or null: %w", *c.TopN, ErrCase)
+		}
+		if s.TopN != metric.NoTopN && s.TopN != *c.TopN {
+			return s, fmt.Errorf("metric %q has cutoff %d but topn is %d: %w", name, s.TopN, *c.TopN, ErrCase)
+		}
+		s.TopN = *c.TopN
+	}
+	s.Ragged = c.Ragged
+	if c.DType != "" {
+		if s.DType, err = metric.ParseDType(c.DType); err != nil {
+			return s, fmt.Errorf("dtype: %w", err)
+		}
+	}
+	if c.Ties != "" {
+		if s.Ties, err = metric.ParseTiePolicy(c.Ties); err != nil {
+			return s, fmt.Errorf("ties: %w", err)
+		}
+	}
+	if c.Seed != nil {
+		s.Seed = *c.Seed
+	}
+	if f.Convention != "" {
+		if s.Convention, err = metric.ParseConvention(f.Convention); err != nil {
+			return s, fmt.Errorf("convention: %w", err)
+		}
+	}
+	if f.Empty != "" {
+		if s.Empty, err = metric.ParseEmptyPolicy(f.Empty); err != nil {
+			return s, fmt.Errorf("empty: %w", err)
+		}
+	}
+	if f.Relevance != nil {
+		s.Relevance = *f.Relevance
+	}
+	if f.Gain != "" {
+		if s.Gain, err = metric.ParseGain(f.Gain); err != nil {
+			return s, fmt.Errorf("gain: %w", err)
+		}
+	}
+	if f.Discount != "" {
+		if s.Discount, err = metric.ParseDiscount(f.Discount); err != nil {
+			return s, fmt.Errorf("discount: %w", err)
+		}
+	}
+	if f.Alpha != nil {
+		return s, fmt.Errorf("alpha is %v, but only alpha_dcg takes alpha and compute does not offer it: %w", *f.Alpha, ErrCase)
+	}
+	if err := s.Validate(); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// RunFamily evaluates case c with family keys f, for any metric of the
+// family; its answer has the form Run's has.
+func RunFamily(c *Case, f Family) Answer {
+	fail := func(err error) Answer { return Answer{ID: c.ID, Error: err.Error()} }
+	s, err := f.Settings(c)
+	if err != nil {
+		return fail(err)
+	}
+	m, err := metric.New(s)
+	if err != nil {
+		return fail(err)
+	}
+	a := Answer{ID: c.ID, PerList: [][]float64{}, ListWeights: [][]float64{}, Float32: s.DType == metric.Float32}
+	for i := range c.Updates {
+		labels, preds, w, err := c.Updates[i].Inputs(c.Ragged)
+		if err != nil {
+			return fail(fmt.Errorf("update %d: %w", i, err))
+		}
+		var pl metric.PerList
+		if err := m.UpdatePerList(&pl, labels, preds, w); err != nil {
+			return fail(fmt.Errorf("update %d: %w", i, err))
+		}
+		a.PerList = append(a.PerList, pl.Values)
+		a.ListWeights = append(a.ListWeights, pl.Weights)
+	}
+	a.Result = m.Result()
+	return a
+}
+
+// DecodeFamily parses one case line with the family's keys. Unknown keys
+// are an error, as in Decode.
+func DecodeFamily(line []byte) (Case, Family, error) {
+	var w struct {
+		Case
+		Family
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		var id struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(line, &id)
+		return Case{ID: id.ID}, Family{}, fmt.Errorf("%w: %w", ErrCase, err)
+	}
+	if dec.More() {
+		return w.Case, w.Family, fmt.Errorf("text after the case object: %w", ErrCase)
+	}
+	return w.Case, w.Family, nil
+}
