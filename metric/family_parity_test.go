@@ -1,0 +1,96 @@
+package metric_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/rankmetrics/rankmetrics/internal/cases"
+)
+
+// familyGolden is a line of testdata/parity/family_tfr-0.5.5.jsonl.gz: a
+// random tie-free batch run through the real TF-Ranking 0.5.5 Keras metric
+// class by parity/generate_family.py, with TF's result and its per-list
+// values and list weights from compute().
+type familyGolden struct {
+	cases.Case
+	cases.Family
+	Expect struct {
+		Result      cases.Num     `json:"result"`
+		PerList     [][]cases.Num `json:"per_list"`
+		ListWeights [][]cases.Num `json:"list_weights"`
+	} `json:"expect"`
+}
+
+func readFamilyGolden(t *testing.T) []familyGolden {
+	t.Helper()
+	f, err := os.Open("../testdata/parity/family_tfr-0.5.5.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []familyGolden
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var g familyGolden
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, g)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// bits32 is the float32 bit pattern of x.
+func bits32(x float64) uint32 { return math.Float32bits(float32(x)) }
+
+// TestFamilyParityTF checks every golden case, float32 bit for bit against
+// TF: the result and every per-list value and list weight.
+func TestFamilyParityTF(t *testing.T) {
+	golden := readFamilyGolden(t)
+	if len(golden) < 1000 {
+		t.Fatalf("read %d golden cases, want at least 1000", len(golden))
+	}
+	perKind := map[string]int{}
+	values := 0
+	for _, g := range golden {
+		a := cases.RunFamily(&g.Case, g.Family)
+		if a.Error != "" {
+			t.Fatalf("%s: %s", g.ID, a.Error)
+		}
+		where := fmt.Sprintf("%s (%s, topn %v, ragged %v, gain %q, discount %q)", g.ID, g.Metric, g.TopN, g.Ragged, g.Gain, g.Discount)
+		if bits32(a.Result) != bits32(float64(g.Expect.Result)) {
+			t.Fatalf("%s: result %v, TF %v", where, float32(a.Result), float32(g.Expect.Result))
+		}
+		for u := range g.Expect.PerList {
+			for b := range g.Expect.PerList[u] {
+				if bits32(a.PerList[u][b]) != bits32(float64(g.Expect.PerList[u][b])) {
+					t.Fatalf("%s: update %d list %d: value %v, TF %v", where, u, b, float32(a.PerList[u][b]), float32(g.Expect.PerList[u][b]))
+				}
+				if bits32(a.ListWeights[u][b]) != bits32(float64(g.Expect.ListWeights[u][b])) {
+					t.Fatalf("%s: update %d list %d: list weight %v, TF %v", where, u, b, float32(a.ListWeights[u][b]), float32(g.Expect.ListWeights[u][b]))
+				}
+				values++
+			}
+		}
+		perKind[g.Metric]++
+	}
+	for _, k := range []string{"map", "mrr", "hits", "arp", "precision", "recall", "ndcg", "dcg", "ordered_pair_accuracy"} {
+		if perKind[k] < 100 {
+			t.Fatalf("only %d golden cases of %s", perKind[k], k)
+		}
+	}
+	t.Logf("%d cases, %d per-list values and weights bit-equal to TF: %v", len(golden), values, perKind)
+}
