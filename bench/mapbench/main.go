@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -158,6 +159,38 @@ func measure(d *Data, c Case, batch, reps int) (Result, error) {
 		Runs: runs, MAP: m, Items: d.Q * d.L, Procs: runtime.GOMAXPROCS(0)}, nil
 }
 
+// spinSink keeps the spin loop's result alive.
+var spinSink atomic.Uint64
+
+// spinControl times a fixed amount of pure arithmetic split over w
+// goroutines: on an idle 2-core machine 2 goroutines take half the time of
+// one. It shows whether the scaling figures could scale at all.
+func spinControl(w, reps int) Result {
+	const n = 200_000_000
+	var runs []float64
+	for range reps {
+		t := time.Now()
+		var wg sync.WaitGroup
+		for range w {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				x := uint64(1)
+				for i := range n / w {
+					x = x*6364136223846793005 + uint64(i)
+				}
+				spinSink.Add(x)
+			}()
+		}
+		wg.Wait()
+		runs = append(runs, time.Since(t).Seconds())
+	}
+	s := slices.Clone(runs)
+	slices.Sort(s)
+	return Result{Peer: "control", What: fmt.Sprintf("spin loop, %d worker(s)", w), Seconds: s[len(s)/2], Min: s[0], Max: s[len(s)-1],
+		Runs: runs, Procs: runtime.GOMAXPROCS(0)}
+}
+
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("mapbench", flag.ContinueOnError)
 	data := fs.String("data", "bench/data/data.bin", "RKM1 data set")
@@ -194,6 +227,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("unknown case set %q", *set)
 	}
 	enc := json.NewEncoder(stdout)
+	if *set == "scaling" {
+		// The control: can this machine, now, run two goroutines at once?
+		for _, w := range []int{1, 2} {
+			if err := enc.Encode(spinControl(w, *reps)); err != nil {
+				return err
+			}
+		}
+	}
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -61,11 +61,14 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 4 {
-		t.Fatalf("%d result lines, want 4:\n%s", len(lines), out.String())
+	if len(lines) != 6 {
+		t.Fatalf("%d result lines, want 2 controls and 4 cases:\n%s", len(lines), out.String())
 	}
 	var r Result
-	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
+	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil || r.Peer != "control" {
+		t.Fatalf("first line %s: %v", lines[0], err)
+	}
+	if err := json.Unmarshal([]byte(lines[2]), &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.Items != 6 || len(r.Runs) != 2 || float32(r.MAP) != float32(11.0/12) {
