@@ -136,7 +136,7 @@ type Result struct {
 	Min     float64   `json:"min"`
 	Max     float64   `json:"max"`
 	Runs    []float64 `json:"runs"`
-	MAP     float64   `json:"map"`
+	MAP     float64   `json:"map,omitempty"`
 	Items   int       `json:"items"`
 	Procs   int       `json:"gomaxprocs"`
 }

@@ -87,8 +87,8 @@ def main():
             sp = one["seconds"] / two["seconds"]
             lo, hi = one["min"] / two["max"], one["max"] / two["min"]
             line(f"  2 workers / 1 worker throughput ({p})", f"{sp:.2f}x (spread {lo:.2f}-{hi:.2f})", ">= 1.8x", sp >= 1.8)
-    c1 = find(rows, "control", "spin loop, 1 worker(s)")
-    c2 = find(rows, "control", "spin loop, 2 worker(s)")
+    c1 = find(rows, "control", "spin loop, 1 worker(s)#scaling")
+    c2 = find(rows, "control", "spin loop, 2 worker(s)#scaling")
     if c1 and c2:
         line("  control: pure arithmetic, 2 goroutines / 1 (what the machine allowed then)",
              f"{c1['seconds'] / c2['seconds']:.2f}x", "2x on an idle 2-core machine", None)
