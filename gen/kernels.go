@@ -211,7 +211,8 @@ func batchFunc(f *File, v variant) {
 	T := Id(v.T)
 	f.Commentf("batch computes in %s the AP and list weight of every list of a checked", v.T)
 	f.Comment("batch into ws.ap and ws.lw, and their products into ws.v. It returns an")
-	f.Comment("error, wrapping ErrInput, for a NaN score or a non-finite weight.")
+	f.Comment("error, wrapping ErrInput, for a NaN score or a non-finite weight. unranked,")
+	f.Comment("when not nil, holds each list's number of unranked relevant items.")
 	body := []Code{
 		List(Id("bsz"), Id("n")).Op(":=").List(Id("labels").Dot("Len").Call(), Id("labels").Dot("Width").Call()),
 	}
@@ -246,7 +247,7 @@ func batchFunc(f *File, v variant) {
 			)...),
 		),
 		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("rank").Call(
-			Id("b"), Id("lab"), Id("sc"), Id("wrow"), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
+			Id("b"), Id("lab"), Id("sc"), Id("wrow"), Id("unrankedAt").Call(Id("unranked"), Id("b")), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
 		If(Id("bad").Op(">=").Lit(0)).Block(
 			Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
 		),
@@ -261,7 +262,7 @@ func batchFunc(f *File, v variant) {
 	_ = T
 	f.Func().Params(Id("ws").Op("*").Id(v.ws())).Id("batch").Params(
 		List(Id("labels"), Id("predictions")).Qual(tensorPath, "Lists"), Id("weights").Qual(tensorPath, "Weights"),
-		Id("c").Op("*").Id("Config"), Id("rng").Op("*").Qual(randPath, "Rand"),
+		Id("unranked").Index().Int(), Id("c").Op("*").Id("Config"), Id("rng").Op("*").Qual(randPath, "Rand"),
 	).Error().Block(body...)
 }
 

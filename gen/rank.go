@@ -22,9 +22,11 @@ func rankFunc(f *File, v variant) {
 	f.Comment("number of relevant items. When items is true, w holds the item weights;")
 	f.Comment("otherwise w is nil and every slot, padding included, weighs wc. n is the")
 	f.Comment("padded length and b the list's row in the batch, which places its sums in")
-	f.Comment("the flat buffer. bad is the index of a valid item whose score is NaN, or -1.")
+	f.Comment("the flat buffer. unranked relevant items (judged relevant, absent from a")
+	f.Comment("run) weigh wc each and count in the AP denominator and in nrel, but take no")
+	f.Comment("rank. bad is the index of a valid item whose score is NaN, or -1.")
 	f.Func().Params(ws().Op("*").Id(v.ws())).Id("rank").Params(
-		Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(T), Id("wc").Add(T), Id("items").Bool(), Id("n").Int(),
+		Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(T), Id("unranked").Int(), Id("wc").Add(T), Id("items").Bool(), Id("n").Int(),
 		Id("ragged").Bool(), Id("topn").Int(), Id("ties").Id("TiePolicy"), Id("rng").Op("*").Qual(randPath, "Rand"),
 	).Params(
 		List(Id("ap"), Id("pw"), Id("sw")).Add(T), List(Id("nrel"), Id("bad")).Int(),
@@ -33,28 +35,37 @@ func rankFunc(f *File, v variant) {
 		Comment("Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,"),
 		Comment("in a dense list, its label is >= 0 (which NaN is not). The weighted"),
 		Comment("relevance adds up in slot order, as TF's reduce_sum does."),
-		Comment("Inputs are read as TF's kernels read them (a subnormal float32 as 0)."),
+		Comment("Inputs are read as TF's kernels read them, a subnormal float32 as 0: a"),
+		Comment("weight below the least normal is masked, a label above minus it is >= 0."),
 		Var().List(Id("trAcc"), Id("swAcc")).Id(v.Lane),
 		Id("trAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big1")),
 		Id("swAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big2")),
 		Id("wc").Op("=").Add(v.ftz(Id("wc"))),
 		For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
-			List(Id("wi"), Id("l")).Op(":=").List(v.ftz(weight(Id("i"))), v.ftz(Id("l"))),
+			Id("wi").Op(":=").Add(weight(Id("i"))),
 			If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
-			If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(Continue()),
+			If(Op("!").Parens(Id("wi").Op(">=").Id("minPos"+v.Name)).Op("||").Op("!").Parens(Id("ragged").Op("||").Id("l").Op(">").Op("-").Id("minPos"+v.Name))).Block(Continue()),
 			Id("s").Op(":=").Add(v.ftz(Id("sc").Index(Id("i")))),
 			If(Id("s").Op("!=").Id("s")).Block(
 				ret(Lit(0), Lit(0), Lit(0), Lit(0), Id("i")),
 			),
 			If(Id("l").Op(">=").Lit(1)).Block(
 				Id("rel").Op("=").Append(Id("rel"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), True(), Id("i")))),
-				Id("trAcc").Dot("add").Call(Id("i"), Id("wi")),
+				If(Id("items").Op("||").Id("wc").Op("!=").Lit(1)).Block(Id("trAcc").Dot("add").Call(Id("i"), Id("wi"))),
 			).Else().Block(
 				Id("oth").Op("=").Append(Id("oth"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), False(), Id("i")))),
 			),
 		),
 		List(ws().Dot("rel"), ws().Dot("keys")).Op("=").List(Id("rel"), Id("oth")),
-		Id("tr").Op(":=").Id("trAcc").Dot("result").Call(),
+		Id("nr").Op(":=").Len(Id("rel")),
+		Comment("Unit weights sum to the count exactly, in any order."),
+		Id("tr").Op(":=").Add(v.conv(Id("nr"))),
+		If(Id("items").Op("||").Id("wc").Op("!=").Lit(1).Op("||").Id("nr").Op(">=").Lit(1<<24)).Block(
+			Id("tr").Op("=").Id("trAcc").Dot("result").Call(),
+		),
+		If(Id("unranked").Op(">").Lit(0)).Block(
+			Id("tr").Op("=").Add(v.ftz(Id("tr").Op("+").Add(v.ftz(v.conv(Id("unranked")).Op("*").Id("wc"))))),
+		),
 		Comment("Only the sign of the weight sum matters: n copies of wc have wc's sign."),
 		Id("sw").Op("=").Id("wc"),
 		If(Id("items")).Block(
@@ -62,17 +73,18 @@ func rankFunc(f *File, v variant) {
 		).Else().If(Id("n").Op("==").Lit(0)).Block(
 			Id("sw").Op("=").Lit(0),
 		),
-		Id("nrel").Op("=").Len(Id("rel")),
+		Id("nrel").Op("=").Id("nr").Op("+").Id("unranked"),
 		If(Id("nrel").Op("==").Lit(0)).Block(ret(Lit(0), Lit(0), Id("sw"), Lit(0), Lit(-1))),
 		Id("pw").Op("=").Add(v.ftz(Id("tr").Op("/").Add(v.conv(Id("nrel"))))),
+		If(Id("nr").Op("==").Lit(0)).Block(ret(Lit(0), Id("pw"), Id("sw"), Id("nrel"), Lit(-1))),
 		Id(v.Sort).Call(Id("rel")),
 		Line(),
 		Comment("ahead[j] counts the other items ranked after relevant item j-1 and"),
 		Comment("before relevant item j; under Random and Expected, tied[g] counts those"),
 		Comment("whose score equals that of the group of relevant items starting at g."),
 		Id("grouped").Op(":=").Id("ties").Op("==").Id("Random").Op("||").Id("ties").Op("==").Id("Expected"),
-		Id("ahead").Op(":=").Id("grow").Call(ws().Dot("ahead"), Id("nrel").Op("+").Lit(1)),
-		Id("tied").Op(":=").Id("grow").Call(ws().Dot("tied"), Id("nrel").Op("+").Lit(1)),
+		Id("ahead").Op(":=").Id("grow").Call(ws().Dot("ahead"), Id("nr").Op("+").Lit(1)),
+		Id("tied").Op(":=").Id("grow").Call(ws().Dot("tied"), Id("nr").Op("+").Lit(1)),
 		List(ws().Dot("ahead"), ws().Dot("tied")).Op("=").List(Id("ahead"), Id("tied")),
 		Clear(Id("ahead")),
 		Clear(Id("tied")),
@@ -105,25 +117,25 @@ func rankFunc(f *File, v variant) {
 			For(List(Id("j"), Id("key")).Op(":=").Range().Id("rel")).Block(
 				Id("pos").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),
 				If(Id("pos").Op(">").Id("k")).Block(Break()),
-				Id("tp").Dot("add").Call(Id("pos").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos")))).Op("*").Add(v.ftz(weight(Id("key").Dot("index").Call()))))),
+				Id("tp").Dot("add").Call(Id("pos").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos")))).Op("*").Add(weight(Id("key").Dot("index").Call())))),
 			),
 		),
-		For(Id("g").Op(":=").Lit(0), Id("grouped").Op("&&").Id("g").Op("<").Id("nrel"), Empty()).Block(
+		For(Id("g").Op(":=").Lit(0), Id("grouped").Op("&&").Id("g").Op("<").Id("nr"), Empty()).Block(
 			Id("pos").Op("+=").Id("ahead").Index(Id("g")),
 			If(Id("pos").Op(">=").Id("k")).Block(Break()),
 			Id("e").Op(":=").Id("g").Op("+").Lit(1),
-			For(Id("e").Op("<").Id("nrel").Op("&&").Id("rel").Index(Id("e")).Dot("score").Call().Op("==").Id("rel").Index(Id("g")).Dot("score").Call()).Block(Id("e").Op("++")),
+			For(Id("e").Op("<").Id("nr").Op("&&").Id("rel").Index(Id("e")).Dot("score").Call().Op("==").Id("rel").Index(Id("g")).Dot("score").Call()).Block(Id("e").Op("++")),
 			List(Id("r"), Id("nt")).Op(":=").List(Id("e").Op("-").Id("g"), Id("e").Op("-").Id("g").Op("+").Id("tied").Index(Id("g"))),
 			Switch().Block(
 				Case(Id("nt").Op("==").Lit(1)).Block(
-					Id("tp").Dot("add").Call(Id("pos"), v.ftz(v.conv(v.conv(Id("g").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Lit(1)))).Op("*").Add(v.ftz(weight(Id("rel").Index(Id("g")).Dot("index").Call()))))),
+					Id("tp").Dot("add").Call(Id("pos"), v.ftz(v.conv(v.conv(Id("g").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Lit(1)))).Op("*").Add(weight(Id("rel").Index(Id("g")).Dot("index").Call())))),
 				),
 				Case(Id("ties").Op("==").Id("Expected")).Block(
 					Comment("Each relevant item of the group is at group position j with"),
 					Comment("probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average."),
 					Id("wr").Op(":=").Lit(0.0),
 					For(List(Id("_"), Id("key")).Op(":=").Range().Id("rel").Index(Id("g").Op(":").Id("e"))).Block(
-						Id("wr").Op("+=").Float64().Call(v.ftz(weight(Id("key").Dot("index").Call()))),
+						Id("wr").Op("+=").Float64().Call(weight(Id("key").Dot("index").Call())),
 					),
 					For(Id("j").Op(":=").Lit(1), Id("j").Op("<=").Id("nt").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
 						Id("before").Op(":=").Float64().Call(Id("g")).Op("+").Float64().Call(Id("j").Op("-").Lit(1)).Op("*").Float64().Call(Id("r").Op("-").Lit(1)).Op("/").Float64().Call(Id("nt").Op("-").Lit(1)),
@@ -140,7 +152,7 @@ func rankFunc(f *File, v variant) {
 					Id("placed").Op(":=").Lit(0),
 					For(Id("j").Op(":=").Lit(1), Id("placed").Op("<").Id("r").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
 						If(Id("rng").Dot("IntN").Call(Id("nt").Op("-").Id("j").Op("+").Lit(1)).Op("<").Id("r").Op("-").Id("placed")).Block(
-							Id("tp").Dot("add").Call(Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("g").Op("+").Id("placed").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Id("j")))).Op("*").Add(v.ftz(weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call()))))),
+							Id("tp").Dot("add").Call(Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("g").Op("+").Id("placed").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Id("j")))).Op("*").Add(weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call())))),
 							Id("placed").Op("++"),
 						),
 					),

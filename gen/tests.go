@@ -39,7 +39,7 @@ func kernelTestFile(v variant) *File {
 			For(List(Id("_"), Id("ties")).Op(":=").Range().Id("allPolicies")).Block(
 				If(Id("ties").Op("==").Id("Random")).Block(Continue()),
 				List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("rank").Call(
-					Lit(0), Id("lc").Dot("lab"), Id("lc").Dot("sc"), Id("lc").Dot("items"), Id("lc").Dot("wc"), Id("lc").Dot("items").Op("!=").Nil(),
+					Lit(0), Id("lc").Dot("lab"), Id("lc").Dot("sc"), Id("lc").Dot("items"), Lit(0), Id("lc").Dot("wc"), Id("lc").Dot("items").Op("!=").Nil(),
 					Len(Id("lc").Dot("w")), Id("lc").Dot("ragged"), Id("lc").Dot("topn"), Id("ties"), Id("rng")),
 				Id("answered").Op("++"),
 				List(Id("ap2"), Id("pw2"), Id("sw2"), Id("nrel2"), Id("bad2")).Op(":=").Id("ws").Dot("list").Call(

@@ -16,3 +16,11 @@ func slotWeight[T float32 | float64](w []T, wc T, i int) T {
 	}
 	return w[i]
 }
+
+// unrankedAt returns unranked[b], or 0 when unranked is nil.
+func unrankedAt(unranked []int, b int) int {
+	if unranked == nil {
+		return 0
+	}
+	return unranked[b]
+}

@@ -51,23 +51,26 @@ func lowerBoundFloat32(sorted []key32, k key32) int {
 // number of relevant items. When items is true, w holds the item weights;
 // otherwise w is nil and every slot, padding included, weighs wc. n is the
 // padded length and b the list's row in the batch, which places its sums in
-// the flat buffer. bad is the index of a valid item whose score is NaN, or -1.
-func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, wc float32, items bool, n int, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float32, nrel, bad int) {
+// the flat buffer. unranked relevant items (judged relevant, absent from a
+// run) weigh wc each and count in the AP denominator and in nrel, but take no
+// rank. bad is the index of a valid item whose score is NaN, or -1.
+func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, unranked int, wc float32, items bool, n int, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float32, nrel, bad int) {
 	rel, oth := ws.rel[:0], ws.keys[:0]
 	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
 	// in a dense list, its label is >= 0 (which NaN is not). The weighted
 	// relevance adds up in slot order, as TF's reduce_sum does.
-	// Inputs are read as TF's kernels read them (a subnormal float32 as 0).
+	// Inputs are read as TF's kernels read them, a subnormal float32 as 0: a
+	// weight below the least normal is masked, a label above minus it is >= 0.
 	var trAcc, swAcc laneSumFloat32
 	trAcc.reset(n, b*n, &ws.big1)
 	swAcc.reset(n, b*n, &ws.big2)
 	wc = ftzFloat32(wc)
 	for i, l := range lab {
-		wi, l := ftzFloat32(slotWeight(w, wc, i)), ftzFloat32(l)
+		wi := slotWeight(w, wc, i)
 		if items && wi != 0 {
 			swAcc.add(i, wi)
 		}
-		if !(wi > 0) || !(ragged || l >= 0) {
+		if !(wi >= minPosFloat32) || !(ragged || l > -minPosFloat32) {
 			continue
 		}
 		s := ftzFloat32(sc[i])
@@ -76,13 +79,23 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, wc float32, items 
 		}
 		if l >= 1 {
 			rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
-			trAcc.add(i, wi)
+			if items || wc != 1 {
+				trAcc.add(i, wi)
+			}
 		} else {
 			oth = append(oth, makeKey32(s, tieBits(ties, false, i)))
 		}
 	}
 	ws.rel, ws.keys = rel, oth
-	tr := trAcc.result()
+	nr := len(rel)
+	// Unit weights sum to the count exactly, in any order.
+	tr := float32(nr)
+	if items || wc != 1 || nr >= 16777216 {
+		tr = trAcc.result()
+	}
+	if unranked > 0 {
+		tr = ftzFloat32(tr + ftzFloat32(float32(unranked)*wc))
+	}
 	// Only the sign of the weight sum matters: n copies of wc have wc's sign.
 	sw = wc
 	if items {
@@ -90,19 +103,22 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, wc float32, items 
 	} else if n == 0 {
 		sw = 0
 	}
-	nrel = len(rel)
+	nrel = nr + unranked
 	if nrel == 0 {
 		return 0, 0, sw, 0, -1
 	}
 	pw = ftzFloat32(tr / float32(nrel))
+	if nr == 0 {
+		return 0, pw, sw, nrel, -1
+	}
 	sortKeys32(rel)
 
 	// ahead[j] counts the other items ranked after relevant item j-1 and
 	// before relevant item j; under Random and Expected, tied[g] counts those
 	// whose score equals that of the group of relevant items starting at g.
 	grouped := ties == Random || ties == Expected
-	ahead := grow(ws.ahead, nrel+1)
-	tied := grow(ws.tied, nrel+1)
+	ahead := grow(ws.ahead, nr+1)
+	tied := grow(ws.tied, nr+1)
 	ws.ahead, ws.tied = ahead, tied
 	clear(ahead)
 	clear(tied)
@@ -139,28 +155,28 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, wc float32, items 
 			if pos > k {
 				break
 			}
-			tp.add(pos-1, ftzFloat32(float32(float32(j+1)/float32(pos))*ftzFloat32(slotWeight(w, wc, key.index()))))
+			tp.add(pos-1, ftzFloat32(float32(float32(j+1)/float32(pos))*slotWeight(w, wc, key.index())))
 		}
 	}
-	for g := 0; grouped && g < nrel; {
+	for g := 0; grouped && g < nr; {
 		pos += ahead[g]
 		if pos >= k {
 			break
 		}
 		e := g + 1
-		for e < nrel && rel[e].score() == rel[g].score() {
+		for e < nr && rel[e].score() == rel[g].score() {
 			e++
 		}
 		r, nt := e-g, e-g+tied[g]
 		switch {
 		case nt == 1:
-			tp.add(pos, ftzFloat32(float32(float32(g+1)/float32(pos+1))*ftzFloat32(slotWeight(w, wc, rel[g].index()))))
+			tp.add(pos, ftzFloat32(float32(float32(g+1)/float32(pos+1))*slotWeight(w, wc, rel[g].index())))
 		case ties == Expected:
 			// Each relevant item of the group is at group position j with
 			// probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average.
 			wr := 0.0
 			for _, key := range rel[g:e] {
-				wr += float64(ftzFloat32(slotWeight(w, wc, key.index())))
+				wr += float64(slotWeight(w, wc, key.index()))
 			}
 			for j := 1; j <= nt && pos+j <= k; j++ {
 				before := float64(g) + float64(j-1)*float64(r-1)/float64(nt-1)
@@ -176,7 +192,7 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, wc float32, items 
 			placed := 0
 			for j := 1; placed < r && pos+j <= k; j++ {
 				if rng.IntN(nt-j+1) < r-placed {
-					tp.add(pos+j-1, ftzFloat32(float32(float32(g+placed+1)/float32(pos+j))*ftzFloat32(slotWeight(w, wc, rel[g+placed].index()))))
+					tp.add(pos+j-1, ftzFloat32(float32(float32(g+placed+1)/float32(pos+j))*slotWeight(w, wc, rel[g+placed].index())))
 					placed++
 				}
 			}
@@ -192,8 +208,9 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, wc float32, items 
 
 // batch computes in float32 the AP and list weight of every list of a checked
 // batch into ws.ap and ws.lw, and their products into ws.v. It returns an
-// error, wrapping ErrInput, for a NaN score or a non-finite weight.
-func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tensor.Weights, c *Config, rng *rand.Rand) error {
+// error, wrapping ErrInput, for a NaN score or a non-finite weight. unranked,
+// when not nil, holds each list's number of unranked relevant items.
+func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int, c *Config, rng *rand.Rand) error {
 	bsz, n := labels.Len(), labels.Width()
 	ws.ap = grow(ws.ap, bsz)
 	ws.pw = grow(ws.pw, bsz)
@@ -233,7 +250,7 @@ func (ws *workspaceFloat32) batch(labels, predictions tensor.Lists, weights tens
 			}
 			wrow = row
 		}
-		ap, pw, sw, nrel, bad := ws.rank(b, lab, sc, wrow, wc, items, n, c.Ragged, c.TopN, c.Ties, rng)
+		ap, pw, sw, nrel, bad := ws.rank(b, lab, sc, wrow, unrankedAt(unranked, b), wc, items, n, c.Ragged, c.TopN, c.Ties, rng)
 		if bad >= 0 {
 			return scoreError(b, bad, float64(lab[bad]))
 		}

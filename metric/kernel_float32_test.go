@@ -107,7 +107,7 @@ func TestRankFloat32MatchesList(t *testing.T) {
 			if ties == Random {
 				continue
 			}
-			ap, pw, sw, nrel, bad := ws.rank(0, lc.lab, lc.sc, lc.items, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties, rng)
+			ap, pw, sw, nrel, bad := ws.rank(0, lc.lab, lc.sc, lc.items, 0, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties, rng)
 			answered++
 			ap2, pw2, sw2, nrel2, bad2 := ws.list(lc.lab, lc.sc, lc.w, lc.ragged, lc.topn, ties, rng)
 			if ap != ap2 || pw != pw2 || (sw > 0) != (sw2 > 0) || nrel != nrel2 || bad != bad2 {

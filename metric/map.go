@@ -89,6 +89,15 @@ func (m *MeanAveragePrecision) Reset() {
 	m.pcg.Seed(m.cfg.Seed, 0)
 }
 
+// Reseed restarts the tie-break generator from seed, which becomes the
+// metric's seed; the totals are kept.
+func (m *MeanAveragePrecision) Reseed(seed uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cfg.Seed = seed
+	m.pcg.Seed(seed, 0)
+}
+
 // check returns an error when the inputs do not fit each other or the
 // metric.
 func (m *MeanAveragePrecision) check(labels, predictions tensor.Lists, weights tensor.Weights) error {
@@ -115,16 +124,29 @@ func (m *MeanAveragePrecision) check(labels, predictions tensor.Lists, weights t
 // compute runs the kernel of the metric's dtype on one batch, leaving the
 // per-list values in the workspace. It leaves the tie-break generator as it
 // was when it fails. The caller holds m.mu.
-func (m *MeanAveragePrecision) compute(labels, predictions tensor.Lists, weights tensor.Weights) error {
+func (m *MeanAveragePrecision) compute(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	if err := m.check(labels, predictions, weights); err != nil {
 		return err
+	}
+	if unranked != nil {
+		if len(unranked) != labels.Len() {
+			return fmt.Errorf("metric: unranked has %d counts but labels have %d lists: %w", len(unranked), labels.Len(), tensor.ErrShape)
+		}
+		if weights.Kind() == tensor.ItemWeights {
+			return fmt.Errorf("metric: unranked relevant items take the list's weight, so they need no weights or per-list weights, not per-item weights: %w", ErrInput)
+		}
+		for b, u := range unranked {
+			if u < 0 {
+				return fmt.Errorf("metric: unranked[%d] is %d; a count of items must be >= 0: %w", b, u, ErrInput)
+			}
+		}
 	}
 	saved := m.pcg
 	var err error
 	if m.cfg.DType == Float64 {
-		err = m.ws64.batch(labels, predictions, weights, &m.cfg, m.rng)
+		err = m.ws64.batch(labels, predictions, weights, unranked, &m.cfg, m.rng)
 	} else {
-		err = m.ws32.batch(labels, predictions, weights, &m.cfg, m.rng)
+		err = m.ws32.batch(labels, predictions, weights, unranked, &m.cfg, m.rng)
 	}
 	if err != nil {
 		m.pcg = saved
@@ -143,9 +165,20 @@ func (m *MeanAveragePrecision) Update(labels, predictions tensor.Lists, weights 
 // list of the batch into dst, as Compute does, when dst is not nil. It
 // reuses the slices of dst when they are large enough.
 func (m *MeanAveragePrecision) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	return m.UpdateUnranked(dst, labels, predictions, weights, nil)
+}
+
+// UpdateUnranked is UpdatePerList for lists some of whose relevant items
+// were not ranked at all, as when a TREC run leaves out documents the qrels
+// judge relevant. unranked[b] is the number of such items of list b: they
+// count in the AP denominator and in the list weight, each with the list's
+// weight (1 without weights), and take no rank, as trec_eval counts them.
+// With per-item weights, unranked must be nil. TF-Ranking has no such
+// items; a nil unranked is exactly Update.
+func (m *MeanAveragePrecision) UpdateUnranked(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.compute(labels, predictions, weights); err != nil {
+	if err := m.compute(labels, predictions, weights, unranked); err != nil {
 		return err
 	}
 	m.accumulate(labels.Len())
@@ -189,7 +222,7 @@ func (m *MeanAveragePrecision) Compute(labels, predictions tensor.Lists, weights
 func (m *MeanAveragePrecision) ComputeInto(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.compute(labels, predictions, weights); err != nil {
+	if err := m.compute(labels, predictions, weights, nil); err != nil {
 		return err
 	}
 	m.perList(dst, labels.Len())

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -333,5 +334,68 @@ func TestResetRepeatsResults(t *testing.T) {
 	m.Reset()
 	if m.Result() != 0 {
 		t.Fatal("result after reset is not 0")
+	}
+}
+
+func TestUpdateUnranked(t *testing.T) {
+	labels := lists(t, [][]float64{{1, 0, 1}, {0, 0, 0}, {0, 1, 0}}, false, false)
+	preds := lists(t, [][]float64{{3, 2, 1}, {3, 2, 1}, {3, 2, 1}}, false, false)
+	for _, d := range []DType{Float32, Float64} {
+		m, _ := NewMeanAveragePrecision(WithDType(d), WithTies(Stable))
+		var pl PerList
+		// List 0: ranks 1 and 3 plus one unranked: (1 + 2/3) / 3.
+		// List 1: nothing ranked is relevant, two unranked: AP 0, weight 1.
+		// List 2: rank 2, none unranked: 1/2.
+		if err := m.UpdateUnranked(&pl, labels, preds, tensor.PerList([]float64{2, 3, 4}), []int{1, 2, 0}); err != nil {
+			t.Fatal(err)
+		}
+		want := []float64{(1 + 2.0/3) / 3, 0, 0.5}
+		wantW := []float64{2, 3, 4}
+		for b := range want {
+			if math.Abs(pl.Values[b]-want[b]) > 1e-6 || pl.Weights[b] != wantW[b] {
+				t.Errorf("%s list %d: (%v, %v), want (%v, %v)", d, b, pl.Values[b], pl.Weights[b], want[b], wantW[b])
+			}
+		}
+		if got, w := m.Result(), (2*want[0]+4*want[2])/9; math.Abs(got-w) > 1e-6 {
+			t.Errorf("%s result %v, want %v", d, got, w)
+		}
+	}
+	m, _ := NewMeanAveragePrecision()
+	w := tensor.PerItem(lists(t, [][]float64{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}}, false, false))
+	for _, tc := range []struct {
+		w        tensor.Weights
+		unranked []int
+		text     string
+	}{
+		{w, []int{0, 0, 0}, "not per-item weights"},
+		{tensor.Weights{}, []int{0, -1, 0}, "unranked[1] is -1"},
+		{tensor.Weights{}, []int{0}, "unranked has 1 counts but labels have 3 lists"},
+	} {
+		if err := m.UpdateUnranked(nil, labels, preds, tc.w, tc.unranked); err == nil || !strings.Contains(err.Error(), tc.text) {
+			t.Errorf("error %v, want %q", err, tc.text)
+		}
+	}
+}
+
+func TestReseed(t *testing.T) {
+	labels := lists(t, [][]float64{{1, 0, 0, 1, 0, 1}}, false, false)
+	preds := lists(t, [][]float64{{1, 1, 1, 1, 1, 1}}, false, false)
+	run := func(m *MeanAveragePrecision) []float64 {
+		var out []float64
+		for range 20 {
+			pl, err := m.Compute(labels, preds, tensor.Weights{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, pl.Values[0])
+		}
+		return out
+	}
+	fresh, _ := NewMeanAveragePrecision(WithSeed(77))
+	reseeded, _ := NewMeanAveragePrecision(WithSeed(1))
+	run(reseeded)
+	reseeded.Reseed(77)
+	if a, b := run(fresh), run(reseeded); !slices.Equal(a, b) || reseeded.Config().Seed != 77 {
+		t.Fatalf("reseeded draws %v, fresh %v", b, a)
 	}
 }

@@ -46,6 +46,14 @@ func ftzFloat32(x float32) float32 {
 	return math.Float32frombits(u & keep)
 }
 
+// minPosFloat32 is the least positive float32 TF's kernels do not read as
+// zero: the least normal, 2^-126. minPosFloat64 is the least positive
+// float64. A weight below it is masked; a label above its negation is >= 0.
+const (
+	minPosFloat32 = 0x1p-126
+	minPosFloat64 = math.SmallestNonzeroFloat64
+)
+
 // ftzFloat64 is the identity: float64 mode keeps subnormals.
 func ftzFloat64(x float64) float64 { return x }
 
