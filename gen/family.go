@@ -96,6 +96,7 @@ func familyFile(v variant) *File {
 	famARP(file, f)
 	famOPA(file, f)
 	famFinish(file, f)
+	famDiv(file, f)
 	return file
 }
 
@@ -138,6 +139,12 @@ func famTypes(file *File, f fam) {
 		Comment("and sw the sum of the weights (its sign when they are not per item)."),
 		List(Id("nvalid"), Id("nrel"), Id("nrelAll")).Int(),
 		List(Id("tr"), Id("sw")).Add(T()),
+		Comment("cnt holds each item's number of subtopics with a label >= 1, cum the"),
+		Comment("running sum of each subtopic's labels, cov whether a subtopic is covered"),
+		Comment("and nsub how many are, for the metrics over labels with subtopics."),
+		List(Id("cnt"), Id("cum")).Index().Add(T()),
+		Id("cov").Index().Bool(),
+		Id("nsub").Int(),
 		Comment("out holds each spec's results of the batch."),
 		Id("out").Index().Id(f.out()),
 		Comment("none is the empty row of per-item weights."),
@@ -180,7 +187,7 @@ func famPrepare(file *File, f fam) {
 			[]Code{
 				Clear(Id("o").Dot("skip")),
 				Id("s").Op(":=").Op("&").Id("p").Dot("specs").Index(Id("j")),
-				If(Id("s").Dot("kind").Op("==").Id("KindNDCG").Op("||").Id("s").Dot("kind").Op("==").Id("KindDCG")).Block(
+				If(Id("s").Dot("discounted").Call()).Block(
 					If(Id("k").Op(":=").Id("s").Dot("cutoff").Call(Id("n")), Id("ws").Dot("discK").Index(Id("j")).Op("!=").Id("k").Op("+").Lit(1)).Block(
 						Id("ws").Dot("disc").Index(Id("j")).Op("=").Id("discountTable"+f.bits).Call(Id("s").Dot("disc"), Id("k"), Id("ws").Dot("disc").Index(Id("j"))),
 						Id("ws").Dot("discK").Index(Id("j")).Op("=").Id("k").Op("+").Lit(1),
@@ -927,7 +934,7 @@ func famFinish(file *File, f fam) {
 			Id("listWeights"+f.Name).Call(Id("o").Dot("sw").Index(Op(":").Id("bsz")), Id("o").Dot("r").Index(Op(":").Id("bsz")), Id("o").Dot("pw").Index(Op(":").Id("bsz")), Id("o").Dot("lw").Index(Op(":").Id("bsz"))),
 		),
 		For(Id("b").Op(":=").Range().Id("bsz")).Block(
-			If(Id("s").Dot("kind").Op("==").Id("KindDCG")).Block(
+			If(Id("s").Dot("dcgLike").Call()).Block(
 				If(o("lw").Op("!=").Lit(0)).Block(
 					o("val").Op("=").Add(f.ftz(o("val").Op("/").Add(o("lw")))),
 				).Else().Block(
@@ -983,10 +990,219 @@ func familyTestFile(v variant) *File {
 	file.Func().Id("TestFamily" + v.Name + "MatchesReference").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
 		Id("checkFamilyReference").Types(Id(v.T)).Call(t, Id(v.DType), Lit(v.Tol*10)),
 	)
+	file.Commentf("TestFamily%sSubtopicsMatchReference checks PrecisionIA and AlphaDCG in %s", v.Name, v.T)
+	file.Comment("against the naive reference, as the test above does.")
+	file.Func().Id("TestFamily" + v.Name + "SubtopicsMatchReference").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
+		Id("checkDivReference").Types(Id(v.T)).Call(t, Id(v.DType), Lit(v.Tol*10)),
+	)
 	file.Commentf("TestFamily%sAllocatesNothing checks that a steady-state %s update of a", v.Name, v.T)
 	file.Comment("suite of every metric allocates nothing, for every tie policy and weight kind.")
 	file.Func().Id("TestFamily" + v.Name + "AllocatesNothing").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
 		Id("checkFamilyAllocs").Call(t, Id(v.DType)),
 	)
 	return file
+}
+
+// famDiv writes the kernels of the metrics over labels with subtopics:
+// labels [B, L*T], predictions [B, L].
+func famDiv(file *File, f fam) {
+	ws := func() *Statement { return Id("ws") }
+	rowInto := func(dst, src, buf string) []Code {
+		return []Code{
+			Id(dst).Op(":=").Id(src).Dot(f.Row).Call(Id("b"), Id("ws").Dot(buf)),
+			If(Op("!").Id(src).Dot(f.IsView).Call()).Block(Id("ws").Dot(buf).Op("=").Id(dst)),
+		}
+	}
+	loop := lines(
+		rowInto("lab", "labels", "lab"),
+		rowInto("sc", "predictions", "sc"),
+		[]Code{
+			Var().Id("w").Index().Add(f.t()),
+			Id("wc").Op(":=").Add(f.conv(Lit(1))),
+			Switch(Id("weights").Dot("Kind").Call()).Block(
+				Case(Qual(tensorPath, "ListWeights")).Block(
+					Id("wc").Op("=").Add(f.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
+					If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
+						Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
+					),
+				),
+				Case(Qual(tensorPath, "ItemWeights")).Block(lines(
+					rowInto("row", "wv", "wrow"),
+					[]Code{
+						For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
+							If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
+								Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
+							),
+						),
+						Id("w").Op("=").Id("row"),
+						If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
+					},
+				)...),
+			),
+			Id("wc").Op("=").Add(f.ftz(Id("wc"))),
+			If(Id("bad").Op(":=").Id("ws").Dot("divRank").Call(Id("b"), Id("lab"), Id("sc"), Id("w"), Id("wc"), Id("n"), Id("nt"), Id("p"), Id("rng")), Id("bad").Op(">=").Lit(0)).Block(
+				Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad").Op("*").Id("nt"))))),
+			),
+			For(Id("j").Op(":=").Range().Id("p").Dot("specs")).Block(
+				ws().Dot("divList").Call(Id("j"), Id("b"), Id("lab"), Id("w"), Id("wc"), Id("n"), Id("nt"), Id("p")),
+			),
+		},
+	)
+	file.Commentf("divBatch computes in %s every spec's per-list values and list weights of", f.T)
+	file.Comment("a checked batch whose labels hold p.subtopics labels per item, as")
+	file.Comment("TF-Ranking's _DivRankingMetric does: an item is valid when any of its")
+	file.Comment("labels is >= 0 (or it is in its ragged row), whatever its weight.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("divBatch").Params(
+		List(Id("labels"), Id("predictions")).Qual(tensorPath, "Lists"), Id("weights").Qual(tensorPath, "Weights"),
+		Id("p").Op("*").Id("famPlan"), Id("rng").Op("*").Qual(randPath, "Rand"),
+	).Error().Block(
+		List(Id("bsz"), Id("n"), Id("nt")).Op(":=").List(Id("predictions").Dot("Len").Call(), Id("predictions").Dot("Width").Call(), Id("p").Dot("subtopics")),
+		ws().Dot("prepare").Call(Id("p"), Id("bsz"), Id("n")),
+		Id("wv").Op(":=").Id("weights").Dot("Values").Call(),
+		For(Id("b").Op(":=").Range().Id("bsz")).Block(loop...),
+		For(Id("j").Op(":=").Range().Id("p").Dot("specs")).Block(
+			ws().Dot("finish").Call(Id("j"), Id("bsz"), Id("p")),
+		),
+		Return(Nil()),
+	)
+
+	file.Comment("divRank sorts the valid items of list b, counts each one's subtopics with a")
+	file.Comment("label >= 1 and the subtopics covered, and computes the list weight's parts")
+	file.Comment("with relevance = any label >= 1. It returns the index of a valid item whose")
+	file.Comment("score is NaN, or -1.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("divRank").Params(
+		Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), List(Id("n"), Id("nt")).Int(),
+		Id("p").Op("*").Id("famPlan"), Id("rng").Op("*").Qual(randPath, "Rand"),
+	).Int().Block(lines(
+		[]Code{
+			Id("m").Op(":=").Len(Id("sc")),
+			Id("keys").Op(":=").Id("ws").Dot("keys").Index(Op(":").Lit(0)),
+		},
+		scratch("cnt", "cnt", Id("m")),
+		scratch("cov", "cov", Id("nt")),
+		[]Code{Clear(Id("cov"))},
+		f.lane("trAcc", Id("n"), Id("b").Op("*").Id("n"), "big1"),
+		f.lane("swAcc", Id("n"), Id("b").Op("*").Id("n"), "big2"),
+		[]Code{
+			Id("items").Op(":=").Id("w").Op("!=").Nil(),
+			Id("nrel").Op(":=").Lit(0),
+			For(Id("i").Op(":=").Range().Id("m")).Block(
+				Id("wi").Op(":=").Id("wc"),
+				If(Id("items")).Block(Id("wi").Op("=").Add(f.ftz(Id("w").Index(Id("i"))))),
+				If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
+				Id("row").Op(":=").Id("lab").Index(Id("i").Op("*").Id("nt").Op(":").Parens(Id("i").Op("+").Lit(1)).Op("*").Id("nt")),
+				List(Id("valid"), Id("c")).Op(":=").List(Id("p").Dot("ragged"), Lit(0)),
+				For(List(Id("_"), Id("y")).Op(":=").Range().Id("row")).Block(
+					Id("y").Op("=").Add(f.ftz(Id("y"))),
+					If(Id("y").Op(">=").Lit(0)).Block(Id("valid").Op("=").True()),
+					If(Id("y").Op(">=").Lit(1)).Block(Id("c").Op("++")),
+				),
+				Id("cnt").Index(Id("i")).Op("=").Lit(0),
+				If(Op("!").Id("valid")).Block(Continue()),
+				Id("s").Op(":=").Add(f.ftz(Id("sc").Index(Id("i")))),
+				If(Id("s").Op("!=").Id("s")).Block(Return(Id("i"))),
+				Id("cnt").Index(Id("i")).Op("=").Add(f.conv(Id("c"))),
+				If(Id("c").Op(">").Lit(0)).Block(
+					Id("nrel").Op("++"),
+					Id("trAcc").Dot("add").Call(Id("i"), Id("wi")),
+					For(List(Id("t"), Id("y")).Op(":=").Range().Id("row")).Block(
+						If(f.ftz(Id("y")).Op(">=").Lit(1)).Block(Id("cov").Index(Id("t")).Op("=").True()),
+					),
+				),
+				Id("keys").Op("=").Append(Id("keys"), Id(f.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("p").Dot("ties"), Id("c").Op(">").Lit(0), Id("i")))),
+			),
+			Id("nsub").Op(":=").Lit(0),
+			For(List(Id("_"), Id("c")).Op(":=").Range().Id("cov")).Block(
+				If(Id("c")).Block(Id("nsub").Op("++")),
+			),
+			List(ws().Dot("nsub"), ws().Dot("nrel"), ws().Dot("tr")).Op("=").List(Id("nsub"), Id("nrel"), Id("trAcc").Dot("result").Call()),
+			ws().Dot("sw").Op("=").Id("wc"),
+			If(Id("items")).Block(
+				ws().Dot("sw").Op("=").Id("swAcc").Dot("result").Call(),
+			).Else().If(Id("n").Op("==").Lit(0)).Block(
+				ws().Dot("sw").Op("=").Lit(0),
+			),
+			ws().Dot("nvalid").Op("=").Len(Id("keys")),
+			Id(f.Sort).Call(Id("keys")),
+			ws().Dot("keys").Op("=").Id("keys"),
+			ws().Dot("grouped").Op("=").False(),
+			Switch(Id("p").Dot("ties")).Block(
+				Case(Id("Random")).Block(Id("shuffleGroups").Call(Id("keys"), Id("rng"))),
+				Case(Id("Expected")).Block(ws().Dot("grouped").Op("=").True()),
+			),
+			Return(Lit(-1)),
+		},
+	)...)
+
+	var copyZero []Code
+	if f.is32() {
+		copyZero = []Code{
+			If(Id("k").Op("==").Lit(1).Op("&&").Id("ws").Dot("nvalid").Op("==").Lit(0).Op("&&").Id("n").Op(">").Lit(0)).Block(
+				Comment("A sum of one position is a copy in TF: slot 0, masked, adds its -0"),
+				Comment("when its weight is negative."),
+				Id("w0").Op(":=").Id("wc"),
+				If(Id("w").Op("!=").Nil()).Block(
+					Id("w0").Op("=").Lit(0),
+					If(Len(Id("w")).Op(">").Lit(0)).Block(Id("w0").Op("=").Add(f.ftz(Id("w").Index(Lit(0))))),
+				),
+				Id("acc").Dot("add").Call(Lit(0), f.ftz(f.ftz(Id("w0").Op("*").Lit(0)).Op("*").Id("d").Index(Lit(0)))),
+			),
+		}
+	}
+	file.Comment("divList computes spec j's value of list b: PrecisionIA, the subtopics with a")
+	file.Comment("label >= 1 of the items within the cutoff over min(topn, valid items) times")
+	file.Comment("the subtopics covered; AlphaDCG, weight times discount times the alpha gain,")
+	file.Comment("Σ_t y_t·(1-alpha)^(Σ of y_t over the items ranked before), by position.")
+	file.Func().Params(ws().Op("*").Id(f.ws())).Id("divList").Params(
+		List(Id("j"), Id("b")).Int(), List(Id("lab"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), List(Id("n"), Id("nt")).Int(), Id("p").Op("*").Id("famPlan"),
+	).Block(
+		Id("s").Op(":=").Op("&").Id("p").Dot("specs").Index(Id("j")),
+		Id("o").Op(":=").Op("&").Id("ws").Dot("out").Index(Id("j")),
+		Id("k").Op(":=").Id("s").Dot("cutoff").Call(Id("n")),
+		Switch(Id("s").Dot("kind")).Block(
+			Case(Id("KindPrecisionIA")).Block(
+				Var().Id("num").Add(f.t()),
+				If(ws().Dot("grouped")).Block(
+					Id("num").Op("=").Id("expectedTopSum").Call(ws().Dot("keys"), ws().Dot("cnt"), Id("k")),
+				).Else().Block(
+					Comment("Integer counts: exact in any order."),
+					For(List(Id("_"), Id("key")).Op(":=").Range().Id("ws").Dot("keys").Index(Op(":").Min(Id("k"), Len(ws().Dot("keys"))))).Block(
+						Id("num").Op("+=").Id("ws").Dot("cnt").Index(Id("key").Dot("index").Call()),
+					),
+				),
+				Id("den").Op(":=").Add(f.conv(Min(Id("s").Dot("topnOr").Call(Id("n")), ws().Dot("nvalid")))).Op("*").Add(f.conv(ws().Dot("nsub"))),
+				Id("o").Dot("val").Index(Id("b")).Op("=").Lit(0),
+				If(Id("den").Op("!=").Lit(0)).Block(Id("o").Dot("val").Index(Id("b")).Op("=").Add(f.ftz(Id("num").Op("/").Id("den")))),
+			),
+			Case(Id("KindAlphaDCG")).Block(lines(
+				[]Code{
+					Id("d").Op(":=").Id("ws").Dot("disc").Index(Id("j")),
+					Comment("TF computes 1 - alpha in float64 and pow rounds it to the dtype."),
+					Id("base").Op(":=").Add(f.conv(Lit(1).Op("-").Id("s").Dot("alpha"))),
+				},
+				scratch("cum", "cum", Id("nt")),
+				[]Code{Clear(Id("cum"))},
+				scratch("terms", "terms", Id("nt")),
+				f.lane("acc", Id("k"), Id("b").Op("*").Id("k"), "big1"),
+				[]Code{
+					For(List(Id("q"), Id("key")).Op(":=").Range().Id("ws").Dot("keys").Index(Op(":").Min(Id("k"), Len(ws().Dot("keys"))))).Block(
+						Id("i").Op(":=").Id("key").Dot("index").Call(),
+						For(Id("t").Op(":=").Range().Id("nt")).Block(
+							Id("y").Op(":=").Add(f.ftz(Id("lab").Index(Id("i").Op("*").Id("nt").Op("+").Id("t")))),
+							Id("terms").Index(Id("t")).Op("=").Add(f.ftz(Id("y").Op("*").Id("pow"+f.Name).Call(Id("base"), Id("cum").Index(Id("t"))))),
+							Id("cum").Index(Id("t")).Op("=").Add(f.ftz(Id("cum").Index(Id("t")).Op("+").Id("y"))),
+						),
+						Comment("The gain adds the subtopics in Eigen's order over the [B, K, T] tensor."),
+						Id("g").Op(":=").Id("sum"+f.Name).Call(Id("terms"), Parens(Id("b").Op("*").Id("k").Op("+").Id("q")).Op("*").Id("nt")),
+						Id("wi").Op(":=").Id("wc"),
+						If(Id("w").Op("!=").Nil()).Block(Id("wi").Op("=").Add(f.ftz(Id("w").Index(Id("i"))))),
+						Id("acc").Dot("add").Call(Id("q"), f.ftz(f.ftz(Id("wi").Op("*").Id("g")).Op("*").Id("d").Index(Id("q")))),
+					),
+				},
+				copyZero,
+				[]Code{Id("o").Dot("val").Index(Id("b")).Op("=").Id("acc").Dot("result").Call()},
+			)...),
+		),
+		ws().Dot("relWeights").Call(Id("o"), Id("b")),
+	)
 }

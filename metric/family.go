@@ -74,10 +74,14 @@ func (f *family) Reset() {
 // metric.
 func (f *family) check(labels, predictions tensor.Lists, weights tensor.Weights) error {
 	s := &f.sets[0]
-	if err := labels.SameShape(predictions, "labels", "predictions"); err != nil {
+	if f.plan.div {
+		if err := checkSubtopics(labels, predictions, f.plan.subtopics); err != nil {
+			return err
+		}
+	} else if err := labels.SameShape(predictions, "labels", "predictions"); err != nil {
 		return err
 	}
-	if err := weights.Check(labels); err != nil {
+	if err := weights.Check(predictions); err != nil {
 		return err
 	}
 	if labels.IsRagged() != s.Ragged {
@@ -126,9 +130,14 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 	}
 	saved := f.pcg
 	var err error
-	if f.sets[0].DType == Float64 {
+	switch {
+	case f.plan.div && f.sets[0].DType == Float64:
+		err = f.ws64.divBatch(labels, predictions, weights, &f.plan, f.rng)
+	case f.plan.div:
+		err = f.ws32.divBatch(labels, predictions, weights, &f.plan, f.rng)
+	case f.sets[0].DType == Float64:
 		err = f.ws64.batch(labels, predictions, weights, &f.plan, f.rng)
-	} else {
+	default:
 		err = f.ws32.batch(labels, predictions, weights, &f.plan, f.rng)
 	}
 	if err != nil {
@@ -253,4 +262,22 @@ func (f *family) Result() float64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.result(0)
+}
+
+// checkSubtopics returns an error unless labels hold t subtopic labels for
+// each item of predictions: shape [B, L*T] against [B, L], with the same
+// raggedness and row lengths in that ratio.
+func checkSubtopics(labels, predictions tensor.Lists, t int) error {
+	if labels.Len() != predictions.Len() || labels.IsRagged() != predictions.IsRagged() ||
+		!labels.IsRagged() && labels.Width() != t*predictions.Width() {
+		return fmt.Errorf("metric: labels have shape %s but predictions %s; labels with %d subtopics need shape [B, L*%d]: %w",
+			labels.Shape(), predictions.Shape(), t, t, tensor.ErrShape)
+	}
+	for b := range labels.Len() {
+		if labels.RowLen(b) != t*predictions.RowLen(b) {
+			return fmt.Errorf("metric: row %d of labels has %d values but row %d of predictions has %d items of %d subtopics: %w",
+				b, labels.RowLen(b), b, predictions.RowLen(b), t, tensor.ErrShape)
+		}
+	}
+	return nil
 }

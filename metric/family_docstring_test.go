@@ -62,3 +62,50 @@ func TestFamilyDocstrings(t *testing.T) {
 		})
 	}
 }
+
+// TestFamilyDocstringsSubtopics runs the docstring examples of
+// PrecisionIAMetric and AlphaDCGMetric, labels [B, L, T] flattened to
+// [B, L*T], with a check of the other cases by hand (confirmed in TF).
+func TestFamilyDocstringsSubtopics(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		kind    Kind
+		opts    []Setting
+		ragged  bool
+		y, s, w [][]float64
+		want    float64
+	}{
+		{"precision_ia", KindPrecisionIA, nil, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil, 0.6666667},
+		{"precision_ia ragged", KindPrecisionIA, nil, true, [][]float64{{0, 0, 1, 0}, {1, 1, 0, 2, 1, 0}}, [][]float64{{2, 1}, {2, 5, 4}}, nil, 0.5833334},
+		{"alpha_dcg", KindAlphaDCG, nil, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil, 2.1963947},
+		{"alpha_dcg ragged", KindAlphaDCG, nil, true, [][]float64{{0, 0, 1, 0}, {1, 1, 0, 2, 1, 0}}, [][]float64{{2, 1}, {2, 5, 4}}, nil, 1.8184297},
+		// By hand: ranks [0 1] [1 1] [1 0]; gains 1, 1 + 0.7, 0.7; discounts 1, 1/log2(3), 1/2.
+		{"alpha_dcg alpha 0.3", KindAlphaDCG, []Setting{WithAlpha(0.3)}, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil,
+			1 + 1.7/math.Log2(3) + 0.7/2},
+		// By hand: item 1 is masked (all labels -1); item 0 weighs 0 but stays valid.
+		{"precision_ia masked", KindPrecisionIA, nil, false, [][]float64{{0, 1, -1, -1, 1, -1}}, [][]float64{{1, 3, 2}}, [][]float64{{0, 2, 1}}, 0.5},
+		{"precision_ia@1", KindPrecisionIA, []Setting{WithTopN(1)}, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil, 0.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := newSettings(tc.kind, append([]Setting{WithSubtopics(2), WithRagged(tc.ragged)}, tc.opts...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := New(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc := refCase{labels: tc.y, preds: tc.s, weights: tc.w, ragged: tc.ragged, f32Storage: true}
+			labels, preds, w := caseInputs(t, rc)
+			if tc.w != nil {
+				w = tensor.PerItem(lists(t, tc.w, tc.ragged, true))
+			}
+			if err := m.Update(labels, preds, w); err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Result(); float32(got) != float32(tc.want) && math.Abs(got-tc.want) > 5e-7 {
+				t.Fatalf("got %v, want %v", float32(got), tc.want)
+			}
+		})
+	}
+}

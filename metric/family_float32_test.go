@@ -11,6 +11,12 @@ func TestFamilyFloat32MatchesReference(t *testing.T) {
 	checkFamilyReference[float32](t, Float32, 9.999999999999999e-06)
 }
 
+// TestFamilyFloat32SubtopicsMatchReference checks PrecisionIA and AlphaDCG in float32
+// against the naive reference, as the test above does.
+func TestFamilyFloat32SubtopicsMatchReference(t *testing.T) {
+	checkDivReference[float32](t, Float32, 9.999999999999999e-06)
+}
+
 // TestFamilyFloat32AllocatesNothing checks that a steady-state float32 update of a
 // suite of every metric allocates nothing, for every tie policy and weight kind.
 func TestFamilyFloat32AllocatesNothing(t *testing.T) {

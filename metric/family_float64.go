@@ -44,6 +44,12 @@ type famFloat64 struct {
 	// and sw the sum of the weights (its sign when they are not per item).
 	nvalid, nrel, nrelAll int
 	tr, sw                float64
+	// cnt holds each item's number of subtopics with a label >= 1, cum the
+	// running sum of each subtopic's labels, cov whether a subtopic is covered
+	// and nsub how many are, for the metrics over labels with subtopics.
+	cnt, cum []float64
+	cov      []bool
+	nsub     int
 	// out holds each spec's results of the batch.
 	out []famOutFloat64
 	// none is the empty row of per-item weights.
@@ -84,7 +90,7 @@ func (ws *famFloat64) prepare(p *famPlan, bsz, n int) {
 		o.skip = grow(o.skip, bsz)
 		clear(o.skip)
 		s := &p.specs[j]
-		if s.kind == KindNDCG || s.kind == KindDCG {
+		if s.discounted() {
 			if k := s.cutoff(n); ws.discK[j] != k+1 {
 				ws.disc[j] = discountTable64(s.disc, k, ws.disc[j])
 				ws.discK[j] = k + 1
@@ -781,7 +787,7 @@ func (ws *famFloat64) finish(j, bsz int, p *famPlan) {
 		listWeightsFloat64(o.sw[:bsz], o.r[:bsz], o.pw[:bsz], o.lw[:bsz])
 	}
 	for b := range bsz {
-		if s.kind == KindDCG {
+		if s.dcgLike() {
 			if o.lw[b] != 0 {
 				o.val[b] = ftzFloat64(o.val[b] / o.lw[b])
 			} else {
@@ -827,4 +833,196 @@ func listWeightsFloat64(sw, r, pw, lw []float64) {
 func (ws *famFloat64) accumulate(j int, total, count *float64, bsz int) {
 	*total = ftzFloat64(*total + sumFloat64(ws.out[j].v[:bsz], 0))
 	*count = ftzFloat64(*count + sumFloat64(ws.out[j].lw[:bsz], 0))
+}
+
+// divBatch computes in float64 every spec's per-list values and list weights of
+// a checked batch whose labels hold p.subtopics labels per item, as
+// TF-Ranking's _DivRankingMetric does: an item is valid when any of its
+// labels is >= 0 (or it is in its ragged row), whatever its weight.
+func (ws *famFloat64) divBatch(labels, predictions tensor.Lists, weights tensor.Weights, p *famPlan, rng *rand.Rand) error {
+	bsz, n, nt := predictions.Len(), predictions.Width(), p.subtopics
+	ws.prepare(p, bsz, n)
+	wv := weights.Values()
+	for b := range bsz {
+		lab := labels.Row64(b, ws.lab)
+		if !labels.IsFloat64() {
+			ws.lab = lab
+		}
+		sc := predictions.Row64(b, ws.sc)
+		if !predictions.IsFloat64() {
+			ws.sc = sc
+		}
+		var w []float64
+		wc := float64(1)
+		switch weights.Kind() {
+		case tensor.ListWeights:
+			wc = float64(wv.At(b, 0))
+			if notFinite(float64(wc)) {
+				return weightError(b, -1, float64(wc))
+			}
+		case tensor.ItemWeights:
+			row := wv.Row64(b, ws.wrow)
+			if !wv.IsFloat64() {
+				ws.wrow = row
+			}
+			for i, x := range row {
+				if notFinite(float64(x)) {
+					return weightError(b, i, float64(x))
+				}
+			}
+			w = row
+			if w == nil {
+				w = ws.none[:]
+			}
+		}
+		wc = ftzFloat64(wc)
+		if bad := ws.divRank(b, lab, sc, w, wc, n, nt, p, rng); bad >= 0 {
+			return scoreError(b, bad, float64(lab[bad*nt]))
+		}
+		for j := range p.specs {
+			ws.divList(j, b, lab, w, wc, n, nt, p)
+		}
+	}
+	for j := range p.specs {
+		ws.finish(j, bsz, p)
+	}
+	return nil
+}
+
+// divRank sorts the valid items of list b, counts each one's subtopics with a
+// label >= 1 and the subtopics covered, and computes the list weight's parts
+// with relevance = any label >= 1. It returns the index of a valid item whose
+// score is NaN, or -1.
+func (ws *famFloat64) divRank(b int, lab, sc, w []float64, wc float64, n, nt int, p *famPlan, rng *rand.Rand) int {
+	m := len(sc)
+	keys := ws.keys[:0]
+	cnt := grow(ws.cnt, m)
+	ws.cnt = cnt
+	cov := grow(ws.cov, nt)
+	ws.cov = cov
+	clear(cov)
+	var trAcc laneSumFloat64
+	trAcc.reset(n, b*n, &ws.big1)
+	var swAcc laneSumFloat64
+	swAcc.reset(n, b*n, &ws.big2)
+	items := w != nil
+	nrel := 0
+	for i := range m {
+		wi := wc
+		if items {
+			wi = ftzFloat64(w[i])
+		}
+		if items && wi != 0 {
+			swAcc.add(i, wi)
+		}
+		row := lab[i*nt : (i+1)*nt]
+		valid, c := p.ragged, 0
+		for _, y := range row {
+			y = ftzFloat64(y)
+			if y >= 0 {
+				valid = true
+			}
+			if y >= 1 {
+				c++
+			}
+		}
+		cnt[i] = 0
+		if !valid {
+			continue
+		}
+		s := ftzFloat64(sc[i])
+		if s != s {
+			return i
+		}
+		cnt[i] = float64(c)
+		if c > 0 {
+			nrel++
+			trAcc.add(i, wi)
+			for t, y := range row {
+				if ftzFloat64(y) >= 1 {
+					cov[t] = true
+				}
+			}
+		}
+		keys = append(keys, makeKey64(s, tieBits(p.ties, c > 0, i)))
+	}
+	nsub := 0
+	for _, c := range cov {
+		if c {
+			nsub++
+		}
+	}
+	ws.nsub, ws.nrel, ws.tr = nsub, nrel, trAcc.result()
+	ws.sw = wc
+	if items {
+		ws.sw = swAcc.result()
+	} else if n == 0 {
+		ws.sw = 0
+	}
+	ws.nvalid = len(keys)
+	sortKeys64(keys)
+	ws.keys = keys
+	ws.grouped = false
+	switch p.ties {
+	case Random:
+		shuffleGroups(keys, rng)
+	case Expected:
+		ws.grouped = true
+	}
+	return -1
+}
+
+// divList computes spec j's value of list b: PrecisionIA, the subtopics with a
+// label >= 1 of the items within the cutoff over min(topn, valid items) times
+// the subtopics covered; AlphaDCG, weight times discount times the alpha gain,
+// Σ_t y_t·(1-alpha)^(Σ of y_t over the items ranked before), by position.
+func (ws *famFloat64) divList(j, b int, lab, w []float64, wc float64, n, nt int, p *famPlan) {
+	s := &p.specs[j]
+	o := &ws.out[j]
+	k := s.cutoff(n)
+	switch s.kind {
+	case KindPrecisionIA:
+		var num float64
+		if ws.grouped {
+			num = expectedTopSum(ws.keys, ws.cnt, k)
+		} else {
+			// Integer counts: exact in any order.
+			for _, key := range ws.keys[:min(k, len(ws.keys))] {
+				num += ws.cnt[key.index()]
+			}
+		}
+		den := float64(min(s.topnOr(n), ws.nvalid)) * float64(ws.nsub)
+		o.val[b] = 0
+		if den != 0 {
+			o.val[b] = ftzFloat64(num / den)
+		}
+	case KindAlphaDCG:
+		d := ws.disc[j]
+		// TF computes 1 - alpha in float64 and pow rounds it to the dtype.
+		base := float64(1 - s.alpha)
+		cum := grow(ws.cum, nt)
+		ws.cum = cum
+		clear(cum)
+		terms := grow(ws.terms, nt)
+		ws.terms = terms
+		var acc laneSumFloat64
+		acc.reset(k, b*k, &ws.big1)
+		for q, key := range ws.keys[:min(k, len(ws.keys))] {
+			i := key.index()
+			for t := range nt {
+				y := ftzFloat64(lab[i*nt+t])
+				terms[t] = ftzFloat64(y * powFloat64(base, cum[t]))
+				cum[t] = ftzFloat64(cum[t] + y)
+			}
+			// The gain adds the subtopics in Eigen's order over the [B, K, T] tensor.
+			g := sumFloat64(terms, (b*k+q)*nt)
+			wi := wc
+			if w != nil {
+				wi = ftzFloat64(w[i])
+			}
+			acc.add(q, ftzFloat64(ftzFloat64(wi*g)*d[q]))
+		}
+		o.val[b] = acc.result()
+	}
+	ws.relWeights(o, b)
 }

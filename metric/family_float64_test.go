@@ -11,6 +11,12 @@ func TestFamilyFloat64MatchesReference(t *testing.T) {
 	checkFamilyReference[float64](t, Float64, 1e-11)
 }
 
+// TestFamilyFloat64SubtopicsMatchReference checks PrecisionIA and AlphaDCG in float64
+// against the naive reference, as the test above does.
+func TestFamilyFloat64SubtopicsMatchReference(t *testing.T) {
+	checkDivReference[float64](t, Float64, 1e-11)
+}
+
 // TestFamilyFloat64AllocatesNothing checks that a steady-state float64 update of a
 // suite of every metric allocates nothing, for every tie policy and weight kind.
 func TestFamilyFloat64AllocatesNothing(t *testing.T) {

@@ -353,3 +353,13 @@ func libmLog1p32(x float32) float32 {
 	t := float32(s * float32(hfsq+r))
 	return khi - float32(float32(hfsq-float32(t+float32(klo+c)))-f)
 }
+
+// powFloat32 is TF's float32 pow(x, y), taken as correctly rounded and
+// flushed to zero. It is exact, as TF's is, for alpha-DCG's default x = 1/2
+// and integer labels; TF's vectorised pow (Eigen's generic_pow) is not
+// correctly rounded, so for other bases a power may differ from TF's by an
+// ulp.
+func powFloat32(x, y float32) float32 { return ftzFloat32(float32(math.Pow(float64(x), float64(y)))) }
+
+// powFloat64 is pow(x, y) in float64.
+func powFloat64(x, y float64) float64 { return math.Pow(x, y) }

@@ -296,5 +296,32 @@ func checkFamilyAllocs(t *testing.T, d DType) {
 				t.Fatalf("%s ties %s case %d: %v allocations per update, want 0", d, ties, i, allocs)
 			}
 		}
+		for i, dc := range randomDivBatches(20, 3) {
+			var sets []Settings
+			for _, k := range []Kind{KindPrecisionIA, KindAlphaDCG} {
+				if k == KindAlphaDCG && ties == Expected {
+					continue
+				}
+				s := DefaultSettings(k)
+				s.Subtopics, s.TopN, s.DType, s.Ties, s.Ragged = dc.t, dc.topn, d, ties, dc.ragged
+				sets = append(sets, s)
+			}
+			var f family
+			if err := f.init(sets); err != nil {
+				t.Fatal(err)
+			}
+			labels, preds, w := dc.inputs(t)
+			if err := f.Update(labels, preds, w); err != nil {
+				t.Fatal(err)
+			}
+			allocs := testing.AllocsPerRun(10, func() {
+				if err := f.Update(labels, preds, w); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if allocs != 0 {
+				t.Fatalf("%s ties %s subtopic case %d: %v allocations per update, want 0", d, ties, i, allocs)
+			}
+		}
 	}
 }

@@ -70,6 +70,10 @@ func New(s Settings) (FamilyMetric, error) {
 		return fromSettings[DCG](s)
 	case KindOPA:
 		return fromSettings[OPA](s)
+	case KindPrecisionIA:
+		return fromSettings[PrecisionIA](s)
+	case KindAlphaDCG:
+		return fromSettings[AlphaDCG](s)
 	}
 	return nil, fmt.Errorf("metric: unknown metric kind %d: %w", int(s.Kind), ErrConfig)
 }
@@ -186,7 +190,45 @@ func NewOPA(opts ...Setting) (*OPA, error) { return newMetric[OPA](KindOPA, opts
 // Merge adds the totals and counts of others to m, in order.
 func (m *OPA) Merge(others ...*OPA) error { return m.merge(families(others)) }
 
+// PrecisionIA is TF-Ranking's PrecisionIAMetric, intent-aware precision,
+// over labels with T subtopics per item (shape [B, L*T], WithSubtopics(T)):
+// per list, the number of (item, subtopic) labels >= 1 of the items within
+// the cutoff, divided by min(topn, valid items) times the number of
+// subtopics some item covers. An item is valid when one of its labels is
+// >= 0, whatever its weight; it is relevant, for the list weight, when one
+// is >= 1.
+type PrecisionIA struct{ family }
+
+// NewPrecisionIA returns a PrecisionIA metric, named precision_ia_metric
+// unless named otherwise. WithSubtopics is required.
+func NewPrecisionIA(opts ...Setting) (*PrecisionIA, error) {
+	return newMetric[PrecisionIA](KindPrecisionIA, opts)
+}
+
+// Merge adds the totals and counts of others to m, in order.
+func (m *PrecisionIA) Merge(others ...*PrecisionIA) error { return m.merge(families(others)) }
+
+// AlphaDCG is TF-Ranking's AlphaDCGMetric over labels with T subtopics per
+// item (shape [B, L*T], WithSubtopics(T)): per list, Σ over the ranks k
+// within the cutoff of weight·discount(k)·Σ_t y_t·(1-alpha)^c_t, c_t the sum
+// of subtopic t's labels over the items ranked before k, divided by the list
+// weight, as DCG is. Validity and relevance are PrecisionIA's. Its tie
+// expectation has no closed form, so it does not take Expected. In float32
+// it is TF's bit for bit with the default alpha 0.5; with another alpha a
+// power (1-alpha)^c may differ from TF's vectorised pow by an ulp.
+type AlphaDCG struct{ family }
+
+// NewAlphaDCG returns an AlphaDCG metric, named alpha_dcg_metric unless
+// named otherwise, with alpha 0.5 unless WithAlpha says otherwise.
+// WithSubtopics is required.
+func NewAlphaDCG(opts ...Setting) (*AlphaDCG, error) { return newMetric[AlphaDCG](KindAlphaDCG, opts) }
+
+// Merge adds the totals and counts of others to m, in order.
+func (m *AlphaDCG) Merge(others ...*AlphaDCG) error { return m.merge(families(others)) }
+
 var (
+	_ FamilyMetric = (*PrecisionIA)(nil)
+	_ FamilyMetric = (*AlphaDCG)(nil)
 	_ FamilyMetric = (*MAP)(nil)
 	_ FamilyMetric = (*MRR)(nil)
 	_ FamilyMetric = (*Hits)(nil)

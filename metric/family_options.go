@@ -32,12 +32,19 @@ const (
 	KindDCG
 	// KindOPA is ordered pair accuracy (OPAMetric, "ordered_pair_accuracy").
 	KindOPA
+	// KindPrecisionIA is intent-aware precision (PrecisionIAMetric,
+	// "precision_ia"), over labels with subtopics.
+	KindPrecisionIA
+	// KindAlphaDCG is alpha-DCG (AlphaDCGMetric, "alpha_dcg"), over labels
+	// with subtopics.
+	KindAlphaDCG
 	kindCount
 )
 
 var kindNames = [...]string{
 	KindMAP: "map", KindMRR: "mrr", KindHits: "hits", KindARP: "arp", KindPrecision: "precision",
 	KindRecall: "recall", KindNDCG: "ndcg", KindDCG: "dcg", KindOPA: "ordered_pair_accuracy",
+	KindPrecisionIA: "precision_ia", KindAlphaDCG: "alpha_dcg",
 }
 
 // defaultNames are the names Keras gives each TF-Ranking class when it is
@@ -45,11 +52,12 @@ var kindNames = [...]string{
 var defaultNames = [...]string{
 	KindMAP: DefaultMAPName, KindMRR: "mrr_metric", KindHits: "hits_metric", KindARP: "arp_metric",
 	KindPrecision: "precision_metric", KindRecall: "recall_metric", KindNDCG: "ndcg_metric",
-	KindDCG: "dcg_metric", KindOPA: "opa_metric",
+	KindDCG: "dcg_metric", KindOPA: "opa_metric", KindPrecisionIA: "precision_ia_metric", KindAlphaDCG: "alpha_dcg_metric",
 }
 
 // String returns the metric's key: "map", "mrr", "hits", "arp",
-// "precision", "recall", "ndcg", "dcg" or "ordered_pair_accuracy".
+// "precision", "recall", "ndcg", "dcg", "ordered_pair_accuracy",
+// "precision_ia" or "alpha_dcg".
 func (k Kind) String() string {
 	if k >= 0 && k < kindCount {
 		return kindNames[k]
@@ -68,6 +76,9 @@ func (k Kind) DefaultName() string {
 
 // takesTopN reports whether metrics of kind k have a cutoff.
 func (k Kind) takesTopN() bool { return k != KindARP && k != KindOPA }
+
+// subtopics reports whether metrics of kind k take labels with subtopics.
+func (k Kind) subtopics() bool { return k == KindPrecisionIA || k == KindAlphaDCG }
 
 // ParseKind parses a metric key; "opa" is also accepted for
 // ordered_pair_accuracy.
@@ -273,12 +284,23 @@ type Settings struct {
 	// TF-Ranking's 1. Only MAP under a convention other than TFRanking
 	// takes another value.
 	Relevance float64
+	// Alpha is alpha-DCG's novelty parameter, in [0, 1]: the gain of a
+	// subtopic falls by a factor 1-Alpha each time it is covered again.
+	Alpha float64
+	// Subtopics is the number T of subtopics of each item, for PrecisionIA
+	// and AlphaDCG, whose labels have shape [B, L*T]: item i of a list has
+	// labels i*T .. i*T+T-1.
+	Subtopics int
 }
 
 // DefaultSettings returns the settings of a metric of kind k made with no
 // options.
 func DefaultSettings(k Kind) Settings {
-	return Settings{Config: DefaultConfig(k.DefaultName()), Kind: k}
+	s := Settings{Config: DefaultConfig(k.DefaultName()), Kind: k}
+	if k == KindAlphaDCG {
+		s.Alpha = 0.5
+	}
+	return s
 }
 
 // threshold returns the label from which an item is relevant.
@@ -302,8 +324,26 @@ func (s *Settings) Validate() error {
 	if !k.takesTopN() && s.TopN != NoTopN {
 		return fmt.Errorf("metric: %s takes no topn (got %d), as in TF-Ranking: %w", k, s.TopN, ErrConfig)
 	}
-	if k != KindNDCG && k != KindDCG && (!s.Gain.IsZero() || !s.Discount.IsZero()) {
-		return fmt.Errorf("metric: %s takes no gain or discount function; only ndcg and dcg do: %w", k, ErrConfig)
+	if k != KindNDCG && k != KindDCG && !s.Gain.IsZero() {
+		return fmt.Errorf("metric: %s takes no gain function; only ndcg and dcg do: %w", k, ErrConfig)
+	}
+	if k != KindNDCG && k != KindDCG && k != KindAlphaDCG && !s.Discount.IsZero() {
+		return fmt.Errorf("metric: %s takes no discount function; only ndcg, dcg and alpha_dcg do: %w", k, ErrConfig)
+	}
+	if k != KindAlphaDCG && s.Alpha != 0 {
+		return fmt.Errorf("metric: %s takes no alpha (got %v); only alpha_dcg does: %w", k, s.Alpha, ErrConfig)
+	}
+	if !(s.Alpha >= 0 && s.Alpha <= 1) {
+		return fmt.Errorf("metric: alpha is %v; it must be in [0, 1]: %w", s.Alpha, ErrConfig)
+	}
+	if k.subtopics() != (s.Subtopics != 0) || s.Subtopics < 0 {
+		if k.subtopics() {
+			return fmt.Errorf("metric: %s takes labels with subtopics: the number of subtopics is %d; set it >= 1 with WithSubtopics: %w", k, s.Subtopics, ErrConfig)
+		}
+		return fmt.Errorf("metric: %s takes no subtopics (got %d); only precision_ia and alpha_dcg do: %w", k, s.Subtopics, ErrConfig)
+	}
+	if k.subtopics() && s.Ties == Expected && k == KindAlphaDCG {
+		return fmt.Errorf("metric: alpha_dcg has no closed-form expectation over ties; use another tie policy: %w", ErrConfig)
 	}
 	if k != KindMAP && (s.Convention != TFRanking || s.Empty != EmptyDefault || s.Relevance != 0) {
 		return fmt.Errorf("metric: %s takes no convention, empty-list policy or relevance threshold; only map does: %w", k, ErrConfig)
@@ -332,6 +372,8 @@ type settingsJSON struct {
 	Convention Convention  `json:"convention,omitzero"`
 	Empty      EmptyPolicy `json:"empty,omitzero"`
 	Relevance  float64     `json:"relevance,omitzero"`
+	Alpha      float64     `json:"alpha,omitzero"`
+	Subtopics  int         `json:"subtopics,omitzero"`
 }
 
 // MarshalJSON encodes the settings as the keys of Config plus metric, and
@@ -346,7 +388,7 @@ func (s Settings) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	ext, err := json.Marshal(settingsJSON{Metric: s.Kind, Gain: s.Gain.name, Discount: s.Discount.name,
-		Convention: s.Convention, Empty: s.Empty, Relevance: s.Relevance})
+		Convention: s.Convention, Empty: s.Empty, Relevance: s.Relevance, Alpha: s.Alpha, Subtopics: s.Subtopics})
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +407,8 @@ func (s *Settings) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return fmt.Errorf("metric: settings: %w", err)
 	}
-	out := Settings{Config: c, Kind: j.Metric, Convention: j.Convention, Empty: j.Empty, Relevance: j.Relevance}
+	out := Settings{Config: c, Kind: j.Metric, Convention: j.Convention, Empty: j.Empty, Relevance: j.Relevance,
+		Alpha: j.Alpha, Subtopics: j.Subtopics}
 	if j.Gain != "" {
 		g, err := ParseGain(j.Gain)
 		if err != nil {
@@ -404,6 +447,30 @@ func WithGain(g Gain) Setting {
 // WithDiscount sets the rank discount function of NDCG and DCG.
 func WithDiscount(d Discount) Setting {
 	return settingFunc(func(s *Settings) error { s.Discount = d; return nil })
+}
+
+// WithAlpha sets alpha-DCG's novelty parameter, in [0, 1]; TF-Ranking's
+// default is 0.5.
+func WithAlpha(alpha float64) Setting {
+	return settingFunc(func(s *Settings) error {
+		if !(alpha >= 0 && alpha <= 1) {
+			return fmt.Errorf("metric: WithAlpha(%v): alpha must be in [0, 1]: %w", alpha, ErrConfig)
+		}
+		s.Alpha = alpha
+		return nil
+	})
+}
+
+// WithSubtopics sets the number of subtopics of each item, for
+// PrecisionIA and AlphaDCG.
+func WithSubtopics(t int) Setting {
+	return settingFunc(func(s *Settings) error {
+		if t < 1 {
+			return fmt.Errorf("metric: WithSubtopics(%d): there must be at least one subtopic: %w", t, ErrConfig)
+		}
+		s.Subtopics = t
+		return nil
+	})
 }
 
 // WithConvention sets the definition of average precision of MAP.

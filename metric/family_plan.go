@@ -12,7 +12,8 @@ type famSpec struct {
 	conv  Convention
 	empty EmptyPolicy // resolved: never EmptyDefault
 	gain  *gainEval   // NDCG and DCG
-	disc  Discount    // NDCG and DCG
+	disc  Discount    // NDCG, DCG and AlphaDCG
+	alpha float64     // AlphaDCG
 }
 
 // cutoff returns the number of positions the spec looks at in a list of n
@@ -36,6 +37,7 @@ func (s *famSpec) topnOr(n int) int {
 // lwDirect reports whether the kernel sets the list weight of each list
 // itself, rather than deriving it from the batch as TF-Ranking does.
 func (s *famSpec) lwDirect() bool {
+	// The DCG-like metrics divide their value by the derived list weight.
 	return s.kind == KindARP || s.kind == KindOPA || s.kind == KindMAP && s.conv != TFRanking
 }
 
@@ -54,6 +56,10 @@ type famPlan struct {
 	rank bool
 	// rel is set when some spec needs the relevance statistics.
 	rel bool
+	// div is set for a plan of metrics over labels with subtopics, and
+	// subtopics is then their number per item.
+	div       bool
+	subtopics int
 }
 
 // newPlan checks that the settings can share one ranking per list and
@@ -63,7 +69,7 @@ func newPlan(sets []Settings) (famPlan, error) {
 		return famPlan{}, fmt.Errorf("metric: no metrics: %w", ErrConfig)
 	}
 	first := &sets[0]
-	p := famPlan{ragged: first.Ragged, ties: first.Ties, thr: first.threshold()}
+	p := famPlan{ragged: first.Ragged, ties: first.Ties, thr: first.threshold(), div: first.Kind.subtopics(), subtopics: first.Subtopics}
 	for i := range sets {
 		s := &sets[i]
 		if err := s.Validate(); err != nil {
@@ -78,10 +84,14 @@ func newPlan(sets []Settings) (famPlan, error) {
 			return p, fmt.Errorf("metric: %s has relevance threshold %v but %s has %v; metrics that share a ranking share it: %w",
 				s.Name, s.threshold(), first.Name, p.thr, ErrConfig)
 		}
+		if s.Kind.subtopics() != p.div || s.Subtopics != p.subtopics {
+			return p, fmt.Errorf("metric: %s (%s, %d subtopics) cannot share a ranking with %s (%s, %d subtopics): metrics over labels with subtopics take other labels: %w",
+				s.Name, s.Kind, s.Subtopics, first.Name, first.Kind, first.Subtopics, ErrConfig)
+		}
 		if s.Kind == KindMAP && s.Convention == RetrievedRelevant && s.Ties == Expected {
 			return p, fmt.Errorf("metric: %s: the retrieved convention has no closed-form expectation over ties; use another tie policy: %w", s.Name, ErrConfig)
 		}
-		sp := famSpec{kind: s.Kind, topn: s.TopN, conv: s.Convention, empty: s.Empty.resolve(s.Convention), disc: s.Discount}
+		sp := famSpec{kind: s.Kind, topn: s.TopN, conv: s.Convention, empty: s.Empty.resolve(s.Convention), disc: s.Discount, alpha: s.Alpha}
 		if s.Kind == KindNDCG || s.Kind == KindDCG {
 			sp.gain = p.gainFor(s.Gain)
 			sp.gain.ideal = sp.gain.ideal || s.Kind == KindNDCG
@@ -91,7 +101,7 @@ func newPlan(sets []Settings) (famPlan, error) {
 		case KindMAP, KindMRR, KindHits, KindPrecision, KindRecall:
 			p.rel = true
 		}
-		p.rank = p.rank || s.Kind != KindOPA
+		p.rank = p.rank || s.Kind != KindOPA && !p.div
 		p.specs = append(p.specs, sp)
 	}
 	return p, nil
@@ -109,6 +119,15 @@ func (p *famPlan) gainFor(g Gain) *gainEval {
 	e.index = len(p.gains)
 	p.gains = append(p.gains, e)
 	return e
+}
+
+// dcgLike reports whether the spec's value is a DCG that TF divides by the
+// list weight.
+func (s *famSpec) dcgLike() bool { return s.kind == KindDCG || s.kind == KindAlphaDCG }
+
+// discounted reports whether the spec needs a discount table.
+func (s *famSpec) discounted() bool {
+	return s.kind == KindNDCG || s.kind == KindDCG || s.kind == KindAlphaDCG
 }
 
 // emptyError reports a list without relevant items under EmptyError.

@@ -27,7 +27,8 @@ type FamilyState struct {
 func (s *Settings) sameKind(o *Settings) error {
 	if s.Kind != o.Kind || s.TopN != o.TopN || s.DType != o.DType || s.Ragged != o.Ragged || s.Ties != o.Ties ||
 		s.accumulation() != o.accumulation() || s.Gain.String() != o.Gain.String() || s.Discount.String() != o.Discount.String() ||
-		s.Convention != o.Convention || s.Empty.resolve(s.Convention) != o.Empty.resolve(o.Convention) || s.threshold() != o.threshold() {
+		s.Convention != o.Convention || s.Empty.resolve(s.Convention) != o.Empty.resolve(o.Convention) || s.threshold() != o.threshold() ||
+		s.Alpha != o.Alpha || s.Subtopics != o.Subtopics {
 		return fmt.Errorf("metric: cannot merge %s (%s) with %s (%s): %w", o.Name, o.describe(), s.Name, s.describe(), ErrConfig)
 	}
 	return nil
@@ -35,8 +36,8 @@ func (s *Settings) sameKind(o *Settings) error {
 
 // describe lists the settings that make a metric what it is.
 func (s *Settings) describe() string {
-	return fmt.Sprintf("%s, topn %d, %s, ragged %v, ties %s, %s accumulation, gain %s, discount %s, convention %s, empty %s, relevance %v",
-		s.Kind, s.TopN, s.DType, s.Ragged, s.Ties, s.accumulation(), s.Gain, s.Discount, s.Convention, s.Empty.resolve(s.Convention), s.threshold())
+	return fmt.Sprintf("%s, topn %d, %s, ragged %v, ties %s, %s accumulation, gain %s, discount %s, convention %s, empty %s, relevance %v, alpha %v, subtopics %d",
+		s.Kind, s.TopN, s.DType, s.Ragged, s.Ties, s.accumulation(), s.Gain, s.Discount, s.Convention, s.Empty.resolve(s.Convention), s.threshold(), s.Alpha, s.Subtopics)
 }
 
 // state returns metric j's accumulator. The caller holds f.mu.

@@ -1,6 +1,9 @@
 package metric
 
-import "slices"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // rankKey is what the tie helpers need of a sort key.
 type rankKey interface {
@@ -179,4 +182,39 @@ func sortDescending[T float32 | float64](xs []T) {
 	}
 	slices.Sort(xs)
 	slices.Reverse(xs)
+}
+
+// shuffleGroups puts every run of equal scores of sorted keys in a
+// uniformly random order drawn from rng.
+func shuffleGroups[K rankKey](keys []K, rng *rand.Rand) {
+	for g := 0; g < len(keys); {
+		e := groupEnd(keys, g)
+		for i := e - 1; i > g; i-- {
+			j := g + rng.IntN(i-g+1)
+			keys[i], keys[j] = keys[j], keys[i]
+		}
+		g = e
+	}
+}
+
+// expectedTopSum returns the expectation of the sum of val over the items
+// ranked within the first k positions.
+func expectedTopSum[K rankKey, T float32 | float64](keys []K, val []T, k int) T {
+	a := 0
+	var s float64
+	for g := 0; g < len(keys) && a < k; {
+		e := groupEnd(keys, g)
+		n := e - g
+		var gs float64
+		for _, key := range keys[g:e] {
+			gs += float64(val[key.index()])
+		}
+		if a+n <= k {
+			s += gs
+		} else {
+			s += gs * float64(k-a) / float64(n)
+		}
+		a, g = a+n, e
+	}
+	return T(s)
 }

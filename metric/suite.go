@@ -33,8 +33,10 @@ type Score struct {
 // NewSuite returns a suite of the metrics named by names, each of the form
 // key[@k] that ParseMetric reads ("map", "map@10", "ndcg@5", "mrr"...), and
 // named by it. Every option applies to every metric that takes it: WithGain
-// and WithDiscount to NDCG and DCG, WithConvention, WithEmpty and
-// WithRelevance to MAP, the options of Config to all.
+// to NDCG and DCG, WithDiscount to them and AlphaDCG, WithAlpha to
+// AlphaDCG, WithSubtopics to PrecisionIA and AlphaDCG, WithConvention,
+// WithEmpty and WithRelevance to MAP, the options of Config to all. The
+// metrics over labels with subtopics make suites of their own.
 func NewSuite(names []string, opts ...Setting) (*Suite, error) {
 	sets := make([]Settings, 0, len(names))
 	for _, name := range names {
@@ -52,7 +54,16 @@ func NewSuite(names []string, opts ...Setting) (*Suite, error) {
 		}
 		s.Name = name
 		if s.Kind != KindNDCG && s.Kind != KindDCG {
-			s.Gain, s.Discount = Gain{}, Discount{}
+			s.Gain = Gain{}
+			if s.Kind != KindAlphaDCG {
+				s.Discount = Discount{}
+			}
+		}
+		if s.Kind != KindAlphaDCG {
+			s.Alpha = 0
+		}
+		if !s.Kind.subtopics() {
+			s.Subtopics = 0
 		}
 		if s.Kind != KindMAP {
 			s.Convention, s.Empty, s.Relevance = TFRanking, EmptyDefault, 0

@@ -71,11 +71,13 @@ def enc(v):
     return v
 
 
-KINDS = ["map", "mrr", "hits", "arp", "precision", "recall", "ndcg", "dcg", "ordered_pair_accuracy"]
-TAKES_TOPN = {"map", "mrr", "hits", "precision", "recall", "ndcg", "dcg"}
+KINDS = ["map", "mrr", "hits", "arp", "precision", "recall", "ndcg", "dcg", "ordered_pair_accuracy",
+         "precision_ia", "alpha_dcg"]
+TAKES_TOPN = {"map", "mrr", "hits", "precision", "recall", "ndcg", "dcg", "precision_ia", "alpha_dcg"}
+SUBTOPICS = {"precision_ia", "alpha_dcg"}
 
 
-def keras_metric(kind, topn, ragged, gain, disc):
+def keras_metric(kind, topn, ragged, gain, disc, alpha=0.5):
     import tensorflow_ranking as tfr
     m = tfr.keras.metrics
     from tensorflow_ranking.python.keras import utils as kutils
@@ -85,9 +87,12 @@ def keras_metric(kind, topn, ragged, gain, disc):
     if kind in ("ndcg", "dcg"):
         kw["gain_fn"] = {"pow2m1": kutils.pow_minus_1, "identity": kutils.identity}[gain]
         kw["rank_discount_fn"] = {"log2": kutils.log2_inverse, "inverse": kutils.inverse}[disc]
+    if kind == "alpha_dcg":
+        kw["alpha"] = alpha
     cls = {"map": m.MeanAveragePrecisionMetric, "mrr": m.MRRMetric, "hits": m.HitsMetric, "arp": m.ARPMetric,
            "precision": m.PrecisionMetric, "recall": m.RecallMetric, "ndcg": m.NDCGMetric, "dcg": m.DCGMetric,
-           "ordered_pair_accuracy": m.OPAMetric}[kind]
+           "ordered_pair_accuracy": m.OPAMetric, "precision_ia": m.PrecisionIAMetric,
+           "alpha_dcg": m.AlphaDCGMetric}[kind]
     return cls(**kw)
 
 
@@ -103,6 +108,7 @@ def draw_case(rng, i):
         disc = rng.choice(["log2", "log2", "inverse"])
     graded = rng.random() < 0.6
     weights_kind = rng.choice(["none", "none", "item", "list"])
+    nt = rng.randint(1, 4) if kind in SUBTOPICS else 0
     labels, preds, weights = [], [], []
     for _ in range(bsz):
         n = rng.randint(0, width) if ragged else width
@@ -110,7 +116,11 @@ def draw_case(rng, i):
         scores = rng.sample(range(1, 1000000), n)  # distinct: no ties
         for j in range(n):
             r = rng.random()
-            if r < 0.1 and not ragged:
+            if nt:
+                # a subtopic label of -1 here and there; all -1 masks the item
+                l = [-1.0] * nt if r < 0.1 and not ragged else \
+                    [float(rng.choice([-1, 0, 0, 0, 1, 1, 2])) for _ in range(nt)]
+            elif r < 0.1 and not ragged:
                 l = -1.0
             elif graded:
                 l = float(rng.choice([0, 0, 0, 1, 2, 3, 4, 0.5]))
@@ -126,13 +136,19 @@ def draw_case(rng, i):
         weights = None
     elif weights_kind == "list":
         weights = [[float(F32(rng.choice([1.0, 0.5, 2.0, 0.3])))] for _ in range(bsz)]
-    return kind, ragged, topn, gain, disc, labels, preds, weights
+    alpha = rng.choice([0.5, 0.5, 0.3, 0.1]) if kind == "alpha_dcg" else 0.5
+    return kind, ragged, topn, gain, disc, labels, preds, weights, nt, alpha
 
 
-def to_tensors(ragged, labels, preds, weights):
+def to_tensors(ragged, labels, preds, weights, nt=0):
     import tensorflow as tf
     if ragged:
-        y = tf.ragged.constant(labels, dtype=tf.float32, ragged_rank=1) if labels else None
+        if nt:
+            y = tf.RaggedTensor.from_row_lengths(
+                tf.constant([x for r in labels for x in r], dtype=tf.float32, shape=[sum(map(len, labels)), nt]),
+                [len(r) for r in labels])
+        else:
+            y = tf.ragged.constant(labels, dtype=tf.float32, ragged_rank=1)
         s = tf.ragged.constant(preds, dtype=tf.float32, ragged_rank=1)
         if weights is None:
             w = None
@@ -142,6 +158,8 @@ def to_tensors(ragged, labels, preds, weights):
             w = tf.ragged.constant(weights, dtype=tf.float32, ragged_rank=1)
         return y, s, w
     y = tf.constant(labels, dtype=tf.float32)
+    if nt:
+        y = tf.reshape(y, [len(labels), len(preds[0]) if preds else 0, nt])
     s = tf.constant(preds, dtype=tf.float32)
     w = None if weights is None else tf.constant(weights, dtype=tf.float32)
     return y, s, w
@@ -153,11 +171,13 @@ def cases(args):
     n = 0
     with opener(args.out, "w") as f:
         for i in range(args.count):
-            kind, ragged, topn, gain, disc, labels, preds, weights = draw_case(rng, i)
-            if ragged and weights is not None and all(len(r) == 1 for r in weights) and all(len(r) == 1 for r in labels):
+            kind, ragged, topn, gain, disc, labels, preds, weights, nt, alpha = draw_case(rng, i)
+            if ragged and weights is not None and all(len(r) == 1 for r in weights) and all(len(r) == 1 for r in preds):
                 weights = None  # ambiguous: per-list or per-item
-            m = keras_metric(kind, topn, ragged, gain, disc)
-            y, s, w = to_tensors(ragged, labels, preds, weights)
+            m = keras_metric(kind, topn, ragged, gain, disc, alpha)
+            y, s, w = to_tensors(ragged, labels, preds, weights, nt)
+            if nt:
+                labels = [[x for item in r for x in item] for r in labels]  # [B, L*T] rows
             vals, lws = m._metric.compute(y, s, w)
             m.update_state(y, s, sample_weight=w)
             case = {"id": "family-%d" % i, "metric": kind, "topn": topn, "ragged": ragged, "dtype": "float32",
@@ -169,6 +189,10 @@ def cases(args):
                                "list_weights": [[enc(x) for x in np.ravel(lws.numpy())]]}}
             if kind in ("ndcg", "dcg"):
                 case["gain"], case["discount"] = gain, disc
+            if nt:
+                case["subtopics"] = nt
+            if kind == "alpha_dcg":
+                case["alpha"] = alpha
             f.write(json.dumps(case) + "\n")
             n += 1
     print("wrote %d cases to %s (tensorflow %s)" % (n, args.out, tf.__version__))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // Family holds the keys of a case that configure the metrics of the family
@@ -27,9 +28,13 @@ type Family struct {
 	// Discount is the rank discount of "ndcg" and "dcg": "log2" (the
 	// default, 1/log2(1+rank)) or "inverse" (1/rank).
 	Discount string `json:"discount,omitempty"`
-	// Alpha is the novelty parameter of alpha-DCG, which compute does not
-	// offer yet.
+	// Alpha is the novelty parameter of "alpha_dcg", in [0, 1]; 0.5 when
+	// absent.
 	Alpha *float64 `json:"alpha,omitempty"`
+	// Subtopics is the number T of subtopic labels per item of
+	// "precision_ia" and "alpha_dcg", whose label rows then hold T values
+	// per item, item by item (TF's [B, L, T] flattened to [B, L*T]).
+	Subtopics *int `json:"subtopics,omitempty"`
 }
 
 // IsFamily reports whether case c, with family keys f, asks for more than
@@ -98,7 +103,10 @@ func (f Family) Settings(c *Case) (metric.Settings, error) {
 		}
 	}
 	if f.Alpha != nil {
-		return s, fmt.Errorf("alpha is %v, but only alpha_dcg takes alpha and compute does not offer it: %w", *f.Alpha, ErrCase)
+		s.Alpha = *f.Alpha
+	}
+	if f.Subtopics != nil {
+		s.Subtopics = *f.Subtopics
 	}
 	if err := s.Validate(); err != nil {
 		return s, err
@@ -121,6 +129,9 @@ func RunFamily(c *Case, f Family) Answer {
 	a := Answer{ID: c.ID, PerList: [][]float64{}, ListWeights: [][]float64{}, Float32: s.DType == metric.Float32}
 	for i := range c.Updates {
 		labels, preds, w, err := c.Updates[i].Inputs(c.Ragged)
+		if s.Subtopics > 0 {
+			labels, preds, w, err = c.Updates[i].subtopicInputs(c.Ragged)
+		}
 		if err != nil {
 			return fail(fmt.Errorf("update %d: %w", i, err))
 		}
@@ -155,4 +166,50 @@ func DecodeFamily(line []byte) (Case, Family, error) {
 		return w.Case, w.Family, fmt.Errorf("text after the case object: %w", ErrCase)
 	}
 	return w.Case, w.Family, nil
+}
+
+// subtopicInputs returns the tensors of update u of a case whose label
+// rows hold several subtopic labels per item: the weights, per item or per
+// list, go with the predictions, one per item.
+func (u *Update) subtopicInputs(ragged bool) (labels, predictions tensor.Lists, weights tensor.Weights, err error) {
+	pr := rows(u.Predictions)
+	if labels, err = build(rows(u.Labels), ragged); err != nil {
+		return labels, predictions, weights, fmt.Errorf("labels: %w", err)
+	}
+	if predictions, err = build(pr, ragged); err != nil {
+		return labels, predictions, weights, fmt.Errorf("predictions: %w", err)
+	}
+	if u.Weights == nil {
+		return labels, predictions, weights, nil
+	}
+	wr := rows(u.Weights)
+	if len(wr) != len(pr) {
+		return labels, predictions, weights, fmt.Errorf("weights have %d rows, predictions have %d: %w", len(wr), len(pr), ErrCase)
+	}
+	perItem, perList := true, true
+	for b := range wr {
+		perItem = perItem && len(wr[b]) == len(pr[b])
+		perList = perList && len(wr[b]) == 1
+	}
+	switch {
+	case perItem:
+		wl, err := build(wr, ragged)
+		if err != nil {
+			return labels, predictions, weights, fmt.Errorf("weights: %w", err)
+		}
+		return labels, predictions, tensor.PerItem(wl), nil
+	case perList:
+		col := make([]float64, len(wr))
+		for b := range wr {
+			col[b] = wr[b][0]
+		}
+		return labels, predictions, tensor.PerList(col), nil
+	}
+	for b := range wr {
+		if len(wr[b]) != len(pr[b]) && len(wr[b]) != 1 {
+			return labels, predictions, weights, fmt.Errorf("weights row %d has %d values; it needs %d (per item) or 1 (per list): %w",
+				b, len(wr[b]), len(pr[b]), ErrCase)
+		}
+	}
+	return labels, predictions, weights, fmt.Errorf("weights mix per-item and per-list rows: %w", ErrCase)
 }

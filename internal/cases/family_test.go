@@ -58,8 +58,8 @@ func TestFamilyCases(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if n < 19 {
-		t.Fatalf("ran %d cases, want 19", n)
+	if n < 22 {
+		t.Fatalf("ran %d cases, want 22", n)
 	}
 }
 
