@@ -2,15 +2,19 @@ package beamio_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -24,7 +28,88 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	code := ptest.MainRetWithDefault(m, "prism")
+	if evalDir != "" {
+		os.RemoveAll(evalDir)
+	}
+	os.Exit(code)
+}
+
+// evalDir holds the rankmetrics binary built for the comparisons; set once.
+var (
+	evalOnce sync.Once
+	evalDir  string
+	evalErr  error
+)
+
+// evalBinary builds `rankmetrics` from the enclosing repository (the
+// module this one replaces rankmetrics with), once per test binary.
+func evalBinary(t testing.TB) string {
+	t.Helper()
+	evalOnce.Do(func() {
+		root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+		if err != nil {
+			evalErr = err
+			return
+		}
+		if evalDir, evalErr = os.MkdirTemp("", "rankmetrics-eval-"); evalErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(evalDir, "rankmetrics"), "./cmd/rankmetrics")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			evalErr = fmt.Errorf("building rankmetrics in %s: %v\n%s", root, err, out)
+		}
+	})
+	if evalErr != nil {
+		t.Fatal(evalErr)
+	}
+	return filepath.Join(evalDir, "rankmetrics")
+}
+
+// evalOut is what `rankmetrics eval --format json -q` printed.
+type evalOut struct {
+	measures map[string]string            // name -> value as printed
+	perQ     map[string]map[string]string // qid -> name -> value
+	counts   map[string]int64
+}
+
+// runEval runs `rankmetrics eval --format json -q` with args.
+func runEval(t testing.TB, args ...string) evalOut {
+	t.Helper()
+	cmd := exec.Command(evalBinary(t), append([]string{"eval", "--format", "json", "-q", "--quiet"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("rankmetrics eval %v: %v\n%s", args, err, stderr.String())
+	}
+	var j struct {
+		PerQuery []map[string]json.RawMessage `json:"per_query"`
+		Counts   map[string]int64              `json:"counts"`
+		Measures map[string]json.RawMessage    `json:"measures"`
+	}
+	if err := json.Unmarshal(out, &j); err != nil {
+		t.Fatalf("rankmetrics eval output: %v\n%s", err, out)
+	}
+	res := evalOut{measures: map[string]string{}, perQ: map[string]map[string]string{}, counts: j.Counts}
+	for k, v := range j.Measures {
+		res.measures[k] = string(v)
+	}
+	for _, q := range j.PerQuery {
+		var qid string
+		if err := json.Unmarshal(q["qid"], &qid); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for k, v := range q {
+			if k != "qid" {
+				m[k] = string(v)
+			}
+		}
+		res.perQ[qid] = m
+	}
+	return res
 }
 
 // item is one generated row.
@@ -160,24 +245,9 @@ func reference(t testing.TB, path string, measures []metric.Config) refResult {
 			t.Fatal(err)
 		}
 		n := len(q.Scores)
-		labels, err := tensor.Dense(q.Labels, 1, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scores, err := tensor.Dense(q.Scores, 1, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var w tensor.Weights
-		if q.Weights != nil {
-			wl, err := tensor.Dense(q.Weights, 1, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w = tensor.PerItem(wl)
-		}
 		aps := make([]float64, len(ms))
 		for i, m := range ms {
+			labels, scores, w := oneList(t, q.Labels, q.Scores, q.Weights, measures[i].Ragged)
 			if err := m.UpdatePerList(&pl, labels, scores, w); err != nil {
 				t.Fatalf("qid %s: %v", q.QID, err)
 			}
@@ -193,6 +263,30 @@ func reference(t testing.TB, path string, measures []metric.Config) refResult {
 	return res
 }
 
+// oneList makes a batch of one list, ragged or dense.
+func oneList(t testing.TB, lab, sc, w []float64, ragged bool) (labels, scores tensor.Lists, weights tensor.Weights) {
+	t.Helper()
+	n := len(sc)
+	mk := func(v []float64) tensor.Lists {
+		v = append(make([]float64, 0, n), v...)
+		var l tensor.Lists
+		var err error
+		if ragged {
+			l, err = tensor.Ragged(v, []int{0, n})
+		} else {
+			l, err = tensor.Dense(v, 1, n)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	labels, scores = mk(lab), mk(sc)
+	if w != nil {
+		weights = tensor.PerItem(mk(w))
+	}
+	return labels, scores, weights
+}
 // pipelineOut holds what a pipeline run wrote.
 type pipelineOut struct {
 	report rm.Report

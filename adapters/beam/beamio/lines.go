@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 )
 
@@ -20,8 +21,8 @@ const DefaultBlockSize = 64 << 20
 
 // compressedEnd is the end of the restriction of a gzip file, whose
 // decompressed size is unknown until it is read: such a file is read
-// whole by one worker.
-const compressedEnd = math.MaxInt64
+// whole by one worker. It leaves room for the tracker's end+1.
+const compressedEnd = math.MaxInt64 / 2
 
 // lineSplitter is the splittable part of the text readers: a file is
 // split into byte ranges, and each line belongs to the range its first
@@ -31,9 +32,44 @@ type lineSplitter struct {
 	BlockSize int64
 }
 
+// rawFile is a file opened through Beam's file systems, as stored: gzip is
+// detected from the content, whatever the name or the ReadableFile's
+// compression setting says.
+type rawFile struct {
+	io.ReadCloser
+	fs io.Closer
+}
+
+// Close closes the file and its file system.
+func (f rawFile) Close() error {
+	return errors.Join(f.ReadCloser.Close(), f.fs.Close())
+}
+
+// Seek seeks when the underlying file can.
+func (f rawFile) Seek(offset int64, whence int) (int64, error) {
+	if sk, ok := f.ReadCloser.(io.Seeker); ok {
+		return sk.Seek(offset, whence)
+	}
+	return 0, errors.ErrUnsupported
+}
+
+// openRaw opens path through Beam's file systems.
+func openRaw(ctx context.Context, path string) (rawFile, error) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return rawFile{}, err
+	}
+	rc, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		fs.Close()
+		return rawFile{}, err
+	}
+	return rawFile{ReadCloser: rc, fs: fs}, nil
+}
+
 // isGzip peeks at the first bytes of a file.
 func isGzip(ctx context.Context, file fileio.ReadableFile) (bool, error) {
-	rc, err := file.Open(ctx)
+	rc, err := openRaw(ctx, file.Metadata.Path)
 	if err != nil {
 		return false, err
 	}
@@ -130,10 +166,11 @@ const lineBuffer = 1 << 16
 // open opens the file, decompressing a gzip file, positioned at offset 0.
 // seeker is set for a plain file that can seek.
 func open(ctx context.Context, file fileio.ReadableFile) (rc io.ReadCloser, r *lineReader, seeker io.Seeker, err error) {
-	rc, err = file.Open(ctx)
+	raw, err := openRaw(ctx, file.Metadata.Path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", file.Metadata.Path, err)
 	}
+	rc = raw
 	br := bufio.NewReaderSize(rc, lineBuffer)
 	if m, err := br.Peek(2); err == nil && m[0] == 0x1f && m[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -143,7 +180,9 @@ func open(ctx context.Context, file fileio.ReadableFile) (rc io.ReadCloser, r *l
 		}
 		return rc, &lineReader{br: bufio.NewReaderSize(zr, lineBuffer)}, nil, nil
 	}
-	seeker, _ = rc.(io.Seeker)
+	if _, ok := raw.ReadCloser.(io.Seeker); ok {
+		seeker = raw
+	}
 	return rc, &lineReader{br: br}, seeker, nil
 }
 

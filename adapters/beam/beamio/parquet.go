@@ -64,8 +64,13 @@ func openParquet(ctx context.Context, file fileio.ReadableFile) (io.ReaderAt, in
 			return nil, 0, nil, err
 		}
 	} else {
-		var err error
-		if data, err = file.Read(ctx); err != nil {
+		rc, err := openRaw(ctx, path)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		data, err = io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
 			return nil, 0, nil, err
 		}
 	}
