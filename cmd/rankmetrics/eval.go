@@ -25,7 +25,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/tensor"
@@ -316,14 +315,14 @@ type evalJob struct {
 	hasW   bool
 	// unranked holds per list the number of judged relevant documents
 	// the run did not rank (TREC), and anyUnranked whether any is > 0.
-	unranked    []float64
-	nrel        []float64
+	unranked    []int
 	anyUnranked bool
 	items       int
 	// placeholders counts the items added for lists without any.
 	placeholders int
 
-	// Results, one entry per measure spec.
+	// Results, one entry per measure spec. The metrics in accs live as
+	// long as the job: each update resets and reseeds them.
 	per  []metric.PerList
 	accs []*metric.MeanAveragePrecision
 	err  error
@@ -337,7 +336,6 @@ func (j *evalJob) reset(idx int) {
 	j.lab32, j.sc32, j.w32 = j.lab32[:0], j.sc32[:0], j.w32[:0]
 	j.lab64, j.sc64, j.w64 = j.lab64[:0], j.sc64[:0], j.w64[:0]
 	j.unranked = j.unranked[:0]
-	j.nrel = j.nrel[:0]
 	j.anyUnranked = false
 	j.items = 0
 	j.placeholders = 0
@@ -355,18 +353,12 @@ func (j *evalJob) add(q *runio.Query, f64 bool) error {
 			return fmt.Errorf("query %q (line %d): item %d: weight %v is not finite", q.QID, q.Line, i+1, w)
 		}
 	}
-	nrel, unr := 0.0, 0.0
-	for _, l := range q.Labels {
-		if l >= 1 {
-			nrel++
-		}
-	}
+	unr := 0
 	for _, l := range q.UnrankedLabels {
 		if l >= 1 {
 			unr++
 		}
 	}
-	j.nrel = append(j.nrel, nrel)
 	j.unranked = append(j.unranked, unr)
 	if unr > 0 {
 		j.anyUnranked = true
@@ -508,94 +500,44 @@ func batchSeed(seed uint64, idx int) uint64 {
 	return z ^ z>>31
 }
 
-// compute runs every measure on one job.
+// compute runs every measure on one job. The job's metrics are made once
+// and reused: Reset empties them and Reseed sets the tie-break seed of the
+// update, derived from --seed and the update's number, so the draws do not
+// depend on which worker runs the job. Judged relevant documents the run
+// did not rank go to the metric as unranked counts: they count in the AP
+// denominator and take no rank.
 func (e *evaluator) compute(j *evalJob) error {
 	f64 := e.o.cfg.DType == metric.Float64
 	labels, preds, weights, err := j.tensors(e.o.cfg.Ragged, f64)
 	if err != nil {
 		return err
 	}
-	if len(j.per) < len(e.specs) {
+	if len(j.accs) < len(e.specs) {
 		j.per = make([]metric.PerList, len(e.specs))
 		j.accs = make([]*metric.MeanAveragePrecision, len(e.specs))
 	}
+	var unranked []int
+	if j.anyUnranked {
+		unranked = j.unranked
+	}
+	seed := batchSeed(e.o.cfg.Seed, j.idx)
 	for s, spec := range e.specs {
-		cfg := e.o.cfg
-		cfg.Name = spec.name
-		cfg.TopN = spec.topn
-		cfg.Seed = batchSeed(e.o.cfg.Seed, j.idx)
-		m, err := metric.FromConfig(cfg)
-		if err != nil {
-			return err
+		m := j.accs[s]
+		if m == nil {
+			cfg := e.o.cfg
+			cfg.Name, cfg.TopN = spec.name, spec.topn
+			if m, err = metric.FromConfig(cfg); err != nil {
+				return err
+			}
+			j.accs[s] = m
 		}
-		if !j.anyUnranked {
-			err = m.UpdatePerList(&j.per[s], labels, preds, weights)
-		} else {
-			err = e.withUnranked(m, &j.per[s], j, labels, preds, weights)
-		}
-		if err != nil {
+		m.Reset()
+		m.Reseed(seed)
+		if err := m.UpdateUnranked(&j.per[s], labels, preds, weights, unranked); err != nil {
 			return fmt.Errorf("queries %q to %q: %w", j.qids[0], j.qids[len(j.qids)-1], err)
 		}
-		j.accs[s] = m
 	}
 	return nil
-}
-
-// withUnranked computes the batch of a TREC run that misses judged relevant
-// documents. The metric's denominator counts only the items it is given, so
-// each AP is rescaled to the whole list's relevant count R+U as
-// AP·R/(R+U), rounded to the dtype (TREC input has no weights, so list
-// weights stay as computed), and the update's totals are added up here in
-// the metric's way. The result can differ from a single division by an ulp.
-func (e *evaluator) withUnranked(m *metric.MeanAveragePrecision, pl *metric.PerList, j *evalJob, labels, preds tensor.Lists, weights tensor.Weights) error {
-	if err := m.ComputeInto(pl, labels, preds, weights); err != nil {
-		return err
-	}
-	f32 := e.o.cfg.DType == metric.Float32
-	for b, u := range j.unranked {
-		if u == 0 || pl.Values[b] == 0 {
-			continue
-		}
-		r := j.nrel[b]
-		v := pl.Values[b] * r / (r + u)
-		if f32 {
-			v = float64(float32(v))
-		}
-		pl.Values[b] = v
-	}
-	st := m.State()
-	exactAcc := e.o.cfg.Accumulation == metric.Exact || e.o.cfg.Accumulation == metric.DefaultAccumulation && !f32
-	switch {
-	case exactAcc:
-		var total, count exact.Sum
-		for b, v := range pl.Values {
-			p := v * pl.Weights[b]
-			if f32 {
-				p = float64(float32(v) * float32(pl.Weights[b]))
-			}
-			total.Add(p)
-			count.Add(pl.Weights[b])
-		}
-		t, _ := total.MarshalText()
-		c, _ := count.MarshalText()
-		st.ExactTotal, st.ExactCount = string(t), string(c)
-		st.Total, st.Count = total.Float64(), count.Float64()
-	case f32:
-		var total, count float32
-		for b, v := range pl.Values {
-			total += float32(v) * float32(pl.Weights[b])
-			count += float32(pl.Weights[b])
-		}
-		st.Total, st.Count = float64(total), float64(count)
-	default:
-		var total, count float64
-		for b, v := range pl.Values {
-			total += v * pl.Weights[b]
-			count += pl.Weights[b]
-		}
-		st.Total, st.Count = total, count
-	}
-	return m.SetState(st)
 }
 
 // evalResult is what the reducer found.
@@ -862,7 +804,6 @@ func (e *evaluator) reduce(j *evalJob, accs []*metric.MeanAveragePrecision, res 
 		if err := m.Merge(j.accs[s]); err != nil {
 			return err
 		}
-		j.accs[s] = nil
 	}
 	res.evaluated += int64(len(j.qids))
 	res.items += int64(j.items - j.placeholders)

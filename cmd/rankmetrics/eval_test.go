@@ -241,6 +241,9 @@ func randomTREC(t *testing.T, dir string, seed uint64, nq int, topn int) (qrelsP
 	return writeTemp(t, dir, "qrels", qrels.String()), writeTemp(t, dir, "run", run.String()), want
 }
 
+// TestEvalAgainstNaive compares eval on random TREC data (ties, unjudged
+// and unranked relevant documents) with naiveAP, per query and overall:
+// to 1e-12 in float64, and to float32 rounding (1e-6) in float32.
 func TestEvalAgainstNaive(t *testing.T) {
 	dir := t.TempDir()
 	for _, topn := range []int{-1, 5} {
@@ -249,23 +252,28 @@ func TestEvalAgainstNaive(t *testing.T) {
 		if topn >= 0 {
 			m = "map@" + strconv.Itoa(topn)
 		}
-		// Queries with no judgment at all are run-only; keep them (AP 0).
-		r := evalJSONOf(t, "--dtype", "float64", "--ties", "stable", "--run-only", "keep", "-m", m, "-q", qrels, run)
-		if len(r.PerQuery) != len(want) {
-			t.Fatalf("%d per-query rows, want %d", len(r.PerQuery), len(want))
-		}
-		mean := 0.0
-		for _, row := range r.PerQuery {
-			qid := row["qid"].(string)
-			got := row[m].(float64)
-			if math.Abs(got-want[qid]) > 1e-12 {
-				t.Errorf("%s query %s: %v, naive %v", m, qid, got, want[qid])
+		for _, dt := range []struct {
+			dtype string
+			tol   float64
+		}{{"float64", 1e-12}, {"float32", 1e-6}} {
+			// Queries with no judgment at all are run-only; keep them (AP 0).
+			r := evalJSONOf(t, "--dtype", dt.dtype, "--ties", "stable", "--run-only", "keep", "-m", m, "-q", qrels, run)
+			if len(r.PerQuery) != len(want) {
+				t.Fatalf("%s: %d per-query rows, want %d", dt.dtype, len(r.PerQuery), len(want))
 			}
-			mean += want[qid]
-		}
-		mean /= float64(len(want))
-		if got := r.Measures[m]; math.Abs(got-mean) > 1e-12 {
-			t.Errorf("%s = %v, naive mean %v", m, got, mean)
+			mean := 0.0
+			for _, row := range r.PerQuery {
+				qid := row["qid"].(string)
+				got := row[m].(float64)
+				if math.Abs(got-want[qid]) > dt.tol {
+					t.Errorf("%s %s query %s: %v, naive %v", dt.dtype, m, qid, got, want[qid])
+				}
+				mean += want[qid]
+			}
+			mean /= float64(len(want))
+			if got := r.Measures[m]; math.Abs(got-mean) > dt.tol {
+				t.Errorf("%s %s = %v, naive mean %v", dt.dtype, m, got, mean)
+			}
 		}
 	}
 }
@@ -337,6 +345,25 @@ func TestEvalWorkersBitIdentical(t *testing.T) {
 			if !strings.Contains(base, "map\tall\t") || strings.Count(base, "\n") < 1400 {
 				t.Errorf("unexpected output:\n%.300s", base)
 			}
+		}
+	}
+}
+
+// TestEvalWorkersBitIdenticalTREC: the same for TREC input with unranked
+// relevant documents, whose counts go with each update to the metric.
+func TestEvalWorkersBitIdenticalTREC(t *testing.T) {
+	dir := t.TempDir()
+	qrels, run, _ := randomTREC(t, dir, 21, 500, -1)
+	for _, dtype := range []string{"float32", "float64"} {
+		args := []string{"-q", "--format", "tsv", "--batch", "16", "--dtype", dtype, "--run-only", "keep", "-m", "map,map@4", qrels, run}
+		base := mustEval(t, append([]string{"--workers", "1"}, args...)...)
+		for _, w := range []string{"2", "5"} {
+			if got := mustEval(t, append([]string{"--workers", w}, args...)...); got != base {
+				t.Errorf("%s: --workers %s output differs from --workers 1", dtype, w)
+			}
+		}
+		if strings.Count(base, "\n") < 1000 {
+			t.Errorf("unexpected output:\n%.300s", base)
 		}
 	}
 }
