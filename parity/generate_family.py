@@ -11,6 +11,13 @@ discount: TF's float32 rank discount, tfr.keras.utils.log2_inverse over the
 computes the ranks that fill whole 8-float packets, the C library the rest,
 so the bits depend on K.
 
+treceval, torchmetrics (another venv: pytrec-eval-terrier, torch, torchmetrics):
+random queries with ties (trec_eval) or without (torchmetrics), their
+map, map_cut_10, ndcg_cut_10, recip_rank and P_10 from trec_eval, or
+RetrievalMAP and RetrievalNormalizedDCG from torchmetrics, as compute cases
+of the family with the convention or gain where they meet; the Go test
+TestFamilyCrossChecks runs them and prints "N passed, 0 failed".
+
 cases: seeded random batches run through the Keras metric classes
 (tfr.keras.metrics.*Metric): one JSON object per line in the `rankmetrics
 compute` format (metric, topn, ragged, dtype, updates, plus gain / discount
@@ -198,17 +205,109 @@ def cases(args):
     print("wrote %d cases to %s (tensorflow %s)" % (n, args.out, tf.__version__))
 
 
+# ------------------------------------------------------ trec_eval, torchmetrics
+
+def trec_queries(rng, count, ties):
+    """Random queries: a run of 10..60 scored documents, qrels judging some of
+    them (relevance 0..3) and, in some queries, relevant documents the run
+    missed. Scores take few distinct values when ties is set."""
+    out = []
+    for q in range(count):
+        n = rng.randint(10, 60)
+        docs = ["d%03d" % i for i in rng.sample(range(1000), n + 5)]
+        run_docs, extra = docs[:n], docs[n:]
+        levels = 4 if ties else 100000
+        run = {d: float(rng.randint(0, levels)) / 4 for d in run_docs}
+        qrels = {}
+        for d in run_docs:
+            if rng.random() < 0.7:
+                qrels[d] = rng.choice([0, 0, 1, 1, 2, 3])
+        missed = rng.random() < 0.5
+        if missed:
+            for d in extra[:rng.randint(1, 5)]:
+                qrels[d] = rng.choice([1, 2, 3])
+        out.append(("q%d" % q, run, qrels, missed))
+    return out
+
+
+def as_list(run, qrels):
+    """The family's view of one query: the retrieved documents in descending
+    document id order (trec_eval's tie order under the Stable policy), then
+    the judged documents the run missed with weight 0."""
+    retrieved = sorted(run, reverse=True)
+    missed = sorted((d for d in qrels if d not in run), reverse=True)
+    labels = [float(qrels.get(d, 0)) for d in retrieved] + [float(qrels[d]) for d in missed]
+    preds = [run[d] for d in retrieved] + [0.0] * len(missed)
+    weights = [1.0] * len(retrieved) + [0.0] * len(missed)
+    return labels, preds, weights
+
+
+def treceval(args):
+    import pytrec_eval
+    rng = random.Random(args.seed)
+    queries = trec_queries(rng, args.count, ties=True)
+    measures = {"map": ("map", None, {"convention": "treceval", "ties": "stable"}),
+                "map_cut_10": ("map", 10, {"convention": "treceval", "ties": "stable"}),
+                "ndcg_cut_10": ("ndcg", 10, {"gain": "identity", "ties": "stable"}),
+                "recip_rank": ("mrr", None, {"ties": "stable"}),
+                "P_10": ("precision", 10, {"ties": "stable"})}
+    evaluator = pytrec_eval.RelevanceEvaluator({q: r for q, _, r, _ in queries},
+                                               {"map", "map_cut.10", "ndcg_cut.10", "recip_rank", "P.10"})
+    results = evaluator.evaluate({q: run for q, run, _, _ in queries})
+    n = 0
+    with opener(args.out, "w") as f:
+        for q, run, qrels, missed in queries:
+            labels, preds, weights = as_list(run, qrels)
+            for m, (metric, topn, keys) in measures.items():
+                if m == "ndcg_cut_10" and missed:
+                    continue  # trec_eval's ideal order counts documents the run missed; TF's does not
+                case = {"id": "%s-%s" % (q, m), "metric": metric, "topn": topn, "dtype": "float64",
+                        "updates": [{"labels": [labels], "predictions": [preds], "weights": [weights]}],
+                        "expect": {"result": results[q][m], "tool": "trec_eval %s via pytrec_eval" % m}}
+                case.update(keys)
+                f.write(json.dumps(case) + "\n")
+                n += 1
+    print("wrote %d trec_eval cases to %s" % (n, args.out))
+
+
+def torchmetrics_cases(args):
+    import torch
+    import torchmetrics.functional.retrieval as R
+    import torchmetrics
+    rng = random.Random(args.seed)
+    n = 0
+    with opener(args.out, "w") as f:
+        for q, run, qrels, _ in trec_queries(rng, args.count, ties=False):
+            labels, preds, weights = as_list(run, qrels)
+            k = len(run)
+            preds_t = torch.tensor(preds[:k], dtype=torch.float64)
+            target = torch.tensor(labels[:k], dtype=torch.float64)
+            for top_k in (None, 5, 10):
+                cut = k if top_k is None else top_k
+                ap = R.retrieval_average_precision(preds_t, target > 0, top_k=cut).item()
+                nd = R.retrieval_normalized_dcg(preds_t, target, top_k=cut).item()
+                for metric, val, keys in (("map", ap, {"convention": "retrieved"}), ("ndcg", nd, {"gain": "identity"})):
+                    case = {"id": "%s-%s@%s" % (q, metric, top_k), "metric": metric, "topn": top_k, "dtype": "float64",
+                            "updates": [{"labels": [labels[:k]], "predictions": [preds[:k]], "weights": None}],
+                            "expect": {"result": val, "tool": "torchmetrics %s" % torchmetrics.__version__}}
+                    case.update(keys)
+                    f.write(json.dumps(case) + "\n")
+                    n += 1
+    print("wrote %d torchmetrics cases to %s" % (n, args.out))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("discount")
     d.add_argument("--out", required=True)
-    c = sub.add_parser("cases")
-    c.add_argument("--out", required=True)
-    c.add_argument("--count", type=int, default=3000)
-    c.add_argument("--seed", type=int, default=1)
+    for name in ("cases", "treceval", "torchmetrics"):
+        c = sub.add_parser(name)
+        c.add_argument("--out", required=True)
+        c.add_argument("--count", type=int, default=3000)
+        c.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
-    {"discount": discount, "cases": cases}[args.cmd](args)
+    {"discount": discount, "cases": cases, "treceval": treceval, "torchmetrics": torchmetrics_cases}[args.cmd](args)
 
 
 if __name__ == "__main__":
