@@ -114,3 +114,56 @@ func TestFamilyParityTF(t *testing.T) {
 	t.Logf("%d cases (%v), %d per-list values and weights: all bit-equal to TF but %d values of the %d alpha-DCG cases with alpha != 0.5",
 		len(golden), perKind, values, inexact, loose)
 }
+
+// TestFamilyTiesMatchTF checks the Expected tie policy against TF's random
+// tie-break: for each tied list of testdata/parity/family_ties_tfr-0.5.5,
+// TF ranked n copies of it, each in its own random order, and the exact
+// expectation must lie within 5 standard errors of their mean value (plus
+// float32 rounding).
+func TestFamilyTiesMatchTF(t *testing.T) {
+	f, err := os.Open("../testdata/parity/family_ties_tfr-0.5.5.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	perKind := map[string]int{}
+	tied := 0
+	for sc.Scan() {
+		var c struct {
+			cases.Case
+			cases.Family
+			Expect struct {
+				Mean, Std float64
+				N         int
+			} `json:"expect"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		a := cases.RunFamily(&c.Case, c.Family)
+		if a.Error != "" {
+			t.Fatalf("%s: %s", c.ID, a.Error)
+		}
+		e := c.Expect
+		tol := 5*e.Std/math.Sqrt(float64(e.N)) + 1e-6*math.Max(1, math.Abs(e.Mean))
+		if math.Abs(a.Result-e.Mean) > tol {
+			t.Fatalf("%s (%s, topn %v): expected %v, TF's mean over %d random tie orders %v (sd %v)", c.ID, c.Metric, c.TopN, a.Result, e.N, e.Mean, e.Std)
+		}
+		perKind[c.Metric]++
+		if e.Std > 0 {
+			tied++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(perKind) < 10 || tied < 100 {
+		t.Fatalf("cases per metric %v, %d whose value depends on the tie order", perKind, tied)
+	}
+	t.Logf("%v; %d cases depend on the tie order", perKind, tied)
+}

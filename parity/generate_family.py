@@ -11,6 +11,10 @@ discount: TF's float32 rank discount, tfr.keras.utils.log2_inverse over the
 computes the ranks that fill whole 8-float packets, the C library the rest,
 so the bits depend on K.
 
+ties: tied lists, each replicated in one batch so that TF's random
+tie-break samples the metric over tie orders; the Expected policy must
+match the samples' mean (TestFamilyTiesMatchTF).
+
 treceval, torchmetrics (another venv: pytrec-eval-terrier, torch, torchmetrics):
 random queries with ties (trec_eval) or without (torchmetrics), their
 map, map_cut_10, ndcg_cut_10, recip_rank and P_10 from trec_eval, or
@@ -205,6 +209,52 @@ def cases(args):
     print("wrote %d cases to %s (tensorflow %s)" % (n, args.out, tf.__version__))
 
 
+# ------------------------------------------------------------------- ties
+
+def ties(args):
+    """Tied lists, each replicated args.reps times in one batch: TF draws an
+    independent random tie order for every row, so the rows' values sample
+    the metric over tie orders. Records their mean and standard deviation,
+    which the Expected policy must match."""
+    import tensorflow as tf
+    rng = random.Random(args.seed)
+    kinds = [k for k in KINDS if k != "alpha_dcg"]
+    n = 0
+    with opener(args.out, "w") as f:
+        for i in range(args.count):
+            kind = kinds[i % len(kinds)]
+            width = rng.choice([3, 5, 8, 12, 20])
+            topn = rng.choice([None, 1, 2, 3, 5]) if kind in TAKES_TOPN else None
+            nt = rng.randint(1, 3) if kind in SUBTOPICS else 0
+            distinct = rng.randint(1, 4)
+            lab, sc = [], []
+            for _ in range(width):
+                if nt:
+                    lab.append([float(rng.choice([0, 0, 1, 2])) for _ in range(nt)])
+                else:
+                    lab.append(float(rng.choice([0, 0, 0, 1, 2, 3, 0.5])))
+                sc.append(float(rng.randint(0, distinct)))
+            gain, disc = "pow2m1", "log2"
+            if kind in ("ndcg", "dcg"):
+                gain, disc = rng.choice(["pow2m1", "identity"]), rng.choice(["log2", "inverse"])
+            m = keras_metric(kind, topn, False, gain, disc)
+            y = tf.constant([lab] * args.reps, dtype=tf.float32)
+            s = tf.constant([sc] * args.reps, dtype=tf.float32)
+            vals, _ = m._metric.compute(y, s, None)
+            v = np.ravel(vals.numpy()).astype(np.float64)
+            flat = [x for item in lab for x in item] if nt else lab
+            case = {"id": "ties-%d" % i, "metric": kind, "topn": topn, "ties": "expected", "dtype": "float64",
+                    "updates": [{"labels": [flat], "predictions": [sc], "weights": None}],
+                    "expect": {"mean": float(v.mean()), "std": float(v.std()), "n": int(len(v))}}
+            if kind in ("ndcg", "dcg"):
+                case["gain"], case["discount"] = gain, disc
+            if nt:
+                case["subtopics"] = nt
+            f.write(json.dumps(case) + "\n")
+            n += 1
+    print("wrote %d tied cases of %d rows each to %s" % (n, args.reps, args.out))
+
+
 # ------------------------------------------------------ trec_eval, torchmetrics
 
 def trec_queries(rng, count, ties):
@@ -301,13 +351,16 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("discount")
     d.add_argument("--out", required=True)
-    for name in ("cases", "treceval", "torchmetrics"):
+    for name in ("cases", "ties", "treceval", "torchmetrics"):
         c = sub.add_parser(name)
         c.add_argument("--out", required=True)
         c.add_argument("--count", type=int, default=3000)
         c.add_argument("--seed", type=int, default=1)
+        if name == "ties":
+            c.add_argument("--reps", type=int, default=4000)
     args = p.parse_args()
-    {"discount": discount, "cases": cases, "treceval": treceval, "torchmetrics": torchmetrics_cases}[args.cmd](args)
+    {"discount": discount, "cases": cases, "ties": ties, "treceval": treceval,
+     "torchmetrics": torchmetrics_cases}[args.cmd](args)
 
 
 if __name__ == "__main__":
