@@ -61,10 +61,12 @@ func querySeed(seed uint64, qid string) uint64 {
 // list). It is what the Evaluate transform runs; it is not safe for
 // concurrent use.
 type Evaluator struct {
-	cfgs   []metric.Config
-	ms     []*metric.MeanAveragePrecision
-	pl     metric.PerList
-	splits []int
+	cfgs        []metric.Config
+	ms          []*metric.MeanAveragePrecision
+	pl          metric.PerList
+	splits      []int
+	unranked    []int
+	placeholder [1]float64
 }
 
 // NewEvaluator returns an Evaluator of the measures, normalised by
@@ -74,7 +76,7 @@ func NewEvaluator(measures []metric.Config) (*Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Evaluator{cfgs: cfgs, ms: make([]*metric.MeanAveragePrecision, len(cfgs)), splits: make([]int, 2)}
+	e := &Evaluator{cfgs: cfgs, ms: make([]*metric.MeanAveragePrecision, len(cfgs)), splits: make([]int, 2), unranked: make([]int, 1)}
 	for i, c := range cfgs {
 		if e.ms[i], err = metric.FromConfig(c); err != nil {
 			return nil, fmt.Errorf("measure %d: %w", i, err)
@@ -86,38 +88,39 @@ func NewEvaluator(measures []metric.Config) (*Evaluator, error) {
 // Measures returns the normalised measures.
 func (e *Evaluator) Measures() []metric.Config { return e.cfgs }
 
-// Eval returns the AP and list weight of l for every measure.
+// Eval returns the AP and list weight of l for every measure, as one
+// update of the metric holding l alone.
 //
 // The relevant documents of l.Unranked (TREC judgments absent from the run)
-// count in the AP denominator without taking a rank, as `rankmetrics eval`
-// counts them: the AP of the ranked items, whose denominator has R relevant
-// items, is rescaled to the whole list's R+U relevant documents as
-// AP·R/(R+U), rounded to the dtype. Weighted lists cannot have unranked
-// relevant documents.
+// go to the metric as unranked items (UpdateUnranked): they count in the AP
+// denominator and in the list weight and take no rank, as trec_eval counts
+// them. Weighted lists cannot have unranked relevant documents. A list of
+// no ranked item (a qrels-only query) is given one non-relevant
+// placeholder item, as `rankmetrics eval` does, so that it counts with AP 0
+// and the weight of a list without ranked relevant items instead of an
+// update with no weighted slot.
 func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 	n := len(l.Scores)
 	if len(l.Labels) != n || (l.Weights != nil && len(l.Weights) != n) {
 		return QueryValue{}, fmt.Errorf("qid %q: %d labels, %d scores and %d weights", l.QID, len(l.Labels), n, len(l.Weights))
 	}
-	unranked := 0
+	e.unranked[0] = 0
 	for _, lab := range l.Unranked {
 		if lab >= 1 {
-			unranked++
+			e.unranked[0]++
 		}
 	}
-	relevant := 0
-	for _, lab := range l.Labels {
-		if lab >= 1 {
-			relevant++
+	var unranked []int
+	if e.unranked[0] > 0 {
+		if l.Weights != nil {
+			return QueryValue{}, fmt.Errorf("qid %q: a weighted list cannot have unranked relevant documents (they have no weight)", l.QID)
 		}
-	}
-	if unranked > 0 && l.Weights != nil {
-		return QueryValue{}, fmt.Errorf("qid %q: a weighted list cannot have unranked relevant documents (they have no weight)", l.QID)
+		unranked = e.unranked
 	}
 	labelData, scoreData, weightData := l.Labels, l.Scores, l.Weights
+	size := n
 	if n == 0 {
-		// A list of no items is valid: AP 0.
-		labelData, scoreData = make([]float64, 0), make([]float64, 0)
+		labelData, scoreData, weightData, size = e.placeholder[:], e.placeholder[:], nil, 1
 	}
 	var labels, scores tensor.Lists
 	var weights tensor.Weights
@@ -127,7 +130,7 @@ func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 	v.Counts.Items += int64(n)
 	for i, c := range e.cfgs {
 		if c.Ragged {
-			e.splits[0], e.splits[1] = 0, n
+			e.splits[0], e.splits[1] = 0, size
 			if labels, err = tensor.Ragged(labelData, e.splits); err == nil {
 				scores, err = tensor.Ragged(scoreData, e.splits)
 			}
@@ -137,12 +140,12 @@ func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 				weights = tensor.PerItem(w)
 			}
 		} else {
-			if labels, err = tensor.Dense(labelData, 1, n); err == nil {
-				scores, err = tensor.Dense(scoreData, 1, n)
+			if labels, err = tensor.Dense(labelData, 1, size); err == nil {
+				scores, err = tensor.Dense(scoreData, 1, size)
 			}
 			if err == nil && weightData != nil {
 				var w tensor.Lists
-				w, err = tensor.Dense(weightData, 1, n)
+				w, err = tensor.Dense(weightData, 1, size)
 				weights = tensor.PerItem(w)
 			}
 		}
@@ -150,24 +153,14 @@ func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 			return QueryValue{}, fmt.Errorf("qid %q: %w", l.QID, err)
 		}
 		m := e.ms[i]
+		m.Reset()
 		if c.Ties == metric.Random {
-			c.Seed = querySeed(c.Seed, l.QID)
-			if m, err = metric.FromConfig(c); err != nil {
-				return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
-			}
+			m.Reseed(querySeed(c.Seed, l.QID))
 		}
-		if err := m.ComputeInto(&e.pl, labels, scores, weights); err != nil {
+		if err := m.UpdateUnranked(&e.pl, labels, scores, weights, unranked); err != nil {
 			return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
 		}
-		ap := e.pl.Values[0]
-		if unranked > 0 && ap != 0 {
-			r := float64(relevant)
-			ap = ap * r / (r + float64(unranked))
-			if c.DType == metric.Float32 {
-				ap = float64(float32(ap))
-			}
-		}
-		v.AP[i], v.Weight[i] = ap, e.pl.Weights[0]
+		v.AP[i], v.Weight[i] = e.pl.Values[0], e.pl.Weights[0]
 	}
 	return v, nil
 }

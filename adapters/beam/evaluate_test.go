@@ -36,11 +36,11 @@ func TestEvaluatorHandWorked(t *testing.T) {
 		{"weights", f64, List{Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}, 7.0 / 9, 3},
 		// No relevant item: alone in its update, the list weighs 1.
 		{"no relevant, weighted", f64, List{Labels: []float64{0, 0}, Scores: []float64{2, 1}, Weights: []float64{5, 5}}, 0, 1},
-		// A batch of one empty list has shape [1, 0]: no slot carries a
-		// weight, so the weight sum is 0 and the list weighs 0 (in a
-		// batch with longer lists its padding would weigh 1 each).
-		{"empty list", f64, List{Labels: []float64{}, Scores: []float64{}}, 0, 0},
-		{"qrels only", f64, List{Unranked: []float64{1, 2}, Match: MatchQrelsOnly}, 0, 0},
+		// An empty list is evaluated as one non-relevant item: AP 0, and
+		// alone in its update it weighs 1.
+		{"empty list", f64, List{Labels: []float64{}, Scores: []float64{}}, 0, 1},
+		// Its relevant documents are all unranked: AP 0, weight 1.
+		{"qrels only", f64, List{Unranked: []float64{1, 2}, Match: MatchQrelsOnly}, 0, 1},
 		// A ragged row keeps the -1 item as a non-relevant item ranked
 		// first; a dense one masks it.
 		{"ragged negative label", f64, List{Labels: []float64{-1, 1}, Scores: []float64{5, 1}}, 0.5, 1},

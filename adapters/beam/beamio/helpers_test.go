@@ -86,8 +86,8 @@ func runEval(t testing.TB, args ...string) evalOut {
 	}
 	var j struct {
 		PerQuery []map[string]json.RawMessage `json:"per_query"`
-		Counts   map[string]int64              `json:"counts"`
-		Measures map[string]json.RawMessage    `json:"measures"`
+		Counts   map[string]int64             `json:"counts"`
+		Measures map[string]json.RawMessage   `json:"measures"`
 	}
 	if err := json.Unmarshal(out, &j); err != nil {
 		t.Fatalf("rankmetrics eval output: %v\n%s", err, out)
@@ -287,6 +287,7 @@ func oneList(t testing.TB, lab, sc, w []float64, ragged bool) (labels, scores te
 	}
 	return labels, scores, weights
 }
+
 // pipelineOut holds what a pipeline run wrote.
 type pipelineOut struct {
 	report rm.Report
@@ -313,6 +314,14 @@ func runAndRead(t testing.TB, p *beam.Pipeline, s beam.Scope, lists rm.Step, mea
 	if err != nil {
 		t.Fatal(err)
 	}
+	return writeRunRead(t, p, s, out, measures)
+}
+
+// writeRunRead writes the outputs, runs the pipeline on prism and reads
+// the files back.
+func writeRunRead(t testing.TB, p *beam.Pipeline, s beam.Scope, out rm.Outputs, measures []metric.Config) pipelineOut {
+	t.Helper()
+	var err error
 	dir := t.TempDir()
 	paths := rm.Paths{Report: filepath.Join(dir, "report.json"), PerQuery: filepath.Join(dir, "perq.tsv"), DeadLetters: filepath.Join(dir, "dead.jsonl")}
 	if err := rm.Write(s, out, measures, paths); err != nil {
