@@ -13,13 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
@@ -145,139 +145,6 @@ func TestEvalTRECHandWorked(t *testing.T) {
 	}
 }
 
-// TestEvalTies checks every tie policy on one list where a non-relevant and
-// a relevant item tie at the top, followed by a relevant item:
-// stable (input order) ranks non-rel, rel, rel: AP = (1/2 + 2/3)/2 = 7/12;
-// optimistic ranks rel first: (1 + 2/3)/2 = 5/6; pessimistic = stable;
-// expected = mean of the two orders = (7/12 + 5/6)/2 = 17/24.
-func TestEvalTies(t *testing.T) {
-	dir := t.TempDir()
-	p := writeTemp(t, dir, "t.tsv", "qid\tlabel\tscore\nq\t0\t1\nq\t1\t1\nq\t1\t0.5\n")
-	for ties, want := range map[string]float64{"stable": 7.0 / 12, "optimistic": 5.0 / 6, "pessimistic": 7.0 / 12, "expected": 17.0 / 24} {
-		r := evalJSONOf(t, "--dtype", "float64", "--ties", ties, p)
-		if got := r.Measures["map"]; math.Abs(got-want) > 1e-15 {
-			t.Errorf("ties %s: map = %v, want %v", ties, got, want)
-		}
-	}
-	// Random ties give one of the two orders, reproducibly for a seed.
-	seen := map[float64]bool{}
-	for seed := range 40 {
-		a := evalJSONOf(t, "--dtype", "float64", "--seed", strconv.Itoa(seed), p).Measures["map"]
-		b := evalJSONOf(t, "--dtype", "float64", "--seed", strconv.Itoa(seed), p).Measures["map"]
-		if a != b {
-			t.Fatalf("seed %d: %v then %v", seed, a, b)
-		}
-		if math.Abs(a-7.0/12) > 1e-15 && math.Abs(a-5.0/6) > 1e-15 {
-			t.Fatalf("seed %d: random map %v is neither order", seed, a)
-		}
-		seen[a] = true
-	}
-	if len(seen) != 2 {
-		t.Errorf("40 seeds gave %d distinct orders, want both", len(seen))
-	}
-}
-
-// naiveAP is an independent AP: items sorted by score descending, ties in
-// input order; denominator = relevant ranked + relevant unranked.
-func naiveAP(labels, scores []float64, unrankedRel int, topn int) float64 {
-	idx := make([]int, len(scores))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	R := unrankedRel
-	for _, l := range labels {
-		if l >= 1 {
-			R++
-		}
-	}
-	if R == 0 {
-		return 0
-	}
-	hits, sum := 0, 0.0
-	for k, i := range idx {
-		if topn >= 0 && k >= topn {
-			break
-		}
-		if labels[i] >= 1 {
-			hits++
-			sum += float64(hits) / float64(k+1)
-		}
-	}
-	return sum / float64(R)
-}
-
-// randomTREC writes a random qrels and run (sorted numeric qids, ties,
-// unjudged and unranked documents) and returns the naive per-query APs.
-func randomTREC(t *testing.T, dir string, seed uint64, nq int, topn int) (qrelsPath, runPath string, want map[string]float64) {
-	r := rand.New(rand.NewPCG(seed, 3))
-	var qrels, run strings.Builder
-	want = map[string]float64{}
-	for q := 1; q <= nq; q++ {
-		qid := strconv.Itoa(q)
-		n := 1 + r.IntN(30)
-		var labels, scores []float64
-		for i := range n {
-			doc := fmt.Sprintf("d%d", i)
-			s := float64(r.IntN(12)) / 4 // many ties
-			l := 0.0
-			switch r.IntN(4) {
-			case 0:
-				l = float64(1 + r.IntN(3))
-				fmt.Fprintf(&qrels, "%s 0 %s %d\n", qid, doc, int(l))
-			case 1:
-				fmt.Fprintf(&qrels, "%s 0 %s 0\n", qid, doc)
-			}
-			fmt.Fprintf(&run, "%s Q0 %s %d %g t\n", qid, doc, i+1, s)
-			labels = append(labels, l)
-			scores = append(scores, s)
-		}
-		unr := r.IntN(3)
-		for k := range unr {
-			fmt.Fprintf(&qrels, "%s 0 missing%d 1\n", qid, k)
-		}
-		want[qid] = naiveAP(labels, scores, unr, topn)
-	}
-	return writeTemp(t, dir, "qrels", qrels.String()), writeTemp(t, dir, "run", run.String()), want
-}
-
-// TestEvalAgainstNaive compares eval on random TREC data (ties, unjudged
-// and unranked relevant documents) with naiveAP, per query and overall:
-// to 1e-12 in float64, and to float32 rounding (1e-6) in float32.
-func TestEvalAgainstNaive(t *testing.T) {
-	dir := t.TempDir()
-	for _, topn := range []int{-1, 5} {
-		qrels, run, want := randomTREC(t, dir, uint64(topn+10), 300, topn)
-		m := "map"
-		if topn >= 0 {
-			m = "map@" + strconv.Itoa(topn)
-		}
-		for _, dt := range []struct {
-			dtype string
-			tol   float64
-		}{{"float64", 1e-12}, {"float32", 1e-6}} {
-			// Queries with no judgment at all are run-only; keep them (AP 0).
-			r := evalJSONOf(t, "--dtype", dt.dtype, "--ties", "stable", "--run-only", "keep", "-m", m, "-q", qrels, run)
-			if len(r.PerQuery) != len(want) {
-				t.Fatalf("%s: %d per-query rows, want %d", dt.dtype, len(r.PerQuery), len(want))
-			}
-			mean := 0.0
-			for _, row := range r.PerQuery {
-				qid := row["qid"].(string)
-				got := row[m].(float64)
-				if math.Abs(got-want[qid]) > dt.tol {
-					t.Errorf("%s %s query %s: %v, naive %v", dt.dtype, m, qid, got, want[qid])
-				}
-				mean += want[qid]
-			}
-			mean /= float64(len(want))
-			if got := r.Measures[m]; math.Abs(got-mean) > dt.tol {
-				t.Errorf("%s %s = %v, naive mean %v", dt.dtype, m, got, mean)
-			}
-		}
-	}
-}
-
 // writeData writes random queries in a runio format and returns the path.
 func writeData(t *testing.T, dir, name string, qs []runio.Query) string {
 	t.Helper()
@@ -328,43 +195,21 @@ func randomQueries(seed uint64, nq int, weights bool) []runio.Query {
 	return qs
 }
 
-// TestEvalWorkersBitIdentical: the whole output, per-query values included,
-// is the same for any worker count and any tie policy.
-func TestEvalWorkersBitIdentical(t *testing.T) {
+// TestEvalWorkersFlag: --workers reaches the engine, and the whole
+// output, per-query rows included, is the same for any worker count (the
+// engine's own tests check this over every tie policy and dtype).
+func TestEvalWorkersFlag(t *testing.T) {
 	dir := t.TempDir()
 	p := writeData(t, dir, "w.tsv", randomQueries(1, 700, true))
-	for _, ties := range []string{"random", "stable", "expected"} {
-		for _, dtype := range []string{"float32", "float64"} {
-			args := []string{"-q", "--format", "tsv", "--batch", "64", "--ties", ties, "--dtype", dtype, "-m", "map,map@3", p}
-			base := mustEval(t, append([]string{"--workers", "1"}, args...)...)
-			for _, w := range []string{"2", "3", "8"} {
-				if got := mustEval(t, append([]string{"--workers", w}, args...)...); got != base {
-					t.Errorf("ties %s %s: --workers %s output differs from --workers 1", ties, dtype, w)
-				}
-			}
-			if !strings.Contains(base, "map\tall\t") || strings.Count(base, "\n") < 1400 {
-				t.Errorf("unexpected output:\n%.300s", base)
-			}
+	args := []string{"-q", "--format", "tsv", "--batch", "64", "-m", "map,map@3", p}
+	base := mustEval(t, append([]string{"--workers", "1"}, args...)...)
+	for _, w := range []string{"2", "8"} {
+		if got := mustEval(t, append([]string{"--workers", w}, args...)...); got != base {
+			t.Errorf("--workers %s output differs from --workers 1", w)
 		}
 	}
-}
-
-// TestEvalWorkersBitIdenticalTREC: the same for TREC input with unranked
-// relevant documents, whose counts go with each update to the metric.
-func TestEvalWorkersBitIdenticalTREC(t *testing.T) {
-	dir := t.TempDir()
-	qrels, run, _ := randomTREC(t, dir, 21, 500, -1)
-	for _, dtype := range []string{"float32", "float64"} {
-		args := []string{"-q", "--format", "tsv", "--batch", "16", "--dtype", dtype, "--run-only", "keep", "-m", "map,map@4", qrels, run}
-		base := mustEval(t, append([]string{"--workers", "1"}, args...)...)
-		for _, w := range []string{"2", "5"} {
-			if got := mustEval(t, append([]string{"--workers", w}, args...)...); got != base {
-				t.Errorf("%s: --workers %s output differs from --workers 1", dtype, w)
-			}
-		}
-		if strings.Count(base, "\n") < 1000 {
-			t.Errorf("unexpected output:\n%.300s", base)
-		}
+	if !strings.Contains(base, "map\tall\t") || strings.Count(base, "\n") < 1400 {
+		t.Errorf("unexpected output:\n%.300s", base)
 	}
 }
 
@@ -461,7 +306,7 @@ func TestEvalUsage(t *testing.T) {
 	}
 	// Flags may follow the files.
 	o, _, err := parseEvalArgs([]string{p, "-m", "map@3", "--ties", "stable"}, &errb)
-	if err != nil || len(o.paths) != 1 || o.measures[0].topn != 3 {
+	if err != nil || len(o.paths) != 1 || o.measures[0].TopN != 3 {
 		t.Errorf("flags after files: %+v %v", o, err)
 	}
 }
@@ -529,11 +374,11 @@ func TestEvalPlot(t *testing.T) {
 	}
 	defer r.Close()
 	var sink bytes.Buffer
-	res, err := newEvaluator(o).run(context.Background(), r, newReporter(bufio.NewWriter(&sink), o), nil)
+	res, err := evaluate.Run(context.Background(), r, o.engineOptions(newReporter(bufio.NewWriter(&sink), o), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.plot()
+	d := o.plot(res)
 	if !slices.Equal(d.K, []int{1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("plot k %v", d.K)
 	}
@@ -546,11 +391,11 @@ func TestEvalPlot(t *testing.T) {
 		}
 	}
 	q := evalJSONOf(t, "--ties", "stable", "-q", p)
-	counts := make([]int64, histBins)
+	counts := make([]int64, evaluate.HistBins)
 	for _, row := range q.PerQuery {
 		v := float64(float32(row["map"].(float64)))
-		b := int(math.Floor(v * histBins))
-		if b == histBins {
+		b := int(math.Floor(v * evaluate.HistBins))
+		if b == evaluate.HistBins {
 			b--
 		}
 		counts[b]++
@@ -564,23 +409,11 @@ func TestProgressLine(t *testing.T) {
 	var b atomic.Int64
 	b.Store(250)
 	p := &progress{bytes: &b, total: 1000}
-	p.queries.Store(100)
-	p.items.Store(2_000_000)
+	p.counts.Queries.Store(100)
+	p.counts.Items.Store(2_000_000)
 	got := p.line(2 * time.Second)
 	want := "[======                  ]  25% 100 queries (50/s), 2000000 items (1.00 M/s), ETA 6s\033[K"
 	if got != want {
 		t.Errorf("progress line\n%q\nwant\n%q", got, want)
-	}
-}
-
-func TestBatchSeed(t *testing.T) {
-	seen := map[uint64]bool{}
-	for s := range uint64(4) {
-		for i := range 1000 {
-			seen[batchSeed(s, i)] = true
-		}
-	}
-	if len(seen) != 4000 {
-		t.Errorf("batch seeds collide: %d distinct of 4000", len(seen))
 	}
 }
