@@ -145,6 +145,8 @@ func famTypes(file *File, f fam) {
 		List(Id("cnt"), Id("cum")).Index().Add(T()),
 		Id("cov").Index().Bool(),
 		Id("nsub").Int(),
+		Comment("lcount counts the list's small integer labels, for the ideal order."),
+		Id("lcount").Index(Id("gainTableSize")).Int32(),
 		Comment("out holds each spec's results of the batch."),
 		Id("out").Index().Id(f.out()),
 		Comment("none is the empty row of per-item weights."),
@@ -291,12 +293,16 @@ func famRank(file *File, f fam) {
 		[]Code{
 			Id("items").Op(":=").Id("w").Op("!=").Nil(),
 			List(Id("nrel"), Id("nout")).Op(":=").List(Lit(0), Lit(0)),
+			Comment("A label is compared, not flushed: a subnormal reads as 0, so it is >= 0"),
+			Comment("and not relevant (thr is normal), and ranks only when it is not 0."),
 			For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
-				List(Id("wi"), Id("l")).Op(":=").List(Id("wc"), f.ftz(Id("l"))),
-				If(Id("items")).Block(Id("wi").Op("=").Add(f.ftz(Id("w").Index(Id("i"))))),
-				If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
+				Id("wi").Op(":=").Id("wc"),
+				If(Id("items")).Block(
+					Id("wi").Op("=").Add(f.ftz(Id("w").Index(Id("i")))),
+					If(Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
+				),
 				Id("rel").Op(":=").Id("l").Op(">=").Id("thr"),
-				If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("p").Dot("ragged").Op("||").Id("l").Op(">=").Lit(0))).Block(
+				If(Op("!").Parens(Id("wi").Op(">").Lit(0)).Op("||").Op("!").Parens(Id("p").Dot("ragged").Op("||").Id("l").Op(">").Op("-").Id("minPos"+f.Name))).Block(
 					If(Id("rel")).Block(Id("nout").Op("++")),
 					Continue(),
 				),
@@ -307,9 +313,9 @@ func famRank(file *File, f fam) {
 					If(Id("items")).Block(Id("trAcc").Dot("add").Call(Id("i"), Id("wi"))),
 				),
 				Id("key").Op(":=").Id(f.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("p").Dot("ties"), Id("rel"), Id("i"))),
-				If(Id("p").Dot("rankAll").Op("||").Id("l").Op("!=").Lit(0)).Block(
+				If(Id("p").Dot("rankAll").Op("||").Op("!").Parens(Id("l").Op(">").Op("-").Id("minPos"+f.Name).Op("&&").Id("l").Op("<").Id("minPos"+f.Name))).Block(
 					Id("keys").Op("=").Append(Id("keys"), Id("key")),
-					Id("idx").Op("=").Append(Id("idx"), Id("i")),
+					If(Len(Id("p").Dot("gains")).Op(">").Lit(0)).Block(Id("idx").Op("=").Append(Id("idx"), Id("i"))),
 				).Else().Block(
 					Id("oth").Op("=").Append(Id("oth"), Id("key")),
 				),
@@ -466,14 +472,27 @@ func famGainStats(file *File, f fam) {
 		f.lane("sum", Id("n"), Id("b").Op("*").Id("n"), "big1"),
 		f.lane("num", Id("n"), Id("b").Op("*").Id("n"), "big2"),
 		[]Code{
+			Id("small").Op(":=").False(),
 			If(Id("g").Dot("zero")).Block(
 				Comment("Integer gains and weighted gains whose magnitudes add up below 2^24"),
 				Comment("add exactly in any order; the others add in TF's order."),
 				Var().List(Id("sx"), Id("sy"), Id("ax"), Id("ay")).Float64(),
 				Id("ints").Op(":=").Id("n").Op(">").Lit(1),
+				Comment("With one weight for every slot and small integer labels, the ideal"),
+				Comment("order is a count of the labels in the order of their gains."),
+				Id("small").Op("=").Id("w").Op("==").Nil().Op("&&").Id("g").Dot("ideal"),
+				Clear(Id("ws").Dot("lcount").Index(Op(":"))),
 				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
-					Id("x").Op(":=").Id("g").Dot("eval"+f.bits).Call(f.lab(Id("i"))),
+					Id("l").Op(":=").Add(f.lab(Id("i"))),
+					Id("x").Op(":=").Id("g").Dot("eval"+f.bits).Call(Id("l")),
 					If(Id("x").Op("!=").Id("x")).Block(Return(Id("i"))),
+					If(Id("small")).Block(
+						If(Id("li").Op(":=").Int().Call(Id("l")), Id("l").Op(">=").Lit(0).Op("&&").Id("l").Op("<").Id("gainTableSize").Op("&&").Add(f.conv(Id("li"))).Op("==").Id("l")).Block(
+							Id("ws").Dot("lcount").Index(Id("li")).Op("++"),
+						).Else().Block(
+							Id("small").Op("=").False(),
+						),
+					),
 					Id("gs").Index(Id("i")).Op("=").Id("x"),
 					Id("y").Op(":=").Add(f.ftz(f.w(Id("i")).Op("*").Id("x"))),
 					Id("ints").Op("=").Id("ints").Op("&&").Id("x").Op("==").Add(f.conv(Int32().Call(Id("x")))).Op("&&").Id("y").Op("==").Add(f.conv(Int32().Call(Id("y")))),
@@ -514,10 +533,19 @@ func famGainStats(file *File, f fam) {
 			If(Id("g").Dot("ideal")).Block(
 				Comment("The ideal order of NDCG: the weighted gains, largest first."),
 				Id("ideal").Op(":=").Id("ws").Dot("ideal").Index(Id("gi")).Index(Op(":").Lit(0)),
-				For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
-					Id("ideal").Op("=").Append(Id("ideal"), f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i")))),
+				If(Id("small")).Block(
+					For(List(Id("_"), Id("t")).Op(":=").Range().Id("g").Dot("order"+f.bits)).Block(
+						Id("x").Op(":=").Add(f.ftz(Id("wc").Op("*").Id("g").Dot("t"+f.bits).Index(Id("t")))),
+						For(Id("c").Op(":=").Id("ws").Dot("lcount").Index(Id("t")), Id("c").Op(">").Lit(0), Id("c").Op("--")).Block(
+							Id("ideal").Op("=").Append(Id("ideal"), Id("x")),
+						),
+					),
+				).Else().Block(
+					For(List(Id("_"), Id("i")).Op(":=").Range().Id("ws").Dot("idx")).Block(
+						Id("ideal").Op("=").Append(Id("ideal"), f.ftz(f.w(Id("i")).Op("*").Id("gs").Index(Id("i")))),
+					),
+					Id("sortDescending").Call(Id("ideal")),
 				),
-				Id("sortDescending").Call(Id("ideal")),
 				ws().Dot("ideal").Index(Id("gi")).Op("=").Id("ideal"),
 			),
 			Return(Lit(-1)),
@@ -538,7 +566,7 @@ func famRelWeights(file *File, f fam) {
 
 func famList(file *File, f fam) {
 	ws := func() *Statement { return Id("ws") }
-	relAt := func(i Code) *Statement { return f.ftz(Id("lab").Index(i)).Op(">=").Id("thr") }
+	relAt := func(i Code) *Statement { return Id("lab").Index(i).Op(">=").Id("thr") }
 	file.Comment("list computes spec j's value of list b and the parts of its list weight.")
 	file.Func().Params(ws().Op("*").Id(f.ws())).Id("list").Params(
 		List(Id("j"), Id("b")).Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(f.t()), List(Id("wc"), Id("wl")).Add(f.t()), Id("n").Int(),
@@ -646,7 +674,7 @@ func famAP(file *File, f fam) {
 					Id("r").Op(":=").Id("ws").Dot("pos").Index(Id("q")),
 					If(Id("r").Op(">").Id("k")).Block(Break()),
 					Id("i").Op(":=").Id("key").Dot("index").Call(),
-					If(f.lab(Id("i")).Op(">=").Id("thr")).Block(
+					If(Id("lab").Index(Id("i")).Op(">=").Id("thr")).Block(
 						Id("cnt").Op("++"),
 						Id("x").Op(":=").Add(f.conv(f.conv(Id("cnt")).Op("/").Add(f.conv(Id("r"))))),
 						If(Op("!").Id("unit")).Block(Id("x").Op("=").Add(f.ftz(Id("x").Op("*").Add(f.w(Id("i")))))),

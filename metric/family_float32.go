@@ -50,6 +50,8 @@ type famFloat32 struct {
 	cnt, cum []float32
 	cov      []bool
 	nsub     int
+	// lcount counts the list's small integer labels, for the ideal order.
+	lcount [gainTableSize]int32
 	// out holds each spec's results of the batch.
 	out []famOutFloat32
 	// none is the empty row of per-item weights.
@@ -179,16 +181,18 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	swAcc.reset(n, b*n, &ws.big2)
 	items := w != nil
 	nrel, nout := 0, 0
+	// A label is compared, not flushed: a subnormal reads as 0, so it is >= 0
+	// and not relevant (thr is normal), and ranks only when it is not 0.
 	for i, l := range lab {
-		wi, l := wc, ftzFloat32(l)
+		wi := wc
 		if items {
 			wi = ftzFloat32(w[i])
-		}
-		if items && wi != 0 {
-			swAcc.add(i, wi)
+			if wi != 0 {
+				swAcc.add(i, wi)
+			}
 		}
 		rel := l >= thr
-		if !(wi > 0) || !(p.ragged || l >= 0) {
+		if !(wi > 0) || !(p.ragged || l > -minPosFloat32) {
 			if rel {
 				nout++
 			}
@@ -205,9 +209,11 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 			}
 		}
 		key := makeKey32(s, tieBits(p.ties, rel, i))
-		if p.rankAll || l != 0 {
+		if p.rankAll || !(l > -minPosFloat32 && l < minPosFloat32) {
 			keys = append(keys, key)
-			idx = append(idx, i)
+			if len(p.gains) > 0 {
+				idx = append(idx, i)
+			}
 		} else {
 			oth = append(oth, key)
 		}
@@ -356,15 +362,28 @@ func (ws *famFloat32) gainStats(b, gi int, g *gainEval, lab, w []float32, wc flo
 	sum.reset(n, b*n, &ws.big1)
 	var num laneSumFloat32
 	num.reset(n, b*n, &ws.big2)
+	small := false
 	if g.zero {
 		// Integer gains and weighted gains whose magnitudes add up below 2^24
 		// add exactly in any order; the others add in TF's order.
 		var sx, sy, ax, ay float64
 		ints := n > 1
+		// With one weight for every slot and small integer labels, the ideal
+		// order is a count of the labels in the order of their gains.
+		small = w == nil && g.ideal
+		clear(ws.lcount[:])
 		for _, i := range ws.idx {
-			x := g.eval32(ftzFloat32(lab[i]))
+			l := ftzFloat32(lab[i])
+			x := g.eval32(l)
 			if x != x {
 				return i
+			}
+			if small {
+				if li := int(l); l >= 0 && l < gainTableSize && float32(li) == l {
+					ws.lcount[li]++
+				} else {
+					small = false
+				}
 			}
 			gs[i] = x
 			y := ftzFloat32(ftzFloat32(slotWeight(w, wc, i)) * x)
@@ -408,10 +427,19 @@ func (ws *famFloat32) gainStats(b, gi int, g *gainEval, lab, w []float32, wc flo
 	if g.ideal {
 		// The ideal order of NDCG: the weighted gains, largest first.
 		ideal := ws.ideal[gi][:0]
-		for _, i := range ws.idx {
-			ideal = append(ideal, ftzFloat32(ftzFloat32(slotWeight(w, wc, i))*gs[i]))
+		if small {
+			for _, t := range g.order32 {
+				x := ftzFloat32(wc * g.t32[t])
+				for c := ws.lcount[t]; c > 0; c-- {
+					ideal = append(ideal, x)
+				}
+			}
+		} else {
+			for _, i := range ws.idx {
+				ideal = append(ideal, ftzFloat32(ftzFloat32(slotWeight(w, wc, i))*gs[i]))
+			}
+			sortDescending(ideal)
 		}
-		sortDescending(ideal)
 		ws.ideal[gi] = ideal
 	}
 	return -1
@@ -451,7 +479,7 @@ func (ws *famFloat32) list(j, b int, lab, sc, w []float32, wc, wl float32, n int
 				if r > k {
 					break
 				}
-				if ftzFloat32(lab[key.index()]) >= thr {
+				if lab[key.index()] >= thr {
 					rr, hit = 1/float32(r), 1
 					break
 				}
@@ -472,7 +500,7 @@ func (ws *famFloat32) list(j, b int, lab, sc, w []float32, wc, wl float32, n int
 				if ws.pos[q] > k {
 					break
 				}
-				if ftzFloat32(lab[key.index()]) >= thr {
+				if lab[key.index()] >= thr {
 					c++
 				}
 			}
@@ -531,7 +559,7 @@ func (ws *famFloat32) apList(s *famSpec, o *famOutFloat32, b int, lab, w []float
 				break
 			}
 			i := key.index()
-			if ftzFloat32(lab[i]) >= thr {
+			if lab[i] >= thr {
 				cnt++
 				x := float32(float32(cnt) / float32(r))
 				if !unit {

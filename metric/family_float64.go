@@ -50,6 +50,8 @@ type famFloat64 struct {
 	cnt, cum []float64
 	cov      []bool
 	nsub     int
+	// lcount counts the list's small integer labels, for the ideal order.
+	lcount [gainTableSize]int32
 	// out holds each spec's results of the batch.
 	out []famOutFloat64
 	// none is the empty row of per-item weights.
@@ -179,16 +181,18 @@ func (ws *famFloat64) rank(b int, lab, sc, w []float64, wc float64, n int, p *fa
 	swAcc.reset(n, b*n, &ws.big2)
 	items := w != nil
 	nrel, nout := 0, 0
+	// A label is compared, not flushed: a subnormal reads as 0, so it is >= 0
+	// and not relevant (thr is normal), and ranks only when it is not 0.
 	for i, l := range lab {
-		wi, l := wc, ftzFloat64(l)
+		wi := wc
 		if items {
 			wi = ftzFloat64(w[i])
-		}
-		if items && wi != 0 {
-			swAcc.add(i, wi)
+			if wi != 0 {
+				swAcc.add(i, wi)
+			}
 		}
 		rel := l >= thr
-		if !(wi > 0) || !(p.ragged || l >= 0) {
+		if !(wi > 0) || !(p.ragged || l > -minPosFloat64) {
 			if rel {
 				nout++
 			}
@@ -205,9 +209,11 @@ func (ws *famFloat64) rank(b int, lab, sc, w []float64, wc float64, n int, p *fa
 			}
 		}
 		key := makeKey64(s, tieBits(p.ties, rel, i))
-		if p.rankAll || l != 0 {
+		if p.rankAll || !(l > -minPosFloat64 && l < minPosFloat64) {
 			keys = append(keys, key)
-			idx = append(idx, i)
+			if len(p.gains) > 0 {
+				idx = append(idx, i)
+			}
 		} else {
 			oth = append(oth, key)
 		}
@@ -356,15 +362,28 @@ func (ws *famFloat64) gainStats(b, gi int, g *gainEval, lab, w []float64, wc flo
 	sum.reset(n, b*n, &ws.big1)
 	var num laneSumFloat64
 	num.reset(n, b*n, &ws.big2)
+	small := false
 	if g.zero {
 		// Integer gains and weighted gains whose magnitudes add up below 2^24
 		// add exactly in any order; the others add in TF's order.
 		var sx, sy, ax, ay float64
 		ints := n > 1
+		// With one weight for every slot and small integer labels, the ideal
+		// order is a count of the labels in the order of their gains.
+		small = w == nil && g.ideal
+		clear(ws.lcount[:])
 		for _, i := range ws.idx {
-			x := g.eval64(ftzFloat64(lab[i]))
+			l := ftzFloat64(lab[i])
+			x := g.eval64(l)
 			if x != x {
 				return i
+			}
+			if small {
+				if li := int(l); l >= 0 && l < gainTableSize && float64(li) == l {
+					ws.lcount[li]++
+				} else {
+					small = false
+				}
 			}
 			gs[i] = x
 			y := ftzFloat64(ftzFloat64(slotWeight(w, wc, i)) * x)
@@ -408,10 +427,19 @@ func (ws *famFloat64) gainStats(b, gi int, g *gainEval, lab, w []float64, wc flo
 	if g.ideal {
 		// The ideal order of NDCG: the weighted gains, largest first.
 		ideal := ws.ideal[gi][:0]
-		for _, i := range ws.idx {
-			ideal = append(ideal, ftzFloat64(ftzFloat64(slotWeight(w, wc, i))*gs[i]))
+		if small {
+			for _, t := range g.order64 {
+				x := ftzFloat64(wc * g.t64[t])
+				for c := ws.lcount[t]; c > 0; c-- {
+					ideal = append(ideal, x)
+				}
+			}
+		} else {
+			for _, i := range ws.idx {
+				ideal = append(ideal, ftzFloat64(ftzFloat64(slotWeight(w, wc, i))*gs[i]))
+			}
+			sortDescending(ideal)
 		}
-		sortDescending(ideal)
 		ws.ideal[gi] = ideal
 	}
 	return -1
@@ -451,7 +479,7 @@ func (ws *famFloat64) list(j, b int, lab, sc, w []float64, wc, wl float64, n int
 				if r > k {
 					break
 				}
-				if ftzFloat64(lab[key.index()]) >= thr {
+				if lab[key.index()] >= thr {
 					rr, hit = 1/float64(r), 1
 					break
 				}
@@ -472,7 +500,7 @@ func (ws *famFloat64) list(j, b int, lab, sc, w []float64, wc, wl float64, n int
 				if ws.pos[q] > k {
 					break
 				}
-				if ftzFloat64(lab[key.index()]) >= thr {
+				if lab[key.index()] >= thr {
 					c++
 				}
 			}
@@ -531,7 +559,7 @@ func (ws *famFloat64) apList(s *famSpec, o *famOutFloat64, b int, lab, w []float
 				break
 			}
 			i := key.index()
-			if ftzFloat64(lab[i]) >= thr {
+			if lab[i] >= thr {
 				cnt++
 				x := float64(float64(cnt) / float64(r))
 				if !unit {

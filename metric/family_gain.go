@@ -3,6 +3,7 @@ package metric
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Gain maps a label to the gain NDCG and DCG credit for it. The zero
@@ -120,6 +121,9 @@ type gainEval struct {
 	zero  bool // gain(0) == 0 in both dtypes
 	index int  // position among the distinct gains of a plan
 	ideal bool // an NDCG of the plan needs the ideal order
+	// order32 and order64 list the small integer labels by gain, largest
+	// first: the ideal order of items of equal weight.
+	order32, order64 [gainTableSize]uint8
 }
 
 func newGainEval(g Gain) *gainEval {
@@ -129,6 +133,23 @@ func newGainEval(g Gain) *gainEval {
 		e.t64[i] = e.slow64(float64(i))
 	}
 	e.zero = e.t32[0] == 0 && e.t64[0] == 0
+	for i := range gainTableSize {
+		e.order32[i], e.order64[i] = uint8(i), uint8(i)
+	}
+	byGain := func(t func(uint8) float64) func(a, b uint8) int {
+		return func(a, b uint8) int {
+			x, y := t(a), t(b)
+			switch {
+			case x > y || y != y && x == x:
+				return -1
+			case x < y || x != x && y == y:
+				return 1
+			}
+			return 0
+		}
+	}
+	slices.SortStableFunc(e.order32[:], byGain(func(i uint8) float64 { return float64(e.t32[i]) }))
+	slices.SortStableFunc(e.order64[:], byGain(func(i uint8) float64 { return e.t64[i] }))
 	return e
 }
 

@@ -358,8 +358,8 @@ func (s *Settings) Validate() error {
 		if s.Convention == TFRanking {
 			return fmt.Errorf("metric: the tfranking convention fixes relevance at label >= 1 (got %v): %w", s.Relevance, ErrConfig)
 		}
-		if !(s.Relevance > 0) || math.IsInf(s.Relevance, 1) {
-			return fmt.Errorf("metric: relevance threshold %v must be finite and > 0: %w", s.Relevance, ErrConfig)
+		if !(s.Relevance >= 0x1p-126) || math.IsInf(s.Relevance, 1) {
+			return fmt.Errorf("metric: relevance threshold %v must be finite and at least 2^-126, the least normal float32: %w", s.Relevance, ErrConfig)
 		}
 	}
 	return nil
@@ -499,8 +499,8 @@ func WithEmpty(p EmptyPolicy) Setting {
 // under a convention other than TFRanking (trec_eval's relevance level).
 func WithRelevance(label float64) Setting {
 	return settingFunc(func(s *Settings) error {
-		if !(label > 0) || math.IsInf(label, 1) {
-			return fmt.Errorf("metric: WithRelevance(%v): the threshold must be finite and > 0: %w", label, ErrConfig)
+		if !(label >= 0x1p-126) || math.IsInf(label, 1) {
+			return fmt.Errorf("metric: WithRelevance(%v): the threshold must be finite and at least 2^-126: %w", label, ErrConfig)
 		}
 		s.Relevance = label
 		return nil

@@ -166,9 +166,11 @@ func expectedARPTerms[K rankKey, T float32 | float64](keys []K, lab, w, pwl []T,
 	}
 }
 
-// sortDescending sorts xs from largest to smallest. xs holds no NaN.
+// sortDescending sorts xs from largest to smallest. xs holds no NaN. The
+// weighted gains it sorts are few, and often equal, so an insertion sort
+// serves up to 48 of them.
 func sortDescending[T float32 | float64](xs []T) {
-	if len(xs) <= insertionMax {
+	if len(xs) <= 48 {
 		for i := 1; i < len(xs); i++ {
 			v := xs[i]
 			j := i - 1
