@@ -5,7 +5,10 @@
 //
 // Each case updates fresh metrics with every list, in batches of -batch
 // lists, and prints one JSON line: the median, minimum and maximum seconds
-// of -reps repetitions, and the MAP. With -workers N the batches are
+// of -reps repetitions, and the MAP. Repetitions go round-robin over the
+// cases (every case once, then every case again), so that a slow spell of
+// the shared machine falls on every case alike instead of on one case's
+// block of repetitions, and ratios between cases stay fair. With -workers N the batches are
 // shared by N goroutines, each with its own metric, merged at the end.
 // Run it under taskset -c 0 for one-core figures.
 package main
@@ -141,22 +144,32 @@ type Result struct {
 	Procs   int       `json:"gomaxprocs"`
 }
 
-func measure(d *Data, c Case, batch, reps int) (Result, error) {
-	var runs []float64
-	var m float64
+// measureAll times every case reps times, round-robin over the cases.
+func measureAll(ctx context.Context, d *Data, cases []Case, batch, reps int) ([]Result, error) {
+	runs := make([][]float64, len(cases))
+	maps := make([]float64, len(cases))
 	for range reps {
-		t := time.Now()
-		v, err := Once(d, c, batch)
-		if err != nil {
-			return Result{}, err
+		for i, c := range cases {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			t := time.Now()
+			v, err := Once(d, c, batch)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", c, err)
+			}
+			runs[i] = append(runs[i], time.Since(t).Seconds())
+			maps[i] = v
 		}
-		runs = append(runs, time.Since(t).Seconds())
-		m = v
 	}
-	s := slices.Clone(runs)
-	slices.Sort(s)
-	return Result{Peer: "rankmetrics", What: c.String(), Seconds: s[len(s)/2], Min: s[0], Max: s[len(s)-1],
-		Runs: runs, MAP: m, Items: d.Q * d.L, Procs: runtime.GOMAXPROCS(0)}, nil
+	out := make([]Result, len(cases))
+	for i, c := range cases {
+		s := slices.Clone(runs[i])
+		slices.Sort(s)
+		out[i] = Result{Peer: "rankmetrics", What: c.String(), Seconds: s[len(s)/2], Min: s[0], Max: s[len(s)-1],
+			Runs: runs[i], MAP: maps[i], Items: d.Q * d.L, Procs: runtime.GOMAXPROCS(0)}
+	}
+	return out, nil
 }
 
 // spinSink keeps the spin loop's result alive.
@@ -235,18 +248,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 		}
 	}
-	for _, c := range cases {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		r, err := measure(d, c, *batch, *reps)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c, err)
-		}
+	results, err := measureAll(ctx, d, cases, *batch, *reps)
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
 		if err := enc.Encode(r); err != nil {
 			return err
 		}
-		fmt.Fprintln(os.Stderr, strings.TrimSpace(fmt.Sprintf("mapbench: %-55s median %.3f s", c, r.Seconds)))
+		fmt.Fprintln(os.Stderr, strings.TrimSpace(fmt.Sprintf("mapbench: %-55s median %.3f s, fastest %.3f s", r.What, r.Seconds, r.Min)))
 	}
 	return nil
 }
