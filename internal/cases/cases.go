@@ -220,7 +220,8 @@ func Run(c *Case) Answer {
 const MaxLine = 256 << 20
 
 // Process reads cases from r, one per line, and writes one answer line per
-// case to w, in order. A bad case gets an error answer and the next lines
+// case to w, in order: TF-Ranking's MAP through Run, the other metrics and
+// MAP conventions (see Family) through RunFamily. A bad case gets an error answer and the next lines
 // are still answered; Process returns an error only when reading or writing
 // fails or ctx is done. Blank lines are skipped.
 func Process(ctx context.Context, r io.Reader, w io.Writer) (n int, err error) {
@@ -238,10 +239,13 @@ func Process(ctx context.Context, r io.Reader, w io.Writer) (n int, err error) {
 			continue
 		}
 		var a Answer
-		c, err := Decode(text)
-		if err != nil {
+		c, fam, err := DecodeFamily(text)
+		switch {
+		case err != nil:
 			a = Answer{ID: c.ID, Error: fmt.Sprintf("line %d: %v", line, err)}
-		} else {
+		case IsFamily(&c, fam):
+			a = RunFamily(&c, fam)
+		default:
 			a = Run(&c)
 		}
 		if _, err := bw.Write(a.Marshal()); err != nil {

@@ -21,7 +21,8 @@ func TestProcess(t *testing.T) {
 		`{"id":"two updates","dtype":"float64","ties":"stable","updates":[{"labels":[[1,0]],"predictions":[[2,1]],"weights":[[3,1]]},{"labels":[[0,0]],"predictions":[[2,1]],"weights":[[5,5]]}]}`,
 		`{"id":"mixed weights","ragged":true,"updates":[{"labels":[[1,0],[1]],"predictions":[[1,2],[1]],"weights":[[1],[1,2]]}]}`,
 		`not json`,
-		`{"id":"third","metric":"ndcg","updates":[]}`,
+		`{"id":"third","metric":"ndcg","ties":"stable","updates":[{"labels":[[0,1]],"predictions":[[2,1]],"weights":null}]}`,
+		`{"id":"fourth","metric":"dcg_typo","updates":[]}`,
 	}, "\n")
 	var out bytes.Buffer
 	n, err := Process(context.Background(), strings.NewReader(in), &out)
@@ -38,7 +39,9 @@ func TestProcess(t *testing.T) {
 		`{"id":"two updates","result":0.75,"per_list":[[1],[0]],"list_weights":[[3],[1]]}`,
 		`{"id":"mixed weights","error":"update 0: weights row 1 has 2 values; it needs 1 (per item) or 1 (per list): bad case"}`,
 		`{"id":"","error":"line 8: bad case: invalid character 'o' in literal null (expecting 'u')"}`,
-		`{"id":"third","error":"metric \"ndcg\" is not supported; use \"map\": bad case"}`,
+		// NDCG of one relevant item at rank 2: (1/log2 3) / 1 = 0.63092977.
+		`{"id":"third","result":0.63092977,"per_list":[[0.63092977]],"list_weights":[[1]]}`,
+		`{"id":"fourth","error":"metric: \"dcg_typo\" is not a metric; use one of map, mrr, hits, arp, precision, recall, ndcg, dcg, ordered_pair_accuracy, precision_ia, alpha_dcg: bad metric configuration"}`,
 	}
 	got := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if n != len(want) || len(got) != len(want) {

@@ -53,7 +53,7 @@ func (f Family) Settings(c *Case) (metric.Settings, error) {
 	}
 	s, err := metric.ParseMetric(name)
 	if err != nil {
-		return s, fmt.Errorf("metric: %w", err)
+		return s, err
 	}
 	s.Name = s.Kind.DefaultName()
 	if c.TopN != nil {
