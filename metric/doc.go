@@ -23,6 +23,19 @@
 // R relevant ones. Ties under the Random and Expected policies are handled
 // per group of equal scores. Steady-state updates allocate nothing.
 //
+// # The rest of the family
+//
+// The other Keras ranking metrics of TF-Ranking have the same shape and the
+// same TF semantics: NewMRR, NewHits, NewARP, NewPrecision, NewRecall,
+// NewNDCG and NewDCG (with Gain and Discount options), NewOPA, and, for
+// labels with T subtopics per item, NewPrecisionIA and NewAlphaDCG. They
+// take Settings options, which include every Option of MeanAveragePrecision.
+// A Suite evaluates any set of them and their cutoffs ("map", "map@10",
+// "ndcg@5", "mrr", ...) from one ranking per list. NewMAP computes MAP under
+// a named Convention: TFRanking (the default, the same numbers as
+// MeanAveragePrecision), TrecEval, MinRK (Kaggle's apk), RetrievedRelevant
+// and XGBoost, each with a worked example on its constant.
+//
 // # Definition
 //
 // For one list, with rel = 1 for label >= 1 and 0 otherwise, and the valid
