@@ -14,6 +14,8 @@ func init() {
 	beam.RegisterType(reflect.TypeOf(Pos{}))
 	beam.RegisterType(reflect.TypeOf(Row{}))
 	beam.RegisterType(reflect.TypeOf(Judgment{}))
+	beam.RegisterType(reflect.TypeOf(Chunk{}))
+	beam.RegisterType(reflect.TypeOf(Item{}))
 	beam.RegisterType(reflect.TypeOf(List{}))
 	beam.RegisterType(reflect.TypeOf(QueryValue{}))
 	beam.RegisterType(reflect.TypeOf(DeadLetter{}))
@@ -22,19 +24,19 @@ func init() {
 	beam.RegisterType(reflect.TypeOf(MeasureResult{}))
 	beam.RegisterCoder(reflect.TypeOf(Accumulator{}), encodeAccumulator, decodeAccumulator)
 
-	register.Function1x2(keyRow)
-	register.Function1x2(keyJudgment)
+	register.Function1x1(rowChunk)
+	register.Function1x2(keyChunk)
 	register.Function2x1(addCounts)
-	register.DoFn5x1[string, func(*Row) bool, func(List), func(DeadLetter), func(Counts), error](&groupFn{})
-	register.DoFn6x1[string, func(*Judgment) bool, func(*Row) bool, func(List), func(DeadLetter), func(Counts), error](&joinFn{})
+	register.DoFn5x1[string, func(*Chunk) bool, func(List), func(DeadLetter), func(Counts), error](&groupFn{})
+	register.DoFn6x1[string, func(*Chunk) bool, func(*Chunk) bool, func(List), func(DeadLetter), func(Counts), error](&joinFn{})
 	register.DoFn5x1[context.Context, List, func(QueryValue), func(DeadLetter), func(Counts), error](&evalFn{})
 	register.DoFn4x1[[]byte, func(*Report) bool, func(*Counts) bool, func(Report), error](&reportFn{})
 	register.Combiner3[Accumulator, QueryValue, Report](&OverallFn{})
-	register.Iter1[Row]()
-	register.Iter1[Judgment]()
+	register.Iter1[Chunk]()
 	register.Iter1[Report]()
 	register.Iter1[Counts]()
 	register.Emitter1[List]()
+	register.Emitter1[Chunk]()
 	register.Emitter1[QueryValue]()
 	register.Emitter1[DeadLetter]()
 	register.Emitter1[Counts]()
@@ -53,9 +55,12 @@ type Step struct {
 	Counts beam.PCollection
 }
 
-func keyRow(r Row) (string, Row)                { return r.QID, r }
-func keyJudgment(j Judgment) (string, Judgment) { return j.QID, j }
-func addCounts(a, b Counts) Counts              { return a.Add(b) }
+func rowChunk(r Row) Chunk {
+	return Chunk{QID: r.QID, File: r.Pos.File, Items: []Item{{Doc: r.Doc, Label: r.Label, Score: r.Score,
+		Weight: r.Weight, HasWeight: r.HasWeight, Offset: r.Pos.Offset}}}
+}
+func keyChunk(c Chunk) (string, Chunk) { return c.QID, c }
+func addCounts(a, b Counts) Counts     { return a.Add(b) }
 
 // GroupLists groups rows (a PCollection of Row) by qid into one List per
 // query (Step.Output, a PCollection of List). The items of a list are in
@@ -64,11 +69,18 @@ func addCounts(a, b Counts) Counts              { return a.Add(b) }
 // are handled by dedupe; a query that cannot be built sends each of its
 // rows to the dead letters with the reason.
 func GroupLists(s beam.Scope, rows beam.PCollection, dedupe Dedupe) (Step, error) {
+	s = s.Scope("rankmetrics.GroupLists")
+	return GroupChunks(s, beam.ParDo(s, rowChunk, rows), dedupe)
+}
+
+// GroupChunks is GroupLists for a PCollection of Chunk, as the readers of
+// package beamio emit them.
+func GroupChunks(s beam.Scope, chunks beam.PCollection, dedupe Dedupe) (Step, error) {
 	if err := dedupe.valid(); err != nil {
 		return Step{}, err
 	}
-	s = s.Scope("rankmetrics.GroupLists")
-	keyed := beam.ParDo(s, keyRow, rows)
+	s = s.Scope("rankmetrics.GroupChunks")
+	keyed := beam.ParDo(s, keyChunk, chunks)
 	grouped := beam.GroupByKey(s, keyed)
 	lists, dead, counts := beam.ParDo3(s, &groupFn{Dedupe: dedupe}, grouped)
 	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
@@ -79,11 +91,11 @@ type groupFn struct {
 }
 
 // ProcessElement builds the list of one query.
-func (f *groupFn) ProcessElement(qid string, iter func(*Row) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
+func (f *groupFn) ProcessElement(qid string, iter func(*Chunk) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
 	var rows []Row
-	var r Row
-	for iter(&r) {
-		rows = append(rows, r)
+	var ch Chunk
+	for iter(&ch) {
+		rows = ch.appendRows(rows)
 	}
 	l, dl, c := buildList(qid, rows, f.Dedupe)
 	if dl != nil {
@@ -97,8 +109,9 @@ func (f *groupFn) ProcessElement(qid string, iter func(*Row) bool, emit func(Lis
 	return nil
 }
 
-// JoinTREC joins TREC qrels (a PCollection of Judgment) and run lines (a
-// PCollection of Row) by qid into one List per query, as trec_eval does:
+// JoinTREC joins TREC qrels and run lines (two PCollections of Chunk, as
+// beamio.ReadTREC reads them) by qid into one List per query, as trec_eval
+// does:
 // run documents without a judgment get label 0, and judged documents the
 // run does not rank go to List.Unranked, where the relevant ones still
 // count in the AP denominator. Queries found in only one of the files are
@@ -108,8 +121,8 @@ func JoinTREC(s beam.Scope, qrels, run beam.PCollection, dedupe Dedupe) (Step, e
 		return Step{}, err
 	}
 	s = s.Scope("rankmetrics.JoinTREC")
-	qk := beam.ParDo(s, keyJudgment, qrels)
-	rk := beam.ParDo(s, keyRow, run)
+	qk := beam.ParDo(s, keyChunk, qrels)
+	rk := beam.ParDo(s, keyChunk, run)
 	joined := beam.CoGroupByKey(s, qk, rk)
 	lists, dead, counts := beam.ParDo3(s, &joinFn{Dedupe: dedupe}, joined)
 	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
@@ -120,16 +133,15 @@ type joinFn struct {
 }
 
 // ProcessElement joins the lines of one query.
-func (f *joinFn) ProcessElement(qid string, qiter func(*Judgment) bool, riter func(*Row) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
+func (f *joinFn) ProcessElement(qid string, qiter func(*Chunk) bool, riter func(*Chunk) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
 	var qrels []Judgment
-	var j Judgment
-	for qiter(&j) {
-		qrels = append(qrels, j)
+	var ch Chunk
+	for qiter(&ch) {
+		qrels = ch.appendJudgments(qrels)
 	}
 	var run []Row
-	var r Row
-	for riter(&r) {
-		run = append(run, r)
+	for riter(&ch) {
+		run = ch.appendRows(run)
 	}
 	l, dl, c := joinTREC(qid, qrels, run, f.Dedupe)
 	if dl != nil {

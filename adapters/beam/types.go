@@ -54,6 +54,78 @@ type Row struct {
 	Pos Pos
 }
 
+// Chunk holds consecutive rows of one query read from one file: what the
+// readers of package beamio emit. Input sorted by qid then travels in a
+// few elements per query instead of one per row, which makes the shuffle
+// much cheaper; unsorted input gives chunks of one row.
+type Chunk struct {
+	QID   string
+	File  string
+	Items []Item
+}
+
+// Item is one row of a Chunk. For TREC qrels chunks Label is the
+// judgment and Score is not used; for run chunks Label is not used.
+type Item struct {
+	Doc       string
+	Label     float64
+	Score     float64
+	Weight    float64
+	HasWeight bool
+	// Offset is the row's Pos.Offset in the chunk's file.
+	Offset int64
+}
+
+// appendRows appends the rows of c to rows.
+func (c *Chunk) appendRows(rows []Row) []Row {
+	for _, it := range c.Items {
+		rows = append(rows, Row{QID: c.QID, Doc: it.Doc, Label: it.Label, Score: it.Score, Weight: it.Weight,
+			HasWeight: it.HasWeight, Pos: Pos{File: c.File, Offset: it.Offset}})
+	}
+	return rows
+}
+
+// appendJudgments appends the items of a qrels chunk to js.
+func (c *Chunk) appendJudgments(js []Judgment) []Judgment {
+	for _, it := range c.Items {
+		js = append(js, Judgment{QID: c.QID, Doc: it.Doc, Label: it.Label, Pos: Pos{File: c.File, Offset: it.Offset}})
+	}
+	return js
+}
+
+// MaxChunkItems is the most items a Chunk holds.
+const MaxChunkItems = 4096
+
+// Chunker gathers rows into Chunks as a reader reads them.
+type Chunker struct {
+	cur  Chunk
+	emit func(Chunk)
+}
+
+// NewChunker returns a Chunker that passes full chunks to emit.
+func NewChunker(emit func(Chunk)) *Chunker { return &Chunker{emit: emit} }
+
+// Add adds a row read from file. A row of another query or file than the
+// chunk's starts a new chunk.
+func (c *Chunker) Add(qid, file string, it Item) {
+	if len(c.cur.Items) > 0 && (c.cur.QID != qid || c.cur.File != file || len(c.cur.Items) == MaxChunkItems) {
+		c.Flush()
+	}
+	if len(c.cur.Items) == 0 {
+		c.cur.QID, c.cur.File = qid, file
+	}
+	c.cur.Items = append(c.cur.Items, it)
+}
+
+// Flush emits the chunk being gathered, if any.
+func (c *Chunker) Flush() {
+	if len(c.cur.Items) == 0 {
+		return
+	}
+	c.emit(c.cur)
+	c.cur = Chunk{}
+}
+
 // Judgment is one line of a TREC qrels file.
 type Judgment struct {
 	QID   string

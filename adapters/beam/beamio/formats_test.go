@@ -66,7 +66,7 @@ func TestParquet(t *testing.T) {
 	cols := beamio.Columns{QID: "query", Label: "rel"}
 	p, s := beam.NewPipelineWithRoot()
 	rows := beamio.ReadParquet(s, []string{filepath.Join(pdir, "*.parquet")}, beamio.Options{Columns: cols})
-	lists, err := rm.GroupLists(s, rows.Output, rm.DedupeError)
+	lists, err := rm.GroupChunks(s, rows.Output, rm.DedupeError)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestParquet(t *testing.T) {
 	}
 	p, s = beam.NewPipelineWithRoot()
 	rows = beamio.ReadParquet(s, []string{filepath.Join(bdir, "*.parquet")}, beamio.Options{Columns: beamio.Columns{QID: "query", Label: "rel", Weight: "w"}})
-	lists, err = rm.GroupLists(s, rows.Output, rm.DedupeError)
+	lists, err = rm.GroupChunks(s, rows.Output, rm.DedupeError)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestParquet(t *testing.T) {
 	// rows alone are rejected.
 	p, s = beam.NewPipelineWithRoot()
 	rows = beamio.ReadParquet(s, []string{filepath.Join(bdir, "a.parquet")}, beamio.Options{Columns: beamio.Columns{QID: "query", Label: "rel"}})
-	lists, err = rm.GroupLists(s, rows.Output, rm.DedupeError)
+	lists, err = rm.GroupChunks(s, rows.Output, rm.DedupeError)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestCSVAndGzip(t *testing.T) {
 	ev := runEval(t, append(evalArgs(ms), allPath)...)
 	p, s := beam.NewPipelineWithRoot()
 	rows := beamio.ReadDelimited(s, []string{filepath.Join(sdir, "part-*")}, ',', beamio.Options{BlockSize: 4096})
-	lists, err := rm.GroupLists(s, rows.Output, rm.DedupeError)
+	lists, err := rm.GroupChunks(s, rows.Output, rm.DedupeError)
 	if err != nil {
 		t.Fatal(err)
 	}

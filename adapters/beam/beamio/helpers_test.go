@@ -301,7 +301,7 @@ func runTSV(t testing.TB, glob string, measures []metric.Config, opts beamio.Opt
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	rows := beamio.ReadDelimited(s, []string{glob}, '\t', opts)
-	lists, err := rm.GroupLists(s, rows.Output, dedupe)
+	lists, err := rm.GroupChunks(s, rows.Output, dedupe)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,9 +19,9 @@ import (
 )
 
 // ReadParquet reads Parquet files matched by the globs into a PCollection
-// of rm.Row, with the column names of opts.Columns. Numeric columns may be
-// INT32, INT64, FLOAT or DOUBLE; the qid and doc columns strings or
-// integers. Each file is read by one worker, row group by row group; a
+// of rm.Chunk for rm.GroupChunks, with the column names of opts.Columns.
+// Numeric columns may be INT32, INT64, FLOAT or DOUBLE; the qid and doc
+// columns strings or integers. Each file is read by one worker, row group by row group; a
 // row's Pos is its file and its 0-based row number. A row with a null, a
 // NaN score or a non-finite weight goes to the dead letters; a file without
 // a needed column sends every row to the dead letters.
@@ -175,10 +175,12 @@ func id(c *pcol, v parquet.Value) (string, string) {
 }
 
 // ProcessElement reads one Parquet file.
-func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(rm.Row), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
 	var c rm.Counts
+	ch := rm.NewChunker(emit)
 	defer func() {
+		ch.Flush()
 		if c != (rm.Counts{}) {
 			counts(c)
 		}
@@ -256,9 +258,8 @@ func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 				dead(rm.DeadLetter{Stage: rm.StageParse, Pos: pos, Reason: reason, Record: renderParquet(all, vals), Rows: 1})
 				continue
 			}
-			row.Pos = pos
 			c.Rows++
-			emit(row)
+			ch.Add(row.QID, path, rm.Item{Doc: row.Doc, Label: row.Label, Score: row.Score, Weight: row.Weight, HasWeight: row.HasWeight, Offset: pos.Offset})
 		}
 		for _, pc := range all {
 			if err := pc.r.Close(); err != nil {

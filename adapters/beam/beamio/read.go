@@ -14,12 +14,11 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf(Columns{}))
-	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Row), func(rm.DeadLetter), func(rm.Counts), error](&delimFn{})
-	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Row), func(rm.DeadLetter), func(rm.Counts), error](&runFn{})
-	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Judgment), func(rm.DeadLetter), func(rm.Counts), error](&qrelsFn{})
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(rm.Row), func(rm.DeadLetter), func(rm.Counts), error](&parquetFn{})
-	register.Emitter1[rm.Row]()
-	register.Emitter1[rm.Judgment]()
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&delimFn{})
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&runFn{})
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&qrelsFn{})
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&parquetFn{})
+	register.Emitter1[rm.Chunk]()
 	register.Emitter1[rm.DeadLetter]()
 	register.Emitter1[rm.Counts]()
 }
@@ -48,9 +47,9 @@ func deadParse(pos rm.Pos, reason string, line []byte) rm.DeadLetter {
 
 // ReadDelimited reads TSV (delim '\t') or CSV (delim ',', with quoted
 // fields on one line) files with a header line, matched by the globs, into
-// a PCollection of rm.Row. Files are split into byte ranges read in
-// parallel, as Beam's textio does; gzip files are read whole. Each row's
-// Pos is its file and the byte offset of its line. A malformed line goes
+// a PCollection of rm.Chunk for rm.GroupChunks. Files are split into byte
+// ranges read in parallel, as Beam's textio does; gzip files are read
+// whole. Each row's position is its file and the byte offset of its line. A malformed line goes
 // to the dead letters with the reason; a file whose header lacks a needed
 // column sends every line to the dead letters.
 func ReadDelimited(s beam.Scope, globs []string, delim byte, opts Options) rm.Step {
@@ -67,7 +66,7 @@ type delimFn struct {
 }
 
 // ProcessElement reads the lines of one byte range of a file.
-func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Row), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
 	hline, hoff, hasHeader, err := firstLine(ctx, file)
 	if err != nil {
@@ -81,6 +80,7 @@ func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	}
 	var c rm.Counts
 	var row rm.Row
+	ch := rm.NewChunker(emit)
 	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
 		pos := rm.Pos{File: path, Offset: off}
 		if off == hoff {
@@ -107,10 +107,10 @@ func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 			dead(deadParse(pos, reason, line))
 			return
 		}
-		row.Pos = pos
 		c.Rows++
-		emit(row)
+		ch.Add(row.QID, path, rm.Item{Doc: row.Doc, Label: row.Label, Score: row.Score, Weight: row.Weight, HasWeight: row.HasWeight, Offset: off})
 	})
+	ch.Flush()
 	c.BlankLines = blank
 	if c != (rm.Counts{}) {
 		counts(c)
@@ -118,9 +118,9 @@ func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	return err
 }
 
-// ReadTREC reads TREC qrels ("qid iter docno rel", a PCollection of
-// rm.Judgment) and run files ("qid Q0 docno rank score tag", a PCollection
-// of rm.Row), matched by the globs, for rm.JoinTREC. The rank column is
+// ReadTREC reads TREC qrels ("qid iter docno rel") and run files ("qid Q0
+// docno rank score tag"), matched by the globs, into two PCollections of
+// rm.Chunk for rm.JoinTREC. The rank column is
 // not used: items keep the run file's line order.
 func ReadTREC(s beam.Scope, qrelsGlobs, runGlobs []string, opts Options) (qrels, run rm.Step) {
 	s = s.Scope("rankmetrics.ReadTREC")
@@ -135,11 +135,12 @@ type runFn struct {
 }
 
 // ProcessElement reads the run lines of one byte range of a file.
-func (f *runFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Row), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+func (f *runFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
 	var c rm.Counts
 	var row rm.Row
 	var fields [][]byte
+	ch := rm.NewChunker(emit)
 	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
 		pos := rm.Pos{File: path, Offset: off}
 		c.Records++
@@ -149,10 +150,10 @@ func (f *runFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file f
 			dead(deadParse(pos, reason, line))
 			return
 		}
-		row.Pos = pos
 		c.Rows++
-		emit(row)
+		ch.Add(row.QID, path, rm.Item{Doc: row.Doc, Score: row.Score, Offset: off})
 	})
+	ch.Flush()
 	c.BlankLines = blank
 	if c != (rm.Counts{}) {
 		counts(c)
@@ -165,11 +166,12 @@ type qrelsFn struct {
 }
 
 // ProcessElement reads the qrels lines of one byte range of a file.
-func (f *qrelsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Judgment), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+func (f *qrelsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
 	var c rm.Counts
 	var j rm.Judgment
 	var fields [][]byte
+	ch := rm.NewChunker(emit)
 	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
 		pos := rm.Pos{File: path, Offset: off}
 		c.Records++
@@ -179,10 +181,10 @@ func (f *qrelsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 			dead(deadParse(pos, reason, line))
 			return
 		}
-		j.Pos = pos
 		c.QrelsRows++
-		emit(j)
+		ch.Add(j.QID, path, rm.Item{Doc: j.Doc, Label: j.Label, Offset: off})
 	})
+	ch.Flush()
 	c.BlankLines = blank
 	if c != (rm.Counts{}) {
 		counts(c)

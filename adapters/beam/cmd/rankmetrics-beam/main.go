@@ -266,7 +266,7 @@ func (p *plan) build(s beam.Scope, paths rm.Paths) error {
 			rows = beamio.ReadParquet(s, p.o.inputs, opts)
 		}
 		upstream = []rm.Step{rows}
-		lists, err = rm.GroupLists(s, rows.Output, p.dedupe)
+		lists, err = rm.GroupChunks(s, rows.Output, p.dedupe)
 	}
 	if err != nil {
 		return err

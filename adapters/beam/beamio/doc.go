@@ -1,0 +1,19 @@
+// Package beamio reads ranking outputs into Beam PCollections for package
+// beam (github.com/rankmetrics/rankmetrics/adapters/beam): the input
+// formats of `rankmetrics eval`, from any file system Beam knows (local
+// paths, gs://, ...).
+//
+//   - ReadDelimited reads TSV and CSV files with a header line. Like Beam's
+//     textio, it splits files into byte ranges read in parallel (a
+//     splittable DoFn over offset ranges); unlike textio, it keeps each
+//     line's byte offset, which fixes the order of a query's items (and so
+//     the stable tie order and the order of floating-point sums), reads
+//     "\r\n" endings, detects gzip from the content and reads a gzip file
+//     whole (textio bounds a compressed file by its compressed size).
+//   - ReadTREC reads TREC qrels and run files the same way.
+//   - ReadParquet reads Parquet files with parquet-go, one file per worker,
+//     with column names and types chosen at run time.
+//
+// Each reader returns a beam.Step: the rows, the dead letters (every
+// malformed record, with its file, offset and reason) and the counts.
+package beamio

@@ -1,0 +1,69 @@
+// Package beam evaluates ranking outputs on Apache Beam
+// (github.com/apache/beam/sdks/v2, the Go SDK), so that an evaluation set
+// too large for one machine runs on Dataflow, Flink or Spark, or in
+// process on prism, and gives the same value as one process, to the bit.
+//
+// It is a Go module of its own, so the core rankmetrics module does not
+// depend on Beam. Import it under another name than Beam's own package,
+// for instance rmbeam.
+//
+// # Transforms
+//
+// The pipeline has three steps, each returning a Step (its output, its
+// dead letters and its counts):
+//
+//   - GroupLists groups a PCollection of Row (qid, doc, label, score,
+//     weight, and where it was read) by qid into one List per query.
+//     GroupChunks does the same for the Chunks the readers emit (runs of
+//     rows of one query, so that sorted input shuffles a few elements per
+//     query instead of one per row), and JoinTREC joins TREC qrels and run
+//     Chunks into Lists.
+//     The items of a list are ordered by where they were read (file name,
+//     then position), never by arrival order, so the result does not
+//     depend on sharding or shuffling.
+//   - EvaluateLists computes the measures on each List, one query per
+//     metric update, into a PCollection of QueryValue.
+//   - Summarize combines the QueryValues with OverallFn, a CombineFn whose
+//     accumulator is the metric's exact state, into one Report.
+//
+// Evaluate chains the last two and gathers every dead letter and count;
+// Write writes the report, the per-query values and the dead letters.
+// Package beamio reads TSV, CSV, TREC and Parquet files into Chunks, and
+// the command cmd/rankmetrics-beam puts it all together.
+//
+// # Bit-identical results
+//
+// OverallFn adds, per measure, Σ AP·w and Σ w into exact fixed-point sums
+// (the metric's Exact accumulation) and rounds once, at the end. Adding
+// and merging are integer additions, associative and commutative, so the
+// result is the same for every sharding, bundle size, merge order and
+// worker count, and equals metric.MeanAveragePrecision with Exact
+// accumulation fed one Update per query, and `rankmetrics eval --batch 1
+// --accumulation exact` on the same file.
+//
+// TF-Ranking's list weights depend on the batch: a list without relevant
+// items weighs the mean list weight of the lists of its own update. So in
+// float32 (TF-compatible) mode, a metric fed the same queries in other
+// batches gives another value, and a Keras Mean's float32 running total
+// depends on the order of the batches as well. This transform evaluates
+// every query as an update of its own (a batch of one list, in which such
+// a list weighs 1) and always adds exactly: the per-query values are
+// TF-Ranking's bits for a batch of one, and the mean does not depend on
+// how the data was cut. Without weights every list weighs 1 anyway, so
+// only weighted lists without relevant items are affected. Sequential
+// accumulation is refused.
+//
+// Under the Random tie policy each query's tie order is drawn from a
+// generator seeded with the measure's seed and the qid: reproducible for
+// any sharding, but not the draws of a single process, which seeds per
+// update. The other policies give the single-process values.
+//
+// # Dead letters
+//
+// A record that cannot be used is never dropped silently: it becomes a
+// DeadLetter naming the step, the file and offset, the reason (field and
+// value) and the record, and it is counted. Counts.Check verifies that the
+// counts add up: every record read is in a query's result, deliberately
+// skipped (duplicates, run-only and qrels-only TREC queries), or in the
+// dead letters.
+package beam
