@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -34,6 +35,9 @@ func TestGroupListsPipeline(t *testing.T) {
 		// letters.
 		{QID: "q3", Doc: "z", Label: 1, Score: 1, Pos: pos(6)},
 		{QID: "q3", Doc: "z", Label: 1, Score: 2, Pos: pos(7)},
+		// q4 has an infinite weight, which the metric refuses: the
+		// query is a dead letter of the evaluate step.
+		{QID: "q4", Doc: "w", Label: 1, Score: 1, Weight: math.Inf(1), HasWeight: true, Pos: pos(8)},
 	}
 	ms := []metric.Config{{Name: "map", TopN: metric.NoTopN, DType: metric.Float64, Ties: metric.Stable, Ragged: true}}
 	p, s := beam.NewPipelineWithRoot()
@@ -65,7 +69,24 @@ func TestGroupListsPipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dead) != 2 || r.Counts.DeadGroupRows != 2 || r.Counts.Queries != 2 || r.Counts.Items != 5 {
-		t.Errorf("dead letters %v, counts %+v", dead, r.Counts)
+	c := r.Counts
+	if len(dead) != 3 || c.DeadGroupRows != 2 || c.DeadQueries != 1 || c.DeadQueryItems != 1 || c.Queries != 2 || c.Items != 5 || c.DeadLetters != 3 {
+		t.Errorf("dead letters %v, counts %+v", dead, c)
+	}
+	stages := map[rmbeam.Stage]int{}
+	for _, d := range dead {
+		stages[d.Stage]++
+		if d.Stage == rmbeam.StageEvaluate && (d.QID != "q4" || d.Rows != 1 || !strings.Contains(d.Reason, "weight")) {
+			t.Errorf("evaluate dead letter %+v", d)
+		}
+	}
+	if stages[rmbeam.StageGroup] != 2 || stages[rmbeam.StageEvaluate] != 1 {
+		t.Errorf("dead letters by stage %v", stages)
+	}
+	// Rows = Items + DeadQueryItems + DeadGroupRows once Rows counts the
+	// rows given (no reader counted them here).
+	c.Rows, c.Records = 8, 8
+	if err := c.Check(false); err != nil {
+		t.Error(err)
 	}
 }
