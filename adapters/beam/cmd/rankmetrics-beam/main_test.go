@@ -149,7 +149,7 @@ func TestExecuteDeadLetters(t *testing.T) {
 	dir := t.TempDir()
 	path, want := writeData(t, dir, "77\t1\tNaN\n78\t1\n")
 	dead := filepath.Join(dir, "dead.jsonl")
-	p, err := parse(t, "--input", path, "--ties", "stable", "--dead-letters", dead)
+	p, err := parse(t, "--input", path, "--ties", "stable", "--dead-letters", dead, "--output", filepath.Join(dir, "r.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +170,7 @@ func TestExecuteDeadLetters(t *testing.T) {
 	if _, err := execute(context.Background(), p, "prism", io.Discard, io.Discard); err != nil {
 		t.Errorf("with --max-dead-letters 2: %v", err)
 	}
+	p.o.output = ""
 	if _, err := execute(context.Background(), p, "dataflow", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--output and --dead-letters") {
 		t.Errorf("remote runner without --output: %v", err)
 	}
