@@ -109,7 +109,8 @@ func writeData(t *testing.T, dir string, extra string) (string, float64) {
 func TestExecute(t *testing.T) {
 	dir := t.TempDir()
 	path, want := writeData(t, dir, "")
-	p, err := parse(t, "--input", path, "--ties", "stable", "--output", filepath.Join(dir, "r.json"), "--per-query", filepath.Join(dir, "pq.tsv"))
+	p, err := parse(t, "--input", path, "--ties", "stable", "--output", filepath.Join(dir, "r.json"), "--per-query", filepath.Join(dir, "pq.tsv"),
+		"--dead-letters", filepath.Join(dir, "dead.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
