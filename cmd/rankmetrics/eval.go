@@ -43,6 +43,20 @@ the run did not retrieve (they take no rank). Unjudged run documents are not
 relevant. As trec_eval does, queries found only in the run or only in the qrels
 are skipped by default, and always counted in the report.
 
+Every metric of the TF-Ranking family is a measure too, named key[@K] as in
+rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
+arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype). trec_eval's
+names are aliases with trec_eval's settings and stable ties (trec_eval orders
+equal scores by document id descending; give the run in that order): P_10,
+recip_rank, ndcg, ndcg_cut_10 (gain = label), map_cut_10, recall_10. All are
+computed in the same pass as MAP, per query under -q. Judged relevant documents
+the run missed count in map_cut_K's denominator (as weight-0 items of the
+TrecEval convention) but the other family measures do not see them: ndcg and
+ndcg_cut_K leave them out of the ideal ranking, recall counts only retrieved
+relevant documents, and P_K divides by min(K, list length), not K, so these
+differ from trec_eval on queries with missed relevant documents or fewer than
+K documents.
+
 Lists go to the metric in updates of --batch queries in input order, so
 TF-Ranking's per-list weights (which depend on the update) and random tie
 draws (seeded from --seed and the update's number) do not depend on the
@@ -102,7 +116,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.SetOutput(stderr)
 	o := &evalOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
 	var measures measureList
-	fs.Var(&measures, "m", "measure `NAME`: map or map@K; repeatable or comma-separated (default map)")
+	fs.Var(&measures, "m", "measure `NAME`: map, map@K, a family metric key[@K] (ndcg@10, mrr, precision@5...) or a trec_eval name (P_10, recip_rank, ndcg_cut_10, map_cut_10); repeatable or comma-separated (default map)")
 	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
 	dtype := fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")
 	ties := fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")

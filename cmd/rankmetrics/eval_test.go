@@ -281,7 +281,7 @@ func TestEvalUsage(t *testing.T) {
 	}{
 		{nil, "want FILE, or QRELS RUN; got 0 paths"},
 		{[]string{p, p, p}, "got 3 paths"},
-		{[]string{"-m", "ndcg", p}, `unknown measure "ndcg"`},
+		{[]string{"-m", "ndgc", p}, `unknown measure "ndgc"`},
 		{[]string{"-m", "map@-1", p}, `unknown measure "map@-1"`},
 		{[]string{"--dtype", "float16", p}, "--dtype"},
 		{[]string{"--ties", "first", p}, "--ties"},
@@ -415,5 +415,140 @@ func TestProgressLine(t *testing.T) {
 	want := "[======                  ]  25% 100 queries (50/s), 2000000 items (1.00 M/s), ETA 6s\033[K"
 	if got != want {
 		t.Errorf("progress line\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestEvalFamilyMeasures: family metrics and trec_eval aliases in one pass
+// with MAP, on the TREC fixture and on a TSV file, per query under -q in
+// json and tsv. Values by hand (log2(3) = 1.5849625):
+//
+//	TREC q1: ranked labels 1 0 2. q2: ranked labels 0 1; d9 (label 1)
+//	  judged, not retrieved.
+//	  mrr, recip_rank: q1 1, q2 1/2 -> 0.75.
+//	  P_2: q1 1/2, q2 1/2 -> 0.5.
+//	  ndcg@2 (gain 2^l - 1): q1 1 / (3 + 1/log2(3)) = 0.2754100,
+//	    q2 (1/log2(3)) / 1 = 0.6309298.
+//	  ndcg_cut_2 (gain l): q1 1 / (2 + 1/log2(3)) = 0.3800937, q2 0.6309298.
+//	  map_cut_2: q1 (1/1)/2 = 1/2, q2 (1/2)/2 (d9 counts) = 1/4 -> 0.375.
+//	TSV a: ranked labels 0 2 1; b: 0 1; c: 1 1.
+//	  mrr: 1/2, 1/2, 1 -> 2/3. precision@2: 1/2, 1/2, 1 -> 2/3.
+//	  P_1: 0, 0, 1 -> 1/3.
+//	  ndcg@3: a (3/log2(3) + 1/2) / (3 + 1/log2(3)) = 0.6590195,
+//	    b 1/log2(3) = 0.6309298, c 1.
+func TestEvalFamilyMeasures(t *testing.T) {
+	dir := t.TempDir()
+	qrels := writeTemp(t, dir, "qrels", fixtureQrels)
+	run := writeTemp(t, dir, "run", fixtureRun)
+	tsv := writeTemp(t, dir, "in.tsv", "qid\tlabel\tscore\na\t0\t0.9\na\t2\t0.5\na\t1\t0.1\nb\t1\t0.3\nb\t0\t0.7\nc\t1\t2\nc\t1\t1\n")
+	l3 := math.Log2(3)
+	tests := []struct {
+		name     string
+		files    []string
+		measures []string
+		perQuery map[string][]float64
+	}{
+		{"trec", []string{qrels, run}, []string{"map", "mrr", "recip_rank", "P_2", "ndcg@2", "ndcg_cut_2", "map_cut_2"}, map[string][]float64{
+			"q1": {5.0 / 6, 1, 1, 0.5, 1 / (3 + 1/l3), 1 / (2 + 1/l3), 0.5},
+			"q2": {0.25, 0.5, 0.5, 0.5, 1 / l3, 1 / l3, 0.25},
+		}},
+		{"tsv", []string{tsv}, []string{"mrr", "precision@2", "P_1", "ndcg@3"}, map[string][]float64{
+			"a": {0.5, 0.5, 0, (3/l3 + 0.5) / (3 + 1/l3)},
+			"b": {0.5, 0.5, 0, 1 / l3},
+			"c": {1, 1, 1, 1},
+		}},
+	}
+	for _, tc := range tests {
+		for _, workers := range []string{"1", "3"} {
+			args := []string{"--dtype", "float64", "--workers", workers, "--batch", "1", "-q"}
+			for _, m := range tc.measures {
+				args = append(args, "-m", m)
+			}
+			args = append(args, tc.files...)
+			r := evalJSONOf(t, args...)
+			if len(r.Measures) != len(tc.measures) || len(r.PerQuery) != len(tc.perQuery) {
+				t.Fatalf("%s: measures %v, %d queries", tc.name, r.Measures, len(r.PerQuery))
+			}
+			for m, name := range tc.measures {
+				mean := 0.0
+				for _, v := range tc.perQuery {
+					mean += v[m]
+				}
+				mean /= float64(len(tc.perQuery))
+				if got := r.Measures[name]; math.Abs(got-mean) > 1e-15 {
+					t.Errorf("%s workers %s: %s = %v, want %v", tc.name, workers, name, got, mean)
+				}
+			}
+			for _, pq := range r.PerQuery {
+				qid, _ := pq["qid"].(string)
+				want, ok := tc.perQuery[qid]
+				if !ok {
+					t.Errorf("%s: unexpected query %v", tc.name, pq)
+					continue
+				}
+				for m, name := range tc.measures {
+					got, _ := pq[name].(float64)
+					if math.Abs(got-want[m]) > 1e-15 {
+						t.Errorf("%s: query %s %s = %v, want %v", tc.name, qid, name, got, want[m])
+					}
+				}
+			}
+			// The tsv format lists the same per-query values.
+			out := mustEval(t, append([]string{"--format", "tsv"}, args...)...)
+			for qid, want := range tc.perQuery {
+				for m, name := range tc.measures {
+					line := name + "\t" + qid + "\t"
+					i := strings.Index(out, "\n"+line)
+					if i < 0 {
+						t.Errorf("%s tsv: no line %q in\n%s", tc.name, line, out)
+						continue
+					}
+					rest := out[i+1+len(line):]
+					v, err := strconv.ParseFloat(rest[:strings.IndexByte(rest, '\n')], 64)
+					if err != nil || math.Abs(v-want[m]) > 1e-15 {
+						t.Errorf("%s tsv: %s %s = %v (%v), want %v", tc.name, name, qid, v, err, want[m])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEvalFamilyWorkersIdentical: the output with family measures under
+// random ties is byte-identical for any worker count.
+func TestEvalFamilyWorkersIdentical(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(4, 4))
+	var b strings.Builder
+	b.WriteString("qid\tlabel\tscore\n")
+	for q := range 300 {
+		for range 1 + r.IntN(20) {
+			fmt.Fprintf(&b, "%05d\t%d\t%d\n", q, r.IntN(3), r.IntN(5))
+		}
+	}
+	in := writeTemp(t, dir, "r.tsv", b.String())
+	var base string
+	for _, w := range []string{"1", "2", "5"} {
+		out := mustEval(t, "--format", "tsv", "-q", "--batch", "16", "--workers", w, "--ties", "random", "--seed", "9",
+			"-m", "map,ndcg@5,mrr,P_3,recip_rank,ndcg_cut_10,recall@4", in)
+		if base == "" {
+			base = out
+		} else if out != base {
+			t.Errorf("%s workers: output differs from 1 worker", w)
+		}
+	}
+}
+
+// TestEvalBadMeasure: an unknown measure is a usage error naming the flag
+// and its value.
+func TestEvalBadMeasure(t *testing.T) {
+	dir := t.TempDir()
+	in := writeTemp(t, dir, "in.tsv", "qid\tlabel\tscore\n1\t1\t1\n")
+	for _, bad := range []string{"ndgc@10", "P_x", "map@-2", "ndcg_cut_", "alpha_dcg@3"} {
+		var out, errb bytes.Buffer
+		err := runEval(context.Background(), []string{"-m", "mrr," + bad, in}, nil, &out, &errb)
+		want := "invalid value " + strconv.Quote("mrr,"+bad) + " for flag -m: unknown measure " + strconv.Quote(bad)
+		if !errors.Is(err, errUsage) || !strings.Contains(errb.String(), want) {
+			t.Errorf("-m %s: error %v, stderr %q; want %q", bad, err, errb.String(), want)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package evaluate is the engine of "rankmetrics eval": it reads the
 // queries of a [runio.Reader], packs them into metric updates, computes
-// MAP and MAP@k on parallel workers, and adds the updates up in input
-// order.
+// MAP and MAP@k, and any metric of the family (NDCG, MRR, precision...,
+// also under trec_eval's names, see [ParseMeasure]) on parallel workers,
+// and adds the updates up in input order.
 //
 // # Determinism
 //
@@ -19,7 +20,19 @@
 // ([runio.Query.UnrankedLabels]) reach the metric as unranked counts
 // (metric.MeanAveragePrecision.UpdateUnranked): they count in the AP
 // denominator and take no rank, as in trec_eval and in TF-Ranking's
-// whole-list denominator. Queries found only in the run or only in the
+// whole-list denominator. The family measures under the TrecEval
+// convention (map_cut_K) get them as items of weight 0, ranked below every
+// retrieved document, which that convention counts in the denominator
+// only. The other family measures do not see them: NDCG leaves them out
+// of the ideal ranking and recall out of its denominator, so ndcg,
+// ndcg_cut_K and recall_K differ from trec_eval on queries whose run
+// misses relevant documents; and precision at K divides by min(K, list
+// length) as TF-Ranking does, where trec_eval's P_K divides by K.
+// Family measures named by trec_eval keep its settings' stable tie order
+// (trec_eval orders equal scores by document id descending: give the run
+// in that order); the others follow [metric.Config.Ties]. Each family
+// measure is computed by its own [metric.Suite], one ranking per list per
+// measure. Queries found only in the run or only in the
 // qrels are skipped or kept as [Options.RunOnly] and [Options.QrelsOnly]
 // say, and counted either way in the [Result].
 //

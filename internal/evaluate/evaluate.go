@@ -10,6 +10,7 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // HistBins is the number of bins of Result.Hist over [0, 1].
@@ -96,6 +97,11 @@ type engine struct {
 	specs []Measure // o.Measures, then the curve's map@1..K
 	curve []int     // index in specs of map@k, k = 1..CurveK
 	f64   bool
+	// fam holds, per spec, the final settings of a family measure, or nil
+	// for a MAP-path one; ext says whether one of them takes the judged
+	// documents a run missed as weight-0 items (TrecEval convention).
+	fam []*metric.Settings
+	ext bool
 }
 
 // histMeasure returns the index of the first map in list, or 0.
@@ -116,7 +122,7 @@ func (o *Options) check() error {
 		return fmt.Errorf("evaluate: curve k %d: want at least 0", o.CurveK)
 	}
 	for _, m := range o.Measures {
-		if m.TopN < 0 && m.TopN != metric.NoTopN {
+		if m.Family == nil && m.TopN < 0 && m.TopN != metric.NoTopN {
 			return fmt.Errorf("evaluate: measure %q: topn %d", m.Name, m.TopN)
 		}
 	}
@@ -136,6 +142,20 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 	for k := 1; k <= o.CurveK; k++ {
 		e.specs = AppendMeasure(e.specs, MAPAt(k))
 		e.curve = append(e.curve, index(e.specs, k))
+	}
+	e.fam = make([]*metric.Settings, len(e.specs))
+	for i, m := range e.specs {
+		if m.Family == nil {
+			continue
+		}
+		s := familySettings(m, o.Config)
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
+		}
+		e.fam[i] = &s
+		if s.Kind == metric.KindMAP && s.Convention == metric.TrecEval {
+			e.ext = true
+		}
 	}
 	res, err := e.run(ctx, r)
 	if err != nil {
@@ -178,7 +198,16 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 
 	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins)}
 	accs := make([]*metric.MeanAveragePrecision, len(e.specs))
+	faccs := make([]*metric.Suite, len(e.specs))
 	for s, spec := range e.specs {
+		if e.fam[s] != nil {
+			m, err := metric.NewSuiteOf(*e.fam[s])
+			if err != nil {
+				return nil, fmt.Errorf("evaluate: measure %q: %w", spec.Name, err)
+			}
+			faccs[s] = m
+			continue
+		}
 		cfg := o.Config
 		cfg.Name, cfg.TopN = spec.Name, spec.TopN
 		m, err := metric.FromConfig(cfg)
@@ -212,7 +241,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 				}
 				delete(pending, next)
 				next++
-				if err := e.reduce(j, accs, res); err != nil && redErr == nil {
+				if err := e.reduce(j, accs, faccs, res); err != nil && redErr == nil {
 					redErr = err
 					cancel()
 				}
@@ -238,6 +267,10 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 	}
 	res.Values = make([]float64, len(o.Measures))
 	for s := range o.Measures {
+		if faccs[s] != nil {
+			res.Values[s] = faccs[s].Results()[0].Value
+			continue
+		}
 		res.Values[s] = accs[s].Result()
 	}
 	for _, s := range e.curve {
@@ -315,7 +348,7 @@ func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, fre
 		}
 		(*j).reset(idx)
 	}
-	if err := (*j).add(q, e.f64); err != nil {
+	if err := (*j).add(q, e.f64, e.ext); err != nil {
 		return err
 	}
 	if p := o.Progress; p != nil {
@@ -339,13 +372,33 @@ func (e *engine) compute(j *job) error {
 	if len(j.accs) < len(e.specs) {
 		j.per = make([]metric.PerList, len(e.specs))
 		j.accs = make([]*metric.MeanAveragePrecision, len(e.specs))
+		j.faccs = make([]*metric.Suite, len(e.specs))
 	}
 	var unranked []int
 	if j.anyUnranked {
 		unranked = j.unranked
 	}
 	seed := batchSeed(e.o.Config.Seed, j.idx)
+	var xl, xp tensor.Lists
+	var xw tensor.Weights
+	haveExt := false
 	for s, spec := range e.specs {
+		if set := e.fam[s]; set != nil {
+			l, p, w := labels, preds, weights
+			if set.Kind == metric.KindMAP && set.Convention == metric.TrecEval {
+				if !haveExt {
+					if xl, xp, xw, err = j.extTensors(e.o.Config.Ragged, e.f64); err != nil {
+						return err
+					}
+					haveExt = true
+				}
+				l, p, w = xl, xp, xw
+			}
+			if err := j.computeFamily(s, set, seed, l, p, w); err != nil {
+				return fmt.Errorf("queries %q to %q: measure %q: %w", j.qids[0], j.qids[len(j.qids)-1], spec.Name, err)
+			}
+			continue
+		}
 		m := j.accs[s]
 		if m == nil {
 			cfg := e.o.Config
@@ -365,8 +418,14 @@ func (e *engine) compute(j *job) error {
 }
 
 // reduce adds one computed job, in input order.
-func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, res *Result) error {
+func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*metric.Suite, res *Result) error {
 	for s, m := range accs {
+		if m == nil {
+			if err := faccs[s].Merge(j.faccs[s]); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := m.Merge(j.accs[s]); err != nil {
 			return err
 		}
@@ -386,4 +445,17 @@ func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, res *Result
 func histBin(v float64) int {
 	b := int(v * HistBins)
 	return min(max(b, 0), HistBins-1)
+}
+
+// familySettings returns the settings of family measure m under the run's
+// configuration c: c's dtype, raggedness, accumulation and seed, and c's
+// tie policy unless m keeps trec_eval's.
+func familySettings(m Measure, c metric.Config) metric.Settings {
+	s := *m.Family
+	s.Name = m.Name
+	s.DType, s.Ragged, s.Accumulation, s.Seed = c.DType, c.Ragged, c.Accumulation, c.Seed
+	if !m.TrecTies {
+		s.Ties = c.Ties
+	}
+	return s
 }

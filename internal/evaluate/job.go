@@ -34,9 +34,23 @@ type job struct {
 	// Results, one entry per measure (the reported ones, then the
 	// curve's). The metrics in accs live as long as the job: each update
 	// resets and reseeds them.
-	per  []metric.PerList
-	accs []*metric.MeanAveragePrecision
-	err  error
+	per   []metric.PerList
+	accs  []*metric.MeanAveragePrecision
+	faccs []*metric.Suite
+	err   error
+
+	// unrLab holds the labels of the judged documents the run missed, list
+	// after list, with unrSplits (len = lists + 1), when a family measure
+	// takes them as weight-0 items; ext* are the buffers of those lists.
+	unrLab    []float64
+	unrSplits []int
+	extSplits []int
+	extLab32  []float32
+	extSc32   []float32
+	extW32    []float32
+	extLab64  []float64
+	extSc64   []float64
+	extW64    []float64
 }
 
 func (j *job) reset(idx int) {
@@ -47,14 +61,17 @@ func (j *job) reset(idx int) {
 	j.lab64, j.sc64, j.w64 = j.lab64[:0], j.sc64[:0], j.w64[:0]
 	j.unranked = j.unranked[:0]
 	j.anyUnranked = false
+	j.unrLab = j.unrLab[:0]
+	j.unrSplits = append(j.unrSplits[:0], 0)
 	j.items = 0
 	j.placeholders = 0
 	j.err = nil
 }
 
-// add appends one query. It returns an error for a non-finite weight,
-// which the metric would reject without naming the query.
-func (j *job) add(q *runio.Query, f64 bool) error {
+// add appends one query; ext keeps the labels of its judged documents the
+// run missed. It returns an error for a non-finite weight, which the
+// metric would reject without naming the query.
+func (j *job) add(q *runio.Query, f64, ext bool) error {
 	j.qids = append(j.qids, q.QID)
 	j.hasW = q.Weights != nil
 	for i, w := range q.Weights {
@@ -69,6 +86,10 @@ func (j *job) add(q *runio.Query, f64 bool) error {
 		}
 	}
 	j.unranked = append(j.unranked, unr)
+	if ext {
+		j.unrLab = append(j.unrLab, q.UnrankedLabels...)
+		j.unrSplits = append(j.unrSplits, len(j.unrLab))
+	}
 	if unr > 0 {
 		j.anyUnranked = true
 	}
@@ -168,6 +189,78 @@ func denseLists[T float32 | float64](lab, sc, w []T, splits []int, hasW bool) (l
 		ws = tensor.PerItem(wl)
 	}
 	return
+}
+
+// computeFamily runs family measure s, with settings set, on one batch,
+// writing its per-list values into j.per[s]. The metric is reused across
+// updates unless ties are random: then each update gets a metric seeded
+// with the update's seed, so draws do not depend on the worker.
+func (j *job) computeFamily(s int, set *metric.Settings, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
+	m := j.faccs[s]
+	if m == nil || set.Ties == metric.Random {
+		cfg := *set
+		cfg.Seed = seed
+		var err error
+		if m, err = metric.NewSuiteOf(cfg); err != nil {
+			return err
+		}
+		j.faccs[s] = m
+	} else {
+		m.Reset()
+	}
+	return m.UpdatePerList(j.per[s:s+1], labels, preds, weights)
+}
+
+// extTensors returns the batch with, after the ranked items of each list
+// (weight 1, or their own weight), the judged documents the run missed as
+// items of weight 0 scored below every ranked item of the list: the
+// family's TrecEval convention counts them in the AP denominator and
+// ranks them nowhere.
+func (j *job) extTensors(ragged, f64 bool) (labels, preds tensor.Lists, w tensor.Weights, err error) {
+	j.extSplits = append(j.extSplits[:0], 0)
+	if f64 {
+		j.extLab64, j.extSc64, j.extW64 = extend(j, j.lab64, j.sc64, j.w64, j.extLab64[:0], j.extSc64[:0], j.extW64[:0])
+	} else {
+		j.extLab32, j.extSc32, j.extW32 = extend(j, j.lab32, j.sc32, j.w32, j.extLab32[:0], j.extSc32[:0], j.extW32[:0])
+	}
+	switch {
+	case ragged && f64:
+		return raggedLists(j.extLab64, j.extSc64, j.extW64, j.extSplits, true)
+	case ragged:
+		return raggedLists(j.extLab32, j.extSc32, j.extW32, j.extSplits, true)
+	case f64:
+		return denseLists(j.extLab64, j.extSc64, j.extW64, j.extSplits, true)
+	}
+	return denseLists(j.extLab32, j.extSc32, j.extW32, j.extSplits, true)
+}
+
+// extend appends to lab, sc and w the lists of j with their missed judged
+// documents, and their ends to j.extSplits.
+func extend[T float32 | float64](j *job, jl, js, jw []T, lab, sc, w []T) ([]T, []T, []T) {
+	for b := range len(j.splits) - 1 {
+		lo, hi := j.splits[b], j.splits[b+1]
+		lab = append(lab, jl[lo:hi]...)
+		sc = append(sc, js[lo:hi]...)
+		low := T(0)
+		for i := lo; i < hi; i++ {
+			if i == lo || js[i] < low {
+				low = js[i]
+			}
+			if j.hasW && i < len(jw) {
+				w = append(w, jw[i])
+			} else {
+				w = append(w, 1)
+			}
+		}
+		if below := low - 1; below < low {
+			low = below
+		}
+		for _, l := range j.unrLab[j.unrSplits[b]:j.unrSplits[b+1]] {
+			lab, sc, w = append(lab, T(l)), append(sc, low), append(w, 0)
+		}
+		j.extSplits = append(j.extSplits, len(lab))
+	}
+	return lab, sc, w
 }
 
 // batchSeed derives the tie-break seed of update idx (SplitMix64).

@@ -9,24 +9,45 @@ import (
 )
 
 // Measure is one measure: MAP over the whole list (TopN is
-// metric.NoTopN) or MAP@TopN.
+// metric.NoTopN) or MAP@TopN on the MAP path, or a metric of the family
+// (Family is set).
 type Measure struct {
-	// Name is the measure's name: "map" or "map@K".
+	// Name is the measure's name: "map", "map@K", or the name the user
+	// gave a family metric ("ndcg@10", "mrr", "P_10", "map_cut_10"...).
 	Name string
-	// TopN is K of map@K, or metric.NoTopN for map.
+	// TopN is K of map@K, or metric.NoTopN for map; for a family metric,
+	// its cutoff.
 	TopN int
+	// Family, when not nil, holds the settings of a metric of the family
+	// (metric.ParseMetric or metric.ParseTrecEvalMeasure). Its dtype,
+	// raggedness, accumulation and seed come from Options.Config; its tie
+	// policy too unless TrecTies is set.
+	Family *metric.Settings
+	// TrecTies keeps the tie policy of the settings (Stable, for a
+	// trec_eval alias) instead of Options.Config's.
+	TrecTies bool
 }
 
 // MAP returns the measure map: MAP over the whole list.
-func MAP() Measure { return Measure{"map", metric.NoTopN} }
+func MAP() Measure { return Measure{Name: "map", TopN: metric.NoTopN} }
 
 // MAPAt returns the measure map@k.
-func MAPAt(k int) Measure { return Measure{"map@" + strconv.Itoa(k), k} }
+func MAPAt(k int) Measure { return Measure{Name: "map@" + strconv.Itoa(k), TopN: k} }
 
-// ParseMeasure parses "map" or "map@K" with K >= 0, in any case and with
-// surrounding spaces.
+// ParseMeasure parses a measure name, with surrounding spaces:
+//   - "map" or "map@K" with K >= 0, in any case: TF-Ranking's MAP on the
+//     MAP path (trec_eval's map is the same measure there);
+//   - any other name metric.ParseMetric reads (key[@k]: "ndcg@10", "mrr",
+//     "precision@5", "recall", "hits@1", "arp", "opa", "dcg@3"...);
+//   - otherwise a trec_eval measure name that metric.ParseTrecEvalMeasure
+//     reads ("P_10", "recip_rank", "ndcg_cut_10", "map_cut_10",
+//     "recall_100", "ndcg"), computed with trec_eval's settings.
+//
+// Metrics over subtopic labels (precision_ia, alpha_dcg) are refused:
+// eval's inputs have one label per item.
 func ParseMeasure(s string) (Measure, error) {
-	name := strings.ToLower(strings.TrimSpace(s))
+	raw := strings.TrimSpace(s)
+	name := strings.ToLower(raw)
 	if name == "map" {
 		return MAP(), nil
 	}
@@ -35,23 +56,42 @@ func ParseMeasure(s string) (Measure, error) {
 		if err == nil && n >= 0 {
 			return MAPAt(n), nil
 		}
+		return Measure{}, fmt.Errorf("unknown measure %q (map@K needs K >= 0)", s)
 	}
-	return Measure{}, fmt.Errorf("unknown measure %q (want map or map@K with K >= 0)", s)
+	trec := false
+	set, err := metric.ParseMetric(raw)
+	if err != nil && !strings.Contains(raw, "@") {
+		// Without @ the name may be a trec_eval one; with it, ParseMetric's
+		// error says what is wrong.
+		set, err = metric.ParseTrecEvalMeasure(raw)
+		trec = true
+	}
+	if err != nil {
+		return Measure{}, fmt.Errorf("unknown measure %q (want map, map@K, a metric key[@K] such as ndcg@10, mrr, precision@5, or a trec_eval name such as P_10, recip_rank, ndcg_cut_10, map_cut_10): %w", s, err)
+	}
+	if set.Kind == metric.KindPrecisionIA || set.Kind == metric.KindAlphaDCG {
+		return Measure{}, fmt.Errorf("unknown measure %q: %s needs subtopic labels, which eval's inputs do not have", s, set.Kind)
+	}
+	return Measure{Name: raw, TopN: set.TopN, Family: &set, TrecTies: trec}, nil
 }
 
-// AppendMeasure appends m to list unless list already has a measure with
-// the same TopN.
+// AppendMeasure appends m to list unless list already has the same
+// measure: a MAP-path measure with the same TopN, or a family measure with
+// the same name.
 func AppendMeasure(list []Measure, m Measure) []Measure {
-	if index(list, m.TopN) >= 0 {
-		return list
+	for _, x := range list {
+		if (m.Family == nil && x.Family == nil && x.TopN == m.TopN) || (m.Family != nil && x.Family != nil && x.Name == m.Name) {
+			return list
+		}
 	}
 	return append(list, m)
 }
 
-// index returns the index in list of the measure with TopN topn, or -1.
+// index returns the index in list of the MAP-path measure with TopN topn,
+// or -1.
 func index(list []Measure, topn int) int {
 	for i, x := range list {
-		if x.TopN == topn {
+		if x.Family == nil && x.TopN == topn {
 			return i
 		}
 	}

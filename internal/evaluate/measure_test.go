@@ -14,14 +14,16 @@ func TestParseMeasure(t *testing.T) {
 		want Measure
 		err  string
 	}{
-		{"map", Measure{"map", metric.NoTopN}, ""},
-		{" MAP ", Measure{"map", metric.NoTopN}, ""},
-		{"map@10", Measure{"map@10", 10}, ""},
-		{"Map@0", Measure{"map@0", 0}, ""},
-		{"map@007", Measure{"map@7", 7}, ""},
+		{"map", Measure{Name: "map", TopN: metric.NoTopN}, ""},
+		{" MAP ", Measure{Name: "map", TopN: metric.NoTopN}, ""},
+		{"map@10", Measure{Name: "map@10", TopN: 10}, ""},
+		{"Map@0", Measure{Name: "map@0", TopN: 0}, ""},
+		{"map@007", Measure{Name: "map@7", TopN: 7}, ""},
 		{"map@-1", Measure{}, `unknown measure "map@-1"`},
 		{"map@", Measure{}, `unknown measure "map@"`},
-		{"ndcg", Measure{}, `unknown measure "ndcg"`},
+		{"ndgc", Measure{}, `unknown measure "ndgc"`},
+		{"P_x", Measure{}, `unknown measure "P_x"`},
+		{"alpha_dcg@5", Measure{}, `needs subtopic labels`},
 	}
 	for _, tc := range tests {
 		got, err := ParseMeasure(tc.in)
@@ -39,8 +41,49 @@ func TestAppendMeasure(t *testing.T) {
 	for _, m := range []Measure{MAP(), MAPAt(3), MAP(), MAPAt(3), MAPAt(1)} {
 		l = AppendMeasure(l, m)
 	}
-	if want := []Measure{{"map", -1}, {"map@3", 3}, {"map@1", 1}}; !slices.Equal(l, want) {
+	if want := []Measure{{Name: "map", TopN: -1}, {Name: "map@3", TopN: 3}, {Name: "map@1", TopN: 1}}; !slices.Equal(l, want) {
 		t.Errorf("measures %v, want %v", l, want)
+	}
+}
+
+func TestParseMeasureFamily(t *testing.T) {
+	tests := []struct {
+		in       string
+		kind     metric.Kind
+		topn     int
+		trecTies bool
+	}{
+		{"ndcg@10", metric.KindNDCG, 10, false},
+		{"mrr", metric.KindMRR, metric.NoTopN, false},
+		{"precision@5", metric.KindPrecision, 5, false},
+		{"P_10", metric.KindPrecision, 10, true},
+		{"recip_rank", metric.KindMRR, metric.NoTopN, true},
+		{"map_cut_10", metric.KindMAP, 10, true},
+		{"ndcg_cut_10", metric.KindNDCG, 10, true},
+	}
+	for _, tc := range tests {
+		got, err := ParseMeasure(tc.in)
+		if err != nil {
+			t.Fatalf("ParseMeasure(%q): %v", tc.in, err)
+		}
+		if got.Name != tc.in || got.Family == nil || got.Family.Kind != tc.kind || got.TopN != tc.topn || got.Family.TopN != tc.topn || got.TrecTies != tc.trecTies {
+			t.Errorf("ParseMeasure(%q) = %+v", tc.in, got)
+		}
+	}
+	var l []Measure
+	for _, n := range []string{"map", "mrr", "P_10", "mrr", "map@10", "precision@10"} {
+		m, err := ParseMeasure(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l = AppendMeasure(l, m)
+	}
+	var names []string
+	for _, m := range l {
+		names = append(names, m.Name)
+	}
+	if want := []string{"map", "mrr", "P_10", "map@10", "precision@10"}; !slices.Equal(names, want) {
+		t.Errorf("measures %v, want %v", names, want)
 	}
 }
 
