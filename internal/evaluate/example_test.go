@@ -51,3 +51,60 @@ func ExampleRun() {
 	// all map 0.5417 map@1 0.2500
 	// read 3, evaluated 2, run-only skipped 1
 }
+
+// ExampleParseMeasure evaluates family measures named as trec_eval names
+// them, in one pass, on the run of ExampleRun. Query 301 ranks labels
+// 0 1 2: recip_rank 1/2, P_2 1/2, map_cut_2 (1/2)/2 = 1/4, and ndcg_cut_3
+// (gain = label) (1/log2(3) + 2/2) / (2 + 1/log2(3)) = 0.6199. Query 302
+// ranks labels 1 0 and misses d9 (relevant): recip_rank 1, P_2 1/2,
+// map_cut_2 (1/1)/2 = 1/2 (d9 counts), ndcg_cut_3 1 (the ideal ranking
+// does not see d9; trec_eval's would give 0.6131).
+func ExampleParseMeasure() {
+	qrels := "301 0 d1 1\n301 0 d2 0\n301 0 d7 2\n302 0 d5 1\n302 0 d9 1\n"
+	run := "301 Q0 d2 1 2.5 demo\n301 Q0 d1 2 1.5 demo\n301 Q0 d7 3 0.5 demo\n" +
+		"302 Q0 d5 1 0.9 demo\n302 Q0 d6 2 0.8 demo\n"
+	r, err := runio.NewTRECReader(context.Background(), strings.NewReader(qrels), strings.NewReader(run), "qrels", "run", runio.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	var measures []evaluate.Measure
+	for _, name := range []string{"recip_rank", "P_2", "map_cut_2", "ndcg_cut_3"} {
+		m, err := evaluate.ParseMeasure(name)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		measures = append(measures, m)
+	}
+	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	cfg.DType, cfg.Ragged = metric.Float64, true
+	res, err := evaluate.Run(context.Background(), r, evaluate.Options{
+		Measures: measures, Config: cfg, Batch: 1024, Workers: 2,
+		PerQuery: func(b *evaluate.Batch) error {
+			for i := range b.Len() {
+				fmt.Printf("%s", b.QID(i))
+				for m := range measures {
+					fmt.Printf(" %.4f", b.Value(m, i))
+				}
+				fmt.Println()
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for m, x := range measures {
+		fmt.Printf("%s %.4f\n", x.Name, res.Values[m])
+	}
+	// Output:
+	// 301 0.5000 0.5000 0.2500 0.6199
+	// 302 1.0000 0.5000 0.5000 1.0000
+	// recip_rank 0.7500
+	// P_2 0.5000
+	// map_cut_2 0.3750
+	// ndcg_cut_3 0.8100
+}
