@@ -30,9 +30,10 @@
 // length) as TF-Ranking does, where trec_eval's P_K divides by K.
 // Family measures named by trec_eval keep its settings' stable tie order
 // (trec_eval orders equal scores by document id descending: give the run
-// in that order); the others follow [metric.Config.Ties]. Each family
-// measure is computed by its own [metric.Suite], one ranking per list per
-// measure. Queries found only in the run or only in the
+// in that order); the others follow [metric.Config.Ties]. Family measures
+// with the same tie policy and the same lists share one [metric.Suite],
+// so one ranking of each list serves them all. Queries found only in the
+// run or only in the
 // qrels are skipped or kept as [Options.RunOnly] and [Options.QrelsOnly]
 // say, and counted either way in the [Result].
 //

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
-	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // HistBins is the number of bins of Result.Hist over [0, 1].
@@ -98,10 +97,21 @@ type engine struct {
 	curve []int     // index in specs of map@k, k = 1..CurveK
 	f64   bool
 	// fam holds, per spec, the final settings of a family measure, or nil
-	// for a MAP-path one; ext says whether one of them takes the judged
+	// for a MAP-path one; groups are the family measures that share one
+	// metric.Suite; ext says whether one of them takes the judged
 	// documents a run missed as weight-0 items (TrecEval convention).
-	fam []*metric.Settings
-	ext bool
+	fam    []*metric.Settings
+	groups []group
+	ext    bool
+}
+
+// group is family measures computed by one metric.Suite, from one ranking
+// of each list.
+type group struct {
+	specs []int // indexes into engine.specs
+	sets  []metric.Settings
+	ext   bool // the lists carry the missed judged documents
+	ties  metric.TiePolicy
 }
 
 // histMeasure returns the index of the first map in list, or 0.
@@ -153,9 +163,9 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 			return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
 		}
 		e.fam[i] = &s
-		if s.Kind == metric.KindMAP && s.Convention == metric.TrecEval {
-			e.ext = true
-		}
+		ext := s.Kind == metric.KindMAP && s.Convention == metric.TrecEval
+		e.ext = e.ext || ext
+		e.addToGroup(i, s, ext)
 	}
 	res, err := e.run(ctx, r)
 	if err != nil {
@@ -198,14 +208,16 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 
 	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins)}
 	accs := make([]*metric.MeanAveragePrecision, len(e.specs))
-	faccs := make([]*metric.Suite, len(e.specs))
+	faccs := make([]*metric.Suite, len(e.groups))
+	for g := range e.groups {
+		m, err := metric.NewSuiteOf(e.groups[g].sets...)
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: measure %q: %w", e.specs[e.groups[g].specs[0]].Name, err)
+		}
+		faccs[g] = m
+	}
 	for s, spec := range e.specs {
 		if e.fam[s] != nil {
-			m, err := metric.NewSuiteOf(*e.fam[s])
-			if err != nil {
-				return nil, fmt.Errorf("evaluate: measure %q: %w", spec.Name, err)
-			}
-			faccs[s] = m
 			continue
 		}
 		cfg := o.Config
@@ -267,11 +279,14 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 	}
 	res.Values = make([]float64, len(o.Measures))
 	for s := range o.Measures {
-		if faccs[s] != nil {
-			res.Values[s] = faccs[s].Results()[0].Value
-			continue
+		if accs[s] != nil {
+			res.Values[s] = accs[s].Result()
 		}
-		res.Values[s] = accs[s].Result()
+	}
+	for g := range e.groups {
+		for k, sc := range faccs[g].Results() {
+			res.Values[e.groups[g].specs[k]] = sc.Value
+		}
 	}
 	for _, s := range e.curve {
 		res.Curve = append(res.Curve, accs[s].Result())
@@ -372,31 +387,31 @@ func (e *engine) compute(j *job) error {
 	if len(j.accs) < len(e.specs) {
 		j.per = make([]metric.PerList, len(e.specs))
 		j.accs = make([]*metric.MeanAveragePrecision, len(e.specs))
-		j.faccs = make([]*metric.Suite, len(e.specs))
+		j.faccs = make([]*metric.Suite, len(e.groups))
+		j.gper = make([][]metric.PerList, len(e.groups))
 	}
 	var unranked []int
 	if j.anyUnranked {
 		unranked = j.unranked
 	}
 	seed := batchSeed(e.o.Config.Seed, j.idx)
-	var xl, xp tensor.Lists
-	var xw tensor.Weights
-	haveExt := false
+	for g := range e.groups {
+		gr := &e.groups[g]
+		l, p, w := labels, preds, weights
+		if gr.ext {
+			if l, p, w, err = j.extTensors(e.o.Config.Ragged, e.f64); err != nil {
+				return err
+			}
+		}
+		if err := j.computeGroup(g, gr, seed, l, p, w); err != nil {
+			return fmt.Errorf("queries %q to %q: measure %q: %w", j.qids[0], j.qids[len(j.qids)-1], e.specs[gr.specs[0]].Name, err)
+		}
+		for k, s := range gr.specs {
+			j.per[s] = j.gper[g][k]
+		}
+	}
 	for s, spec := range e.specs {
-		if set := e.fam[s]; set != nil {
-			l, p, w := labels, preds, weights
-			if set.Kind == metric.KindMAP && set.Convention == metric.TrecEval {
-				if !haveExt {
-					if xl, xp, xw, err = j.extTensors(e.o.Config.Ragged, e.f64); err != nil {
-						return err
-					}
-					haveExt = true
-				}
-				l, p, w = xl, xp, xw
-			}
-			if err := j.computeFamily(s, set, seed, l, p, w); err != nil {
-				return fmt.Errorf("queries %q to %q: measure %q: %w", j.qids[0], j.qids[len(j.qids)-1], spec.Name, err)
-			}
+		if e.fam[s] != nil {
 			continue
 		}
 		m := j.accs[s]
@@ -421,12 +436,14 @@ func (e *engine) compute(j *job) error {
 func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*metric.Suite, res *Result) error {
 	for s, m := range accs {
 		if m == nil {
-			if err := faccs[s].Merge(j.faccs[s]); err != nil {
-				return err
-			}
 			continue
 		}
 		if err := m.Merge(j.accs[s]); err != nil {
+			return err
+		}
+	}
+	for g, m := range faccs {
+		if err := m.Merge(j.faccs[g]); err != nil {
 			return err
 		}
 	}
@@ -458,4 +475,26 @@ func familySettings(m Measure, c metric.Config) metric.Settings {
 		s.Ties = c.Ties
 	}
 	return s
+}
+
+// addToGroup puts family spec i, with settings s, in the first group it
+// can share a ranking with: the same tie policy, the same lists (with or
+// without the missed judged documents), and a distinct name; or in a new
+// group.
+func (e *engine) addToGroup(i int, s metric.Settings, ext bool) {
+	for g := range e.groups {
+		gr := &e.groups[g]
+		if gr.ext != ext || gr.ties != s.Ties {
+			continue
+		}
+		dup := false
+		for _, x := range gr.sets {
+			dup = dup || x.Name == s.Name
+		}
+		if !dup {
+			gr.specs, gr.sets = append(gr.specs, i), append(gr.sets, s)
+			return
+		}
+	}
+	e.groups = append(e.groups, group{specs: []int{i}, sets: []metric.Settings{s}, ext: ext, ties: s.Ties})
 }

@@ -49,11 +49,28 @@ func BenchmarkRun(b *testing.B) {
 		q.Labels = append(q.Labels, l)
 		q.Scores = append(q.Scores, float64(rng.IntN(1000))/1000+0.6*l)
 	}
-	for _, workers := range []int{1, 2} {
-		b.Run("workers="+strconv.Itoa(workers), func(b *testing.B) {
+	family := []Measure{MAP()}
+	for _, n := range []string{"ndcg@10", "mrr", "precision@10", "recall@10"} {
+		m, err := ParseMeasure(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		family = append(family, m)
+	}
+	for _, tc := range []struct {
+		name     string
+		measures []Measure
+		workers  int
+	}{
+		{"map/workers=1", []Measure{MAP()}, 1},
+		{"map/workers=2", []Measure{MAP()}, 2},
+		// MAP on its path plus four family measures sharing one ranking.
+		{"map+4family/workers=1", family, 1},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
 			cfg := metric.DefaultConfig(metric.DefaultMAPName)
 			cfg.Ties, cfg.Ragged = metric.Stable, true
-			o := Options{Measures: []Measure{MAP()}, Config: cfg, Batch: 1024, Workers: workers}
+			o := Options{Measures: tc.measures, Config: cfg, Batch: 1024, Workers: tc.workers}
 			const queries = 10000
 			b.SetBytes(queries * 100) // "bytes" are items
 			for b.Loop() {

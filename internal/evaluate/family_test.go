@@ -154,3 +154,29 @@ func TestRunFamilyMAPCutMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFamilyGroupedSameAsAlone: measures sharing one suite give, per
+// query and overall, the bits each gives alone (deterministic ties).
+func TestRunFamilyGroupedSameAsAlone(t *testing.T) {
+	qs := randomQueries(11, 300, false)
+	names := []string{"ndcg@5", "mrr", "P_3", "recall@4", "ndcg_cut_10", "precision@2"}
+	for _, ties := range []string{"stable", "expected"} {
+		o := options(t, "float32", ties, names...)
+		o.Batch = 32
+		all, allPQ := run(t, &sliceReader{qs: qs}, o)
+		for m, name := range names {
+			o1 := options(t, "float32", ties, name)
+			o1.Batch = 32
+			one, onePQ := run(t, &sliceReader{qs: qs}, o1)
+			if !sameBits(one.Values, all.Values[m:m+1]) {
+				t.Errorf("%s %s: alone %v, grouped %v", ties, name, one.Values[0], all.Values[m])
+			}
+			for _, q := range allPQ.order {
+				if !sameBits(onePQ.values[q], allPQ.values[q][m:m+1]) {
+					t.Errorf("%s %s query %s: alone %v, grouped %v", ties, name, q, onePQ.values[q], allPQ.values[q][m])
+					break
+				}
+			}
+		}
+	}
+}

@@ -36,7 +36,8 @@ type job struct {
 	// resets and reseeds them.
 	per   []metric.PerList
 	accs  []*metric.MeanAveragePrecision
-	faccs []*metric.Suite
+	faccs []*metric.Suite    // one per family group
+	gper  [][]metric.PerList // per family group, its measures' values
 	err   error
 
 	// unrLab holds the labels of the judged documents the run missed, list
@@ -191,24 +192,29 @@ func denseLists[T float32 | float64](lab, sc, w []T, splits []int, hasW bool) (l
 	return
 }
 
-// computeFamily runs family measure s, with settings set, on one batch,
-// writing its per-list values into j.per[s]. The metric is reused across
-// updates unless ties are random: then each update gets a metric seeded
-// with the update's seed, so draws do not depend on the worker.
-func (j *job) computeFamily(s int, set *metric.Settings, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
-	m := j.faccs[s]
-	if m == nil || set.Ties == metric.Random {
-		cfg := *set
-		cfg.Seed = seed
+// computeGroup runs family group g on one batch, writing its measures'
+// per-list values into j.gper[g]. The suite is reused across updates
+// unless ties are random: then each update gets a suite seeded with the
+// update's seed, so draws do not depend on the worker.
+func (j *job) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
+	m := j.faccs[g]
+	if m == nil || gr.ties == metric.Random {
+		sets := append([]metric.Settings(nil), gr.sets...)
+		for i := range sets {
+			sets[i].Seed = seed
+		}
 		var err error
-		if m, err = metric.NewSuiteOf(cfg); err != nil {
+		if m, err = metric.NewSuiteOf(sets...); err != nil {
 			return err
 		}
-		j.faccs[s] = m
+		j.faccs[g] = m
 	} else {
 		m.Reset()
 	}
-	return m.UpdatePerList(j.per[s:s+1], labels, preds, weights)
+	if len(j.gper[g]) != len(gr.sets) {
+		j.gper[g] = make([]metric.PerList, len(gr.sets))
+	}
+	return m.UpdatePerList(j.gper[g], labels, preds, weights)
 }
 
 // extTensors returns the batch with, after the ranked items of each list
