@@ -128,7 +128,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, json or tsv")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
-	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query AP")
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (or of the first measure)")
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve")
 	inFormat := fs.String("input-format", "auto", "input format: auto, trec, tsv, csv, jsonl, parquet or rkm1")
 	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column (TSV, CSV, Parquet) or key (JSON Lines)")
@@ -539,8 +539,8 @@ func writePlot(path string, d plotData) error {
 	curve.Y.Min = 0
 
 	hist := plot.New()
-	hist.Title.Text = "per-query AP (" + d.Measure + ")"
-	hist.X.Label.Text = "AP"
+	hist.Title.Text = "per-query " + d.Measure
+	hist.X.Label.Text = d.Measure
 	hist.Y.Label.Text = "queries"
 	h := &plotter.Histogram{Width: 1.0 / evaluate.HistBins, FillColor: color.RGBA{R: 255, G: 127, B: 14, A: 255}}
 	h.LineStyle.Width = vg.Points(0.5)
