@@ -12,5 +12,7 @@
 //
 //	rankmetrics eval [flags] QRELS RUN | FILE
 //
-// eval evaluates ranking outputs from files; run "rankmetrics eval -h".
+// eval evaluates ranking outputs from files (TREC qrels and run, TSV, CSV,
+// JSON Lines, Parquet, RKM1) with MAP, any metric of the family and
+// trec_eval's measure names; run "rankmetrics eval -h".
 package main
