@@ -58,8 +58,8 @@ func (c *goldenCase) kind() string {
 		return "error"
 	case c.Expect.Tie:
 		return "tie"
-	case c.has("nan_weight"):
-		return "nan_weight" // an error by default, by design
+	case c.has("nan_weight") || c.has("inf_weight"):
+		return "nonfinite_weight" // an error by default, by design
 	default:
 		return "exact"
 	}
@@ -308,13 +308,18 @@ func mergedResult(c *goldenCase) (float64, error) {
 	return ms[0].Result(), nil
 }
 
-// TestParityFloat64 runs the tie-free golden cases in float64 mode: every
-// finite value within 1e-6 of TF's float32 value, and the same NaN and
-// infinities.
+// TestParityFloat64 runs the tie-free golden cases in float64 mode: the
+// result and every per-list AP (all in [0, 1]) within 1e-6 of TF's float32
+// value, every list weight within 1e-6 relative (weights reach 20, where one
+// float32 ulp is 1.9e-6), and the same NaN and infinities.
+//
+// Cases tagged subnormal are left out: TF flushes their subnormal float32
+// weights to zero, a float32 effect that float64 mode does not have (and
+// float32 mode reproduces, see TestParityFloat32).
 func TestParityFloat64(t *testing.T) {
 	var maxRes, maxList, maxWeight float64
-	n := 0
-	check := func(id, what string, got float64, want cases.Num, worst *float64) {
+	n, skipped := 0, 0
+	check := func(id, what string, got float64, want cases.Num, relative bool, worst *float64) {
 		w := float64(want)
 		switch {
 		case math.IsNaN(w) || math.IsInf(w, 0):
@@ -323,6 +328,9 @@ func TestParityFloat64(t *testing.T) {
 			}
 		default:
 			d := math.Abs(got - w)
+			if relative {
+				d /= max(1, math.Abs(w))
+			}
 			if !(d <= 1e-6) {
 				t.Errorf("%s: %s %v, TF %v (|Δ| %.3g)", id, what, got, w, d)
 			}
@@ -336,47 +344,77 @@ func TestParityFloat64(t *testing.T) {
 		if c.kind() != "exact" {
 			continue
 		}
+		if c.has("subnormal") {
+			skipped++
+			continue
+		}
 		n++
 		a := run(c, "float64", "stable", 0)
 		if a.Error != "" {
 			t.Errorf("%s: %s", c.ID, a.Error)
 			continue
 		}
-		check(c.ID, "result", a.Result, *c.Expect.Result, &maxRes)
+		check(c.ID, "result", a.Result, *c.Expect.Result, false, &maxRes)
 		for u := range c.Expect.PerList {
 			for b := range c.Expect.PerList[u] {
-				check(c.ID, fmt.Sprintf("update %d list %d AP", u, b), a.PerList[u][b], c.Expect.PerList[u][b], &maxList)
-				check(c.ID, fmt.Sprintf("update %d list %d weight", u, b), a.ListWeights[u][b], c.Expect.ListWeights[u][b], &maxWeight)
+				check(c.ID, fmt.Sprintf("update %d list %d AP", u, b), a.PerList[u][b], c.Expect.PerList[u][b], false, &maxList)
+				check(c.ID, fmt.Sprintf("update %d list %d weight", u, b), a.ListWeights[u][b], c.Expect.ListWeights[u][b], true, &maxWeight)
 			}
 		}
 	}
-	t.Logf("float64 vs TF float32 on %d tie-free cases: max |Δ| result %.3g, per-list AP %.3g, list weight %.3g", n, maxRes, maxList, maxWeight)
+	t.Logf("float64 vs TF float32 on %d tie-free cases (%d subnormal ones left out): max |Δ| result %.3g, per-list AP %.3g; max relative |Δ| list weight %.3g",
+		n, skipped, maxRes, maxList, maxWeight)
 }
 
 // TestParityErrors: where TF raised (negative top-n, shapes that do not
 // match), compute returns an error too. Where we deliberately differ, NaN
-// scores and NaN weights, we return an error by default; the golden file
-// records what TF did instead.
+// scores and NaN or infinite weights, we return an error by default; the
+// golden file records what TF did instead. A NaN score on an item that is
+// masked anyway (invalid label, weight <= 0) changes nothing in TF, so there
+// the answer must be one TF gave; likewise a case tagged for non-finite
+// weights that ended up with none may be answered with TF's bits.
 func TestParityErrors(t *testing.T) {
 	counts := map[string]int{}
 	for i := range readGolden(t) {
 		c := &readGolden(t)[i]
 		k := c.kind()
-		if k != "error" && k != "nan_score" && k != "nan_weight" {
+		if k != "error" && k != "nan_score" && k != "nonfinite_weight" {
 			continue
 		}
 		counts[k]++
 		for _, dtype := range []string{"float32", "float64"} {
 			a := run(c, dtype, "random", 1)
-			if a.Error == "" {
-				t.Errorf("%s (%s, %s): answered %v; TF: %s", c.ID, k, dtype, a.Result, describeTF(c))
+			if a.Error != "" {
+				continue
 			}
+			if k == "nan_score" && tfGave(c, a.Result, dtype == "float32") {
+				counts["nan_score answered as TF"]++
+				continue
+			}
+			if k == "nonfinite_weight" && c.Expect.Result != nil && !math.IsNaN(float64(*c.Expect.Result)) &&
+				(dtype == "float32" && sameFloat32(a.Result, *c.Expect.Result) ||
+					dtype == "float64" && math.Abs(a.Result-float64(*c.Expect.Result)) <= 1e-6) {
+				counts["nonfinite_weight answered as TF"]++ // e.g. the only non-finite weight sat on no slot
+				continue
+			}
+			t.Errorf("%s (%s, %s): answered %v; TF: %s", c.ID, k, dtype, a.Result, describeTF(c))
 		}
 	}
 	t.Logf("error answers: %v", counts)
-	if counts["error"] == 0 || counts["nan_score"] == 0 || counts["nan_weight"] == 0 {
+	if counts["error"] == 0 || counts["nan_score"] == 0 || counts["nonfinite_weight"] == 0 {
 		t.Errorf("golden file lacks error, NaN-score or NaN-weight cases: %v", counts)
 	}
+}
+
+// tfGave reports whether x is one of the results TF gave over its seeds:
+// the same float32 bits, or within 1e-6 when exact is false.
+func tfGave(c *goldenCase, x float64, exact bool) bool {
+	for _, v := range c.Expect.Values {
+		if exact && sameFloat32(x, v) || !exact && math.Abs(x-float64(v)) <= 1e-6 {
+			return true
+		}
+	}
+	return false
 }
 
 func describeTF(c *goldenCase) string {
@@ -393,9 +431,12 @@ func describeTF(c *goldenCase) string {
 }
 
 // TestParityTiesExpected: on every tie case the closed-form Expected policy
-// lies within 4 standard errors of TF's mean over its seeds.
+// lies within 4 standard errors of TF's mean over its seeds. Some tie
+// orders differ only in float32 rounding (the same real AP summed in
+// another order), which gives a standard error of 1e-9; there the bound is
+// 1e-6, the float64 tolerance of the parity issue.
 func TestParityTiesExpected(t *testing.T) {
-	n, worst := 0, 0.0
+	n, rounding, worst := 0, 0, 0.0
 	for i := range readGolden(t) {
 		c := &readGolden(t)[i]
 		if c.kind() != "tie" {
@@ -412,14 +453,19 @@ func TestParityTiesExpected(t *testing.T) {
 			if se <= 0 {
 				t.Fatalf("%s: TF standard error %v; tie cases have at least two outcomes", c.ID, se)
 			}
-			z := math.Abs(a.Result-float64(c.Expect.Mean)) / se
+			d := math.Abs(a.Result - float64(c.Expect.Mean))
+			z := d / se
+			if z > 4 && d <= 1e-6 {
+				rounding++ // within float32 rounding of TF's mean
+				continue
+			}
 			worst = max(worst, z)
 			if !(z <= 4) {
 				t.Errorf("%s %s: Expected %v, TF mean %v ± %v (%.1f standard errors)", c.ID, dtype, a.Result, float64(c.Expect.Mean), se, z)
 			}
 		}
 	}
-	t.Logf("Expected vs TF's mean on %d tie cases: largest distance %.2f standard errors", n, worst)
+	t.Logf("Expected vs TF's mean on %d tie cases: largest distance %.2f standard errors (%d float32-rounding-only answers within 1e-6 left out of that figure)", n, worst, rounding)
 }
 
 // goRandomSeeds is how many seeds TestParityTiesRandom draws per case.

@@ -3,8 +3,9 @@
 # and through `rankmetrics compute`, compared by compare.py.
 #   parity/check.sh N [SEED]
 # N counts every compared case: about 1 in 30 is a tie case (run in TF under
-# 200 seeds, sent to compute with ties "expected"), the rest are tie-free and
-# must match float32 bit for bit. The last line is exactly "N passed, M failed".
+# 200 seeds, sent to compute with ties "expected"), 1 in 100 has NaN or Inf
+# weights (an error by design, or TF's bits), the rest are tie-free and must
+# match float32 bit for bit. The last line is exactly "N passed, M failed".
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -18,10 +19,11 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 ties=$(( n / 30 ))
-exact=$(( n - ties ))
-echo "check.sh: seed $seed, $exact exact + $ties tie cases" >&2
+nonfinite=$(( n / 100 ))
+exact=$(( n - ties - nonfinite ))
+echo "check.sh: seed $seed, $exact tie-free + $nonfinite NaN/Inf-weight + $ties tie cases" >&2
 start=$(date +%s)
-"$py" "$here/generate.py" --exact "$exact" --ties "$ties" --nan-scores 0 --no-edge \
+"$py" "$here/generate.py" --exact "$exact" --ties "$ties" --nonfinite-weights "$nonfinite" --nan-scores 0 --no-edge \
 	--seed "$seed" --out "$tmp/cases.jsonl" >&2
 echo "check.sh: TF side took $(( $(date +%s) - start )) s" >&2
 

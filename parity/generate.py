@@ -190,7 +190,11 @@ def resolve_topn(choice, width):
     return choice
 
 
-def draw_exact_case(rng, cid, seed):
+def draw_exact_case(rng, cid, seed, special=None):
+    """A tie-free case. special "nan_weight" or "inf_weight" plants non-finite
+    weights (then top-n is None, so every slot counts whatever the order of the
+    invalid items); otherwise about 0.4% of the cases with weights get
+    subnormal ones."""
     b, width, size = draw_size(rng)
     ragged = bool(rng.random() < 0.35)
     n_up = 1 if rng.random() < 0.78 else int(rng.integers(2, 5))
@@ -201,14 +205,10 @@ def draw_exact_case(rng, cid, seed):
         sstyle = "int"  # keep the file small
     if size == "huge" and wmode == "item":
         wmode = "list"
-    special = None
-    r = rng.random()
-    if wmode != "none" and r < 0.004:
+    if special is None and wmode != "none" and rng.random() < 0.004:
         special = "subnormal"
-    elif wmode != "none" and r < 0.008:
-        special = "nan_weight"
-    elif wmode != "none" and r < 0.012:
-        special = "inf_weight"
+    if special in ("nan_weight", "inf_weight") and wmode == "none":
+        wmode = "item"
     topn_choice = TOPN_CHOICES[int(rng.choice(len(TOPN_CHOICES), p=TOPN_P))]
     if special in ("nan_weight", "inf_weight"):
         topn_choice = None  # every slot inside top-n: no dependence on the order of invalid items
@@ -487,6 +487,8 @@ def main(argv=None):
     ap.add_argument("--exact", type=int, default=10000, help="random tie-free cases")
     ap.add_argument("--ties", type=int, default=300, help="random tie cases (run under many seeds)")
     ap.add_argument("--nan-scores", type=int, default=None, help="cases with NaN scores (default: ties/15)")
+    ap.add_argument("--nonfinite-weights", type=int, default=None,
+                    help="extra cases with NaN or +-Inf weights (default: exact/250)")
     ap.add_argument("--seeds-per-tie", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-edge", action="store_true", help="leave out the hand-shaped edge cases")
@@ -495,28 +497,34 @@ def main(argv=None):
     args = ap.parse_args(argv)
     np.seterr(invalid="ignore", over="ignore", divide="ignore")  # Inf - Inf etc. are meant
     n_nan = args.nan_scores if args.nan_scores is not None else max(0, args.ties // 15)
+    n_nonfinite = args.nonfinite_weights if args.nonfinite_weights is not None else args.exact // 250
 
     t0 = time.time()
-    rng = np.random.default_rng(args.seed)
+    # one random stream per kind of case, so that the count of one kind does
+    # not change the cases of another
+    rng_edge, rng_exact, rng_nonfinite, rng_nan, rng_tie = (np.random.default_rng([args.seed, k]) for k in range(5))
     tfx = TF()
     lines = []
-    stats = {"exact": 0, "exact_error": 0, "ref_equal": 0, "ref_checked": 0, "tie": 0,
+    stats = {"exact": 0, "nonfinite": 0, "exact_error": 0, "ref_equal": 0, "ref_checked": 0, "tie": 0,
              "tie_all_seen": 0, "tie_outside_support": 0, "nan_score": 0, "edge": 0}
     ref_bad = []
     cases = []
     if not args.no_edge:
-        cases += [("edge", c) for c in draw_edge_cases(rng, args.seed * 1000003)]
+        cases += [("edge", c) for c in draw_edge_cases(rng_edge, args.seed * 1000003)]
     for i in range(args.exact):
-        cases.append(("exact", draw_exact_case(rng, "x%d-%05d" % (args.seed, i), int(rng.integers(2 ** 31)))))
+        cases.append(("exact", draw_exact_case(rng_exact, "x%d-%05d" % (args.seed, i), int(rng_exact.integers(2 ** 31)))))
+    for i in range(n_nonfinite):
+        special = "nan_weight" if i % 2 == 0 else "inf_weight"
+        cases.append(("nonfinite", draw_exact_case(rng_nonfinite, "w%d-%03d" % (args.seed, i), int(rng_nonfinite.integers(2 ** 31)), special)))
     for i in range(n_nan):
-        cases.append(("nan", draw_nan_score_case(rng, "n%d-%03d" % (args.seed, i), int(rng.integers(2 ** 31)))))
+        cases.append(("nan", draw_nan_score_case(rng_nan, "n%d-%03d" % (args.seed, i), int(rng_nan.integers(2 ** 31)))))
     t_draw = time.time()
 
     n_tie = 0
     attempts = 0
     while n_tie < args.ties:
         attempts += 1
-        c = draw_tie_case(rng, "t%d-%04d" % (args.seed, n_tie), int(rng.integers(2 ** 31)))
+        c = draw_tie_case(rng_tie, "t%d-%04d" % (args.seed, n_tie), int(rng_tie.integers(2 ** 31)))
         dist = enumerate_support(c)
         if dist is None or len(dist) < 2 or min(p for _, p in dist.values()) < 1.0 / 12:
             continue
@@ -525,7 +533,9 @@ def main(argv=None):
         cases.append(("tie", (c, dist)))
         n_tie += 1
 
-    for kind, c in cases:
+    for done, (kind, c) in enumerate(cases):
+        if done % 1000 == 0 or (kind == "tie" and done % 50 == 0):
+            print("  %d/%d cases, %.0f s" % (done, len(cases), time.time() - t0), file=sys.stderr, flush=True)
         if kind == "tie":
             c, dist = c
             vals = tfx.run_seeds(c, args.seeds_per_tie)
@@ -548,7 +558,7 @@ def main(argv=None):
             check_inputs(c)
             ex, res = tfx.run_exact(c)
             c["expect"] = ex
-            stats["exact" if kind == "exact" else "edge"] += 1
+            stats[kind] += 1
             if "error" in ex:
                 stats["exact_error"] += 1
             elif not args.no_ref:
@@ -573,8 +583,8 @@ def main(argv=None):
     with open(args.out, "wb") as f:
         f.write(data)
 
-    print("cases: %d exact, %d edge (TF errors in %d), %d tie (%d draws), %d nan-score" % (
-        stats["exact"], stats["edge"], stats["exact_error"], stats["tie"], attempts, stats["nan_score"]), file=sys.stderr)
+    print("cases: %d exact, %d edge (TF errors in %d), %d NaN/Inf-weight, %d tie (%d draws), %d NaN-score" % (
+        stats["exact"], stats["edge"], stats["exact_error"], stats["nonfinite"], stats["tie"], attempts, stats["nan_score"]), file=sys.stderr)
     if not args.no_ref:
         print("ref_map.py vs TF: %d/%d non-error cases bit-equal (result, per-list values, list weights)" % (
             stats["ref_equal"], stats["ref_checked"]), file=sys.stderr)
