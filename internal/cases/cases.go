@@ -140,9 +140,11 @@ func build(rs [][]float64, ragged bool) (tensor.Lists, error) {
 }
 
 // Inputs returns the tensors of update u of a case with raggedness ragged.
+// Weights go with the predictions, one per item or one per list: the label
+// rows of a case with subtopics hold several labels per item.
 func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights tensor.Weights, err error) {
-	lr, pr := rows(u.Labels), rows(u.Predictions)
-	if labels, err = build(lr, ragged); err != nil {
+	pr := rows(u.Predictions)
+	if labels, err = build(rows(u.Labels), ragged); err != nil {
 		return labels, predictions, weights, fmt.Errorf("labels: %w", err)
 	}
 	if predictions, err = build(pr, ragged); err != nil {
@@ -152,12 +154,12 @@ func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights 
 		return labels, predictions, weights, nil
 	}
 	wr := rows(u.Weights)
-	if len(wr) != len(lr) {
-		return labels, predictions, weights, fmt.Errorf("weights have %d rows, labels have %d: %w", len(wr), len(lr), ErrCase)
+	if len(wr) != len(pr) {
+		return labels, predictions, weights, fmt.Errorf("weights have %d rows, predictions have %d: %w", len(wr), len(pr), ErrCase)
 	}
 	perItem, perList := true, true
 	for b := range wr {
-		perItem = perItem && len(wr[b]) == len(lr[b])
+		perItem = perItem && len(wr[b]) == len(pr[b])
 		perList = perList && len(wr[b]) == 1
 	}
 	switch {
@@ -166,23 +168,21 @@ func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights 
 		if err != nil {
 			return labels, predictions, weights, fmt.Errorf("weights: %w", err)
 		}
-		weights = tensor.PerItem(wl)
+		return labels, predictions, tensor.PerItem(wl), nil
 	case perList:
 		col := make([]float64, len(wr))
 		for b := range wr {
 			col[b] = wr[b][0]
 		}
-		weights = tensor.PerList(col)
-	default:
-		for b := range wr {
-			if len(wr[b]) != len(lr[b]) && len(wr[b]) != 1 {
-				return labels, predictions, weights, fmt.Errorf("weights row %d has %d values; it needs %d (per item) or 1 (per list): %w",
-					b, len(wr[b]), len(lr[b]), ErrCase)
-			}
-		}
-		return labels, predictions, weights, fmt.Errorf("weights mix per-item and per-list rows: %w", ErrCase)
+		return labels, predictions, tensor.PerList(col), nil
 	}
-	return labels, predictions, weights, nil
+	for b := range wr {
+		if len(wr[b]) != len(pr[b]) && len(wr[b]) != 1 {
+			return labels, predictions, weights, fmt.Errorf("weights row %d has %d values; it needs %d (per item) or 1 (per list): %w",
+				b, len(wr[b]), len(pr[b]), ErrCase)
+		}
+	}
+	return labels, predictions, weights, fmt.Errorf("weights mix per-item and per-list rows: %w", ErrCase)
 }
 
 // Run evaluates one case.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/rankmetrics/rankmetrics/metric"
-	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // Family holds the keys of a case that configure the metrics of the family
@@ -130,7 +129,7 @@ func RunFamily(c *Case, f Family) Answer {
 	for i := range c.Updates {
 		labels, preds, w, err := c.Updates[i].Inputs(c.Ragged)
 		if s.Subtopics > 0 {
-			labels, preds, w, err = c.Updates[i].subtopicInputs(c.Ragged)
+			labels, preds, w, err = c.Updates[i].Inputs(c.Ragged)
 		}
 		if err != nil {
 			return fail(fmt.Errorf("update %d: %w", i, err))
@@ -166,50 +165,4 @@ func DecodeFamily(line []byte) (Case, Family, error) {
 		return w.Case, w.Family, fmt.Errorf("text after the case object: %w", ErrCase)
 	}
 	return w.Case, w.Family, nil
-}
-
-// subtopicInputs returns the tensors of update u of a case whose label
-// rows hold several subtopic labels per item: the weights, per item or per
-// list, go with the predictions, one per item.
-func (u *Update) subtopicInputs(ragged bool) (labels, predictions tensor.Lists, weights tensor.Weights, err error) {
-	pr := rows(u.Predictions)
-	if labels, err = build(rows(u.Labels), ragged); err != nil {
-		return labels, predictions, weights, fmt.Errorf("labels: %w", err)
-	}
-	if predictions, err = build(pr, ragged); err != nil {
-		return labels, predictions, weights, fmt.Errorf("predictions: %w", err)
-	}
-	if u.Weights == nil {
-		return labels, predictions, weights, nil
-	}
-	wr := rows(u.Weights)
-	if len(wr) != len(pr) {
-		return labels, predictions, weights, fmt.Errorf("weights have %d rows, predictions have %d: %w", len(wr), len(pr), ErrCase)
-	}
-	perItem, perList := true, true
-	for b := range wr {
-		perItem = perItem && len(wr[b]) == len(pr[b])
-		perList = perList && len(wr[b]) == 1
-	}
-	switch {
-	case perItem:
-		wl, err := build(wr, ragged)
-		if err != nil {
-			return labels, predictions, weights, fmt.Errorf("weights: %w", err)
-		}
-		return labels, predictions, tensor.PerItem(wl), nil
-	case perList:
-		col := make([]float64, len(wr))
-		for b := range wr {
-			col[b] = wr[b][0]
-		}
-		return labels, predictions, tensor.PerList(col), nil
-	}
-	for b := range wr {
-		if len(wr[b]) != len(pr[b]) && len(wr[b]) != 1 {
-			return labels, predictions, weights, fmt.Errorf("weights row %d has %d values; it needs %d (per item) or 1 (per list): %w",
-				b, len(wr[b]), len(pr[b]), ErrCase)
-		}
-	}
-	return labels, predictions, weights, fmt.Errorf("weights mix per-item and per-list rows: %w", ErrCase)
 }
