@@ -51,7 +51,7 @@ func NewDelimitedReader(ctx context.Context, r io.Reader, name string, delim byt
 }
 
 func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Options) (*delimSource, error) {
-	cols, wReq, dReq := opts.Columns.withDefaults()
+	cols, wReq, dReq := opts.Columns.WithDefaults()
 	s := &delimSource{lr: newLineReader(r, name, opts.bufferSize()), delim: delim, quoted: quoted, cols: cols}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c

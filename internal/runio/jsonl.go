@@ -47,7 +47,7 @@ func NewJSONLReader(ctx context.Context, r io.Reader, name string, opts Options)
 }
 
 func newJSONLSource(r io.Reader, name string, opts Options) (*jsonlSource, error) {
-	cols, wReq, dReq := opts.Columns.withDefaults()
+	cols, wReq, dReq := opts.Columns.WithDefaults()
 	s := &jsonlSource{lr: newLineReader(r, name, opts.bufferSize()), cols: cols}
 	s.plural = Columns{QID: cols.QID, Label: cols.Label + "s", Score: cols.Score + "s", Weight: cols.Weight + "s", Doc: cols.Doc + "s"}
 	if c, ok := r.(io.Closer); ok {

@@ -167,9 +167,9 @@ type Columns struct {
 // optional when left at their defaults: they are read if present.
 var DefaultColumns = Columns{QID: "qid", Label: "label", Score: "score", Weight: "weight", Doc: "doc"}
 
-// withDefaults fills empty names from DefaultColumns and reports which of
+// WithDefaults fills empty names from DefaultColumns and reports which of
 // the optional ones were set explicitly (and so are required).
-func (c Columns) withDefaults() (out Columns, weightRequired, docRequired bool) {
+func (c Columns) WithDefaults() (out Columns, weightRequired, docRequired bool) {
 	out = c
 	if out.QID == "" {
 		out.QID = DefaultColumns.QID

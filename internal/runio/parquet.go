@@ -60,7 +60,7 @@ func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (*pa
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
-	cols, wReq, dReq := opts.Columns.withDefaults()
+	cols, wReq, dReq := opts.Columns.WithDefaults()
 	s := &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c

@@ -65,7 +65,7 @@ type DelimitedWriter struct {
 // and withDocs are set. Values containing the delimiter, a quote or a line
 // break are rejected for TSV and quoted for CSV.
 func NewDelimitedWriter(w io.Writer, delim byte, cols Columns, withWeights, withDocs bool) *DelimitedWriter {
-	c, _, _ := cols.withDefaults()
+	c, _, _ := cols.WithDefaults()
 	return &DelimitedWriter{w: bufio.NewWriterSize(w, 1<<20), delim: delim, cols: c, withW: withWeights, withD: withDocs}
 }
 
@@ -175,7 +175,7 @@ type JSONLWriter struct {
 // query has them. Infinite scores are written as Infinity and -Infinity,
 // as Python's json module does.
 func NewJSONLWriter(w io.Writer, cols Columns, lists bool) *JSONLWriter {
-	c, _, _ := cols.withDefaults()
+	c, _, _ := cols.WithDefaults()
 	return &JSONLWriter{w: bufio.NewWriterSize(w, 1<<20), cols: c, lists: lists}
 }
 
@@ -399,7 +399,7 @@ type ParquetWriter struct {
 
 // NewParquetWriter returns a Parquet writer with the given columns.
 func NewParquetWriter(w io.Writer, cols Columns, withWeights, withDocs bool) *ParquetWriter {
-	c, _, _ := cols.withDefaults()
+	c, _, _ := cols.WithDefaults()
 	g := parquet.Group{
 		c.QID:   parquet.String(),
 		c.Label: parquet.Leaf(parquet.DoubleType),

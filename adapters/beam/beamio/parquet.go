@@ -197,7 +197,7 @@ func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "not a readable Parquet file: " + err.Error()})
 		return nil
 	}
-	cols, wReq, dReq := f.Columns.withDefaults()
+	cols, wReq, dReq := f.Columns.WithDefaults()
 	schema := pf.Schema()
 	var reason string
 	qid, r := lookupColumn(schema, cols.QID, true, true)

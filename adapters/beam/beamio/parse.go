@@ -7,46 +7,18 @@ import (
 	"strconv"
 
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
 // Columns names the columns to read from TSV, CSV and Parquet input, as the
-// column flags of `rankmetrics eval`. Empty names take the defaults of
-// DefaultColumns. The weight and doc columns are optional when left at
-// their defaults (read if present) and required when named explicitly.
-type Columns struct {
-	QID    string
-	Label  string
-	Score  string
-	Weight string
-	Doc    string
-}
+// column flags of `rankmetrics eval`: the same type as eval's reader uses.
+// Empty names take the defaults of DefaultColumns. The weight and doc
+// columns are optional when left at their defaults (read if present) and
+// required when named explicitly.
+type Columns = runio.Columns
 
 // DefaultColumns are qid, label, score, weight and doc.
-var DefaultColumns = Columns{QID: "qid", Label: "label", Score: "score", Weight: "weight", Doc: "doc"}
-
-// withDefaults fills empty names and says which optional columns are
-// required.
-func (c Columns) withDefaults() (out Columns, weightRequired, docRequired bool) {
-	out = c
-	if out.QID == "" {
-		out.QID = DefaultColumns.QID
-	}
-	if out.Label == "" {
-		out.Label = DefaultColumns.Label
-	}
-	if out.Score == "" {
-		out.Score = DefaultColumns.Score
-	}
-	weightRequired = out.Weight != "" && out.Weight != DefaultColumns.Weight
-	if out.Weight == "" {
-		out.Weight = DefaultColumns.Weight
-	}
-	docRequired = out.Doc != "" && out.Doc != DefaultColumns.Doc
-	if out.Doc == "" {
-		out.Doc = DefaultColumns.Doc
-	}
-	return out, weightRequired, docRequired
-}
+var DefaultColumns = runio.DefaultColumns
 
 // parseNumber parses a number as strconv.ParseFloat does, taking an
 // out-of-range value as its ±Inf or 0 rounding.
@@ -176,7 +148,7 @@ func parseHeader(line []byte, sp *splitter, cols Columns) (header, string) {
 	if reason != "" {
 		return header{}, "header: " + reason
 	}
-	c, wReq, dReq := cols.withDefaults()
+	c, wReq, dReq := cols.WithDefaults()
 	h := header{cols: c, ncols: len(fields)}
 	find := func(want string, required bool) (int, string) {
 		at := -1
