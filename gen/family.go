@@ -201,12 +201,7 @@ func famPrepare(file *File, f fam) {
 }
 
 func famBatch(file *File, f fam) {
-	rowInto := func(dst, src, buf string) []Code {
-		return []Code{
-			Id(dst).Op(":=").Id(src).Dot(f.Row).Call(Id("b"), Id("ws").Dot(buf)),
-			If(Op("!").Id(src).Dot(f.IsView).Call()).Block(Id("ws").Dot(buf).Op("=").Id(dst)),
-		}
-	}
+	rowInto := func(dst, src, buf string) []Code { return rowInto(f.variant, dst, src, buf) }
 	loop := lines(
 		rowInto("lab", "labels", "lab"),
 		rowInto("sc", "predictions", "sc"),
@@ -214,26 +209,10 @@ func famBatch(file *File, f fam) {
 			Comment("w holds the item weights, or is nil when every slot weighs wc."),
 			Var().Id("w").Index().Add(f.t()),
 			Id("wc").Op(":=").Add(f.conv(Lit(1))),
-			Switch(Id("weights").Dot("Kind").Call()).Block(
-				Case(Qual(tensorPath, "ListWeights")).Block(
-					Id("wc").Op("=").Add(f.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
-					If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
-						Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
-					),
-				),
-				Case(Qual(tensorPath, "ItemWeights")).Block(lines(
-					rowInto("row", "wv", "wrow"),
-					[]Code{
-						For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
-							If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
-								Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
-							),
-						),
-						Comment("A non-nil w says the weights are per item, even for an empty row."),
-						Id("w").Op("=").Id("row"),
-						If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
-					},
-				)...),
+			weightSwitch(f.variant,
+				Comment("A non-nil w says the weights are per item, even for an empty row."),
+				Id("w").Op("=").Id("row"),
+				If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
 			),
 			Comment("wl is the list weight of the conventions that weigh lists directly."),
 			Id("wl").Op(":=").Id("wc"),
@@ -1035,37 +1014,16 @@ func familyTestFile(v variant) *File {
 // labels [B, L*T], predictions [B, L].
 func famDiv(file *File, f fam) {
 	ws := func() *Statement { return Id("ws") }
-	rowInto := func(dst, src, buf string) []Code {
-		return []Code{
-			Id(dst).Op(":=").Id(src).Dot(f.Row).Call(Id("b"), Id("ws").Dot(buf)),
-			If(Op("!").Id(src).Dot(f.IsView).Call()).Block(Id("ws").Dot(buf).Op("=").Id(dst)),
-		}
-	}
+	rowInto := func(dst, src, buf string) []Code { return rowInto(f.variant, dst, src, buf) }
 	loop := lines(
 		rowInto("lab", "labels", "lab"),
 		rowInto("sc", "predictions", "sc"),
 		[]Code{
 			Var().Id("w").Index().Add(f.t()),
 			Id("wc").Op(":=").Add(f.conv(Lit(1))),
-			Switch(Id("weights").Dot("Kind").Call()).Block(
-				Case(Qual(tensorPath, "ListWeights")).Block(
-					Id("wc").Op("=").Add(f.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
-					If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
-						Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
-					),
-				),
-				Case(Qual(tensorPath, "ItemWeights")).Block(lines(
-					rowInto("row", "wv", "wrow"),
-					[]Code{
-						For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
-							If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
-								Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
-							),
-						),
-						Id("w").Op("=").Id("row"),
-						If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
-					},
-				)...),
+			weightSwitch(f.variant,
+				Id("w").Op("=").Id("row"),
+				If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
 			),
 			Id("wc").Op("=").Add(f.ftz(Id("wc"))),
 			If(Id("bad").Op(":=").Id("ws").Dot("divRank").Call(Id("b"), Id("lab"), Id("sc"), Id("w"), Id("wc"), Id("n"), Id("nt"), Id("p"), Id("rng")), Id("bad").Op(">=").Lit(0)).Block(

@@ -207,6 +207,27 @@ func rowInto(v variant, dst, src, scratch string) []Code {
 	}
 }
 
+// weightSwitch reads list b's weights: a per-list weight into wc, per-item
+// weights into row, each checked to be finite; then item runs for per-item
+// weights.
+func weightSwitch(v variant, item ...Code) *Statement {
+	check := For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
+		If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
+			Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
+		),
+	)
+	itemCase := append(rowInto(v, "row", "wv", "wrow"), check)
+	return Switch(Id("weights").Dot("Kind").Call()).Block(
+		Case(Qual(tensorPath, "ListWeights")).Block(
+			Id("wc").Op("=").Add(v.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
+			If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
+				Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
+			),
+		),
+		Case(Qual(tensorPath, "ItemWeights")).Block(append(itemCase, item...)...),
+	)
+}
+
 func batchFunc(f *File, v variant) {
 	T := Id(v.T)
 	f.Commentf("batch computes in %s the AP and list weight of every list of a checked", v.T)
@@ -230,22 +251,7 @@ func batchFunc(f *File, v variant) {
 		Var().Id("wrow").Index().Add(T),
 		Id("wc").Op(":=").Add(T.Clone().Call(Lit(1))),
 		Id("items").Op(":=").Id("weights").Dot("Kind").Call().Op("==").Qual(tensorPath, "ItemWeights"),
-		Switch(Id("weights").Dot("Kind").Call()).Block(
-			Case(Qual(tensorPath, "ListWeights")).Block(
-				Id("wc").Op("=").Add(v.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
-				If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
-					Return(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
-				),
-			),
-			Case(Qual(tensorPath, "ItemWeights")).Block(append(rowInto(v, "row", "wv", "wrow"),
-				For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
-					If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
-						Return(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
-					),
-				),
-				Id("wrow").Op("=").Id("row"),
-			)...),
-		),
+		weightSwitch(v, Id("wrow").Op("=").Id("row")),
 		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("rank").Call(
 			Id("b"), Id("lab"), Id("sc"), Id("wrow"), Id("unrankedAt").Call(Id("unranked"), Id("b")), Id("wc"), Id("items"), Id("n"), Id("c").Dot("Ragged"), Id("c").Dot("TopN"), Id("c").Dot("Ties"), Id("rng")),
 		If(Id("bad").Op(">=").Lit(0)).Block(
