@@ -187,30 +187,38 @@ func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights 
 
 // Run evaluates one case.
 func Run(c *Case) Answer {
-	a := Answer{ID: c.ID, PerList: [][]float64{}, ListWeights: [][]float64{}}
-	fail := func(err error) Answer {
-		return Answer{ID: c.ID, Error: err.Error()}
-	}
 	cfg, err := c.Config()
 	if err != nil {
-		return fail(err)
+		return Answer{ID: c.ID, Error: err.Error()}
 	}
-	a.Float32 = cfg.DType == metric.Float32
 	m, err := metric.FromConfig(cfg)
 	if err != nil {
-		return fail(err)
+		return Answer{ID: c.ID, Error: err.Error()}
 	}
+	return runUpdates(c, m, cfg.DType == metric.Float32)
+}
+
+// updater is what runUpdates needs of a metric.
+type updater interface {
+	UpdatePerList(dst *metric.PerList, labels, predictions tensor.Lists, weights tensor.Weights) error
+	Result() float64
+}
+
+// runUpdates feeds each update of case c to the fresh metric m and answers
+// with the per-list values of each and the result after all.
+func runUpdates(c *Case, m updater, float32s bool) Answer {
+	a := Answer{ID: c.ID, PerList: [][]float64{}, ListWeights: [][]float64{}, Float32: float32s}
 	for i := range c.Updates {
 		labels, preds, w, err := c.Updates[i].Inputs(c.Ragged)
-		if err != nil {
-			return fail(fmt.Errorf("update %d: %w", i, err))
+		if err == nil {
+			var pl metric.PerList
+			if err = m.UpdatePerList(&pl, labels, preds, w); err == nil {
+				a.PerList = append(a.PerList, pl.Values)
+				a.ListWeights = append(a.ListWeights, pl.Weights)
+				continue
+			}
 		}
-		var pl metric.PerList
-		if err := m.UpdatePerList(&pl, labels, preds, w); err != nil {
-			return fail(fmt.Errorf("update %d: %w", i, err))
-		}
-		a.PerList = append(a.PerList, pl.Values)
-		a.ListWeights = append(a.ListWeights, pl.Weights)
+		return Answer{ID: c.ID, Error: fmt.Errorf("update %d: %w", i, err).Error()}
 	}
 	a.Result = m.Result()
 	return a

@@ -125,24 +125,7 @@ func RunFamily(c *Case, f Family) Answer {
 	if err != nil {
 		return fail(err)
 	}
-	a := Answer{ID: c.ID, PerList: [][]float64{}, ListWeights: [][]float64{}, Float32: s.DType == metric.Float32}
-	for i := range c.Updates {
-		labels, preds, w, err := c.Updates[i].Inputs(c.Ragged)
-		if s.Subtopics > 0 {
-			labels, preds, w, err = c.Updates[i].Inputs(c.Ragged)
-		}
-		if err != nil {
-			return fail(fmt.Errorf("update %d: %w", i, err))
-		}
-		var pl metric.PerList
-		if err := m.UpdatePerList(&pl, labels, preds, w); err != nil {
-			return fail(fmt.Errorf("update %d: %w", i, err))
-		}
-		a.PerList = append(a.PerList, pl.Values)
-		a.ListWeights = append(a.ListWeights, pl.Weights)
-	}
-	a.Result = m.Result()
-	return a
+	return runUpdates(c, m, s.DType == metric.Float32)
 }
 
 // DecodeFamily parses one case line with the family's keys. Unknown keys
