@@ -246,10 +246,10 @@ func TestEvalErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid`},
+		{[]string{unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
 		{[]string{badScore}, badScore + `:3: field score: value "x": not a number`},
 		{[]string{infWeight}, `query "2" (line 3): item 1: weight +Inf is not finite`},
-		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2)`},
+		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2; --dedupe first or --dedupe max keeps one)`},
 		{[]string{filepath.Join(dir, "none.tsv")}, "no such file"},
 	}
 	for _, tc := range tests {
