@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"image/color"
@@ -71,6 +73,17 @@ the first qid out of order.
 
 Flags:
 `
+
+// Upper bounds of flags whose cost grows with their value.
+const (
+	// maxWorkers bounds --workers: each worker keeps about two updates of
+	// --batch queries in flight.
+	maxWorkers = 256
+	// maxPlotK bounds --plot-k: the curve computes MAP@1 to MAP@K, K
+	// more passes of the metric (measured: 0.08 s per k per million items
+	// on one core), and 1000 is the usual depth of a TREC run.
+	maxPlotK = 1000
+)
 
 // measureList is a repeatable -m flag.
 type measureList []evaluate.Measure
@@ -158,11 +171,10 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 		rest = fs.Args()[1:]
 	}
 	bad := func(format string, a ...any) (*evalOptions, bool, error) {
-		fmt.Fprintf(stderr, "eval: "+format+"\n", a...)
-		return nil, false, errUsage
+		return nil, false, usageError(stderr, "eval", fmt.Sprintf(format, a...))
 	}
 	if len(o.paths) == 0 || len(o.paths) > 2 {
-		return bad("want FILE, or QRELS RUN; got %d paths (see rankmetrics eval -h)", len(o.paths))
+		return bad("want FILE, or QRELS RUN; got %d paths", len(o.paths))
 	}
 	var err error
 	if o.cfg.DType, err = metric.ParseDType(*dtype); err != nil {
@@ -197,11 +209,11 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if o.batch < 1 {
 		return bad("--batch %d: want at least 1", o.batch)
 	}
-	if o.workers < 1 {
-		return bad("--workers %d: want at least 1", o.workers)
+	if o.workers < 1 || o.workers > maxWorkers {
+		return bad("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
-	if o.plotK < 1 {
-		return bad("--plot-k %d: want at least 1", o.plotK)
+	if o.plotK < 1 || o.plotK > maxPlotK {
+		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)
 	}
 	switch o.format {
 	case "table", "json", "tsv":
@@ -243,8 +255,20 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if prog != nil {
 		prog.stop()
 	}
+	if err == nil {
+		err = o.checkMatch(res)
+	}
 	if err != nil {
-		return err
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			err = errInterrupted
+		}
+		// Whatever -q wrote stays, as whole records, and JSON stays a
+		// valid document.
+		rep.abort(err)
+		return errors.Join(err, out.Flush())
+	}
+	for _, w := range o.oneSidedWarnings(res) {
+		fmt.Fprintln(stderr, "eval: warning:", w)
 	}
 	if err := rep.finish(res); err != nil {
 		return err
@@ -337,9 +361,9 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 				r.w.WriteString(",")
 			}
 			r.w.WriteString("\n{\"qid\":")
-			r.w.WriteString(strconv.Quote(qid))
+			r.w.WriteString(jsonString(qid))
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, ",%q:%s", m.Name, jsonNumber(formatValue(b.Value(s, i), d)))
+				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), d)))
 			}
 			r.w.WriteString("}")
 		case "tsv":
@@ -357,6 +381,33 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 		r.wroteQuery = true
 	}
 	return nil
+}
+
+// errInterrupted replaces the context's error after an interrupt.
+var errInterrupted = errors.New("interrupted: the output holds the queries evaluated so far, without the summary")
+
+// abort ends the output after err: every record written so far is whole
+// (they are written whole into the buffer, which is then flushed), and
+// JSON with per-query records gets the closing it needs, with the error,
+// to stay a valid document. Nothing is added when nothing was written.
+func (r *reporter) abort(err error) {
+	if r.o.format == "json" && r.wroteQuery {
+		r.w.WriteString("\n],\n\"error\":")
+		r.w.WriteString(jsonString(err.Error()))
+		r.w.WriteString("}\n")
+	}
+}
+
+// jsonString returns s as a JSON string. Go's %q is not JSON for control
+// characters (\x01) and invalid UTF-8, which qids may hold.
+func jsonString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			b, _ := json.Marshal(s) // a string always marshals
+			return string(b)
+		}
+	}
+	return `"` + s + `"`
 }
 
 // jsonNumber keeps a formatted float valid JSON (it always is for AP values
@@ -430,7 +481,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if i > 0 {
 				r.w.WriteString(",")
 			}
-			r.w.WriteString(strconv.Quote(p))
+			r.w.WriteString(jsonString(p))
 		}
 		fmt.Fprintf(r.w, "],\"format\":%q},\n", inputFormat(o))
 		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d},\n",
@@ -447,7 +498,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if s > 0 {
 				r.w.WriteString(",")
 			}
-			fmt.Fprintf(r.w, "%q:%s", m.Name, jsonNumber(formatValue(res.Values[s], d)))
+			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], d)))
 		}
 		r.w.WriteString("}}\n")
 	case "tsv":

@@ -15,6 +15,14 @@ import (
 // HistBins is the number of bins of Result.Hist over [0, 1].
 const HistBins = 20
 
+// MaxDistinct is the largest number of distinct per-query values that
+// Result.HistValues counts one by one.
+const MaxDistinct = 64
+
+// SampleQIDs is the number of qids Result keeps of each kind of TREC
+// query (in both files, run only, qrels only), to show in messages.
+const SampleQIDs = 3
+
 // Options configures Run.
 type Options struct {
 	// Measures are the measures to report; at least one.
@@ -80,6 +88,18 @@ type Result struct {
 	// Hist counts the queries whose value of that measure falls in each of
 	// HistBins equal bins over [0, 1] (1 falls in the last bin).
 	Hist []int64
+	// HistValues counts the queries per distinct value of that measure,
+	// when there are at most MaxDistinct distinct values; otherwise it is
+	// nil. A measure with few possible values (P_10 has 11) can then be
+	// drawn with one bin per value.
+	HistValues map[float64]int64
+	// Longest is the largest number of ranked items of a query evaluated:
+	// MAP@k is the same for every k >= Longest.
+	Longest int
+	// BothQIDs, RunOnlyQIDs and QrelsOnlyQIDs hold the first SampleQIDs
+	// qids read of the TREC queries found in both files, in the run only
+	// and in the qrels only (evaluated or skipped), in input order.
+	BothQIDs, RunOnlyQIDs, QrelsOnlyQIDs []string
 	// Read counts the queries read, Evaluated those evaluated, and Items
 	// their ranked items.
 	Read, Evaluated, Items int64
@@ -206,7 +226,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 		}()
 	}
 
-	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins)}
+	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins), HistValues: map[float64]int64{}}
 	accs := make([]*metric.MeanAveragePrecision, len(e.specs))
 	faccs := make([]*metric.Suite, len(e.groups))
 	for g := range e.groups {
@@ -347,6 +367,7 @@ func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, 
 func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, free <-chan *job, res *Result) error {
 	o := e.o
 	res.Read++
+	res.sample(q)
 	switch {
 	case q.Match == runio.MatchRunOnly && o.RunOnly == Skip:
 		res.RunOnlySkipped++
@@ -366,6 +387,7 @@ func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, fre
 	if err := (*j).add(q, e.f64, e.ext); err != nil {
 		return err
 	}
+	res.Longest = max(res.Longest, len(q.Scores))
 	if p := o.Progress; p != nil {
 		p.Queries.Add(1)
 		p.Items.Add(int64(len(q.Scores)))
@@ -451,11 +473,39 @@ func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*me
 	res.Items += int64(j.items - j.placeholders)
 	for _, v := range j.per[res.HistMeasure].Values[:len(j.qids)] {
 		res.Hist[histBin(v)]++
+		res.countValue(v)
 	}
 	if e.o.PerQuery != nil {
 		return e.o.PerQuery(&Batch{qids: j.qids, per: j.per[:len(e.o.Measures)]})
 	}
 	return nil
+}
+
+// countValue counts v in HistValues, which becomes nil once there are
+// more than MaxDistinct distinct values.
+func (r *Result) countValue(v float64) {
+	if r.HistValues == nil {
+		return
+	}
+	if _, ok := r.HistValues[v]; !ok && len(r.HistValues) == MaxDistinct {
+		r.HistValues = nil
+		return
+	}
+	r.HistValues[v]++
+}
+
+// sample keeps q's qid if fewer than SampleQIDs of its kind are kept.
+func (r *Result) sample(q *runio.Query) {
+	list := &r.BothQIDs
+	switch q.Match {
+	case runio.MatchRunOnly:
+		list = &r.RunOnlyQIDs
+	case runio.MatchQrelsOnly:
+		list = &r.QrelsOnlyQIDs
+	}
+	if len(*list) < SampleQIDs {
+		*list = append(*list, q.QID)
+	}
 }
 
 // histBin returns the bin of Result.Hist where v falls.
