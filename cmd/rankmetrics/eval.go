@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"runtime"
@@ -19,11 +18,6 @@ import (
 	"time"
 
 	"golang.org/x/term"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
@@ -543,80 +537,6 @@ func inputFormat(o *evalOptions) string {
 		return "unknown"
 	}
 	return f.String()
-}
-
-// plotData is what --plot draws: MAP@k for k = 1..K, and the histogram of
-// per-query AP over [0, 1] in evaluate.HistBins bins.
-type plotData struct {
-	K       []int
-	MAPAtK  []float64
-	Measure string // the histogram's measure
-	Counts  []int64
-}
-
-// plot returns what --plot draws of res.
-func (o *evalOptions) plot(res *evaluate.Result) plotData {
-	p := plotData{Counts: res.Hist, MAPAtK: res.Curve, Measure: o.measures[res.HistMeasure].Name}
-	for k := range res.Curve {
-		p.K = append(p.K, k+1)
-	}
-	return p
-}
-
-// plot size in pixels.
-const (
-	plotWidthPx  = 1200
-	plotHeightPx = 500
-	plotDPI      = 100
-)
-
-// writePlot draws the MAP@k curve and the AP histogram side by side.
-func writePlot(path string, d plotData) error {
-	curve := plot.New()
-	curve.Title.Text = "MAP@k"
-	curve.X.Label.Text = "k"
-	curve.Y.Label.Text = "MAP@k"
-	pts := make(plotter.XYs, len(d.K))
-	for i := range d.K {
-		pts[i].X, pts[i].Y = float64(d.K[i]), d.MAPAtK[i]
-	}
-	line, dots, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return err
-	}
-	line.Color = color.RGBA{R: 31, G: 119, B: 180, A: 255}
-	dots.Color = line.Color
-	curve.Add(line, dots, plotter.NewGrid())
-	curve.Y.Min = 0
-
-	hist := plot.New()
-	hist.Title.Text = "per-query " + d.Measure
-	hist.X.Label.Text = d.Measure
-	hist.Y.Label.Text = "queries"
-	h := &plotter.Histogram{Width: 1.0 / evaluate.HistBins, FillColor: color.RGBA{R: 255, G: 127, B: 14, A: 255}}
-	h.LineStyle.Width = vg.Points(0.5)
-	h.LineStyle.Color = color.Black
-	for i, c := range d.Counts {
-		h.Bins = append(h.Bins, plotter.HistogramBin{Min: float64(i) / evaluate.HistBins, Max: float64(i+1) / evaluate.HistBins, Weight: float64(c)})
-	}
-	hist.Add(h)
-	hist.X.Min, hist.X.Max = 0, 1
-
-	img := vgimg.NewWith(vgimg.UseWH(vg.Length(plotWidthPx)/plotDPI*vg.Inch, vg.Length(plotHeightPx)/plotDPI*vg.Inch), vgimg.UseDPI(plotDPI))
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 8, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
-	canvases := plot.Align([][]*plot.Plot{{curve, hist}}, tiles, dc)
-	curve.Draw(canvases[0][0])
-	hist.Draw(canvases[0][1])
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // progress draws a progress bar on a terminal.

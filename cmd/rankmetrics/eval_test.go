@@ -1,25 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
@@ -329,79 +325,6 @@ func TestEvalOutputFormats(t *testing.T) {
 	r := evalJSONOf(t, "--ties", "stable", "-q", p)
 	if len(r.PerQuery) != 2 || r.PerQuery[0]["qid"] != "x" || r.PerQuery[1]["map"] != 0.5 || r.Measures["map"] != 0.75 {
 		t.Errorf("json output %+v", r)
-	}
-}
-
-// TestEvalPlot decodes the PNG and checks that the plotted numbers are the
-// ones eval reports: MAP@k from separate runs, histogram from -q values.
-func TestEvalPlot(t *testing.T) {
-	dir := t.TempDir()
-	p := writeData(t, dir, "p.tsv", randomQueries(5, 400, false))
-	img := filepath.Join(dir, "out.png")
-	mustEval(t, "--ties", "stable", "--plot", img, "--plot-k", "6", p)
-	f, err := os.Open(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pic, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := pic.Bounds(); b.Dx() != plotWidthPx || b.Dy() != plotHeightPx {
-		t.Errorf("PNG is %dx%d, want %dx%d", b.Dx(), b.Dy(), plotWidthPx, plotHeightPx)
-	}
-	// The picture is not blank: it has several colours.
-	colours := map[[4]uint32]bool{}
-	for y := 0; y < plotHeightPx; y += 5 {
-		for x := 0; x < plotWidthPx; x += 5 {
-			r, g, b, a := pic.At(x, y).RGBA()
-			colours[[4]uint32{r, g, b, a}] = true
-		}
-	}
-	if len(colours) < 4 {
-		t.Errorf("PNG has %d colours; it looks blank", len(colours))
-	}
-
-	// The data behind the picture.
-	o, _, err := parseEvalArgs([]string{"--quiet", "--ties", "stable", "--plot", img, "--plot-k", "6", p}, &bytes.Buffer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := runio.Open(context.Background(), o.paths, o.read)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var sink bytes.Buffer
-	res, err := evaluate.Run(context.Background(), r, o.engineOptions(newReporter(bufio.NewWriter(&sink), o), nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := o.plot(res)
-	if !slices.Equal(d.K, []int{1, 2, 3, 4, 5, 6}) {
-		t.Fatalf("plot k %v", d.K)
-	}
-	for i, k := range d.K {
-		m := fmt.Sprintf("map@%d", k)
-		want := evalJSONOf(t, "--ties", "stable", "-m", m, p).Measures[m]
-		// The report prints float32 values shortest; compare as float32.
-		if float32(d.MAPAtK[i]) != float32(want) {
-			t.Errorf("plotted MAP@%d = %v, eval -m %s gives %v", k, d.MAPAtK[i], m, want)
-		}
-	}
-	q := evalJSONOf(t, "--ties", "stable", "-q", p)
-	counts := make([]int64, evaluate.HistBins)
-	for _, row := range q.PerQuery {
-		v := float64(float32(row["map"].(float64)))
-		b := int(math.Floor(v * evaluate.HistBins))
-		if b == evaluate.HistBins {
-			b--
-		}
-		counts[b]++
-	}
-	if !slices.Equal(d.Counts, counts) {
-		t.Errorf("plotted histogram %v, per-query values give %v", d.Counts, counts)
 	}
 }
 

@@ -83,11 +83,15 @@ type Result struct {
 	// Curve holds MAP@k for k = 1 .. Options.CurveK.
 	Curve []float64
 	// HistMeasure is the index in Options.Measures of the measure of the
-	// histogram: the first map, or the first measure when there is none.
+	// histogram: the first map, else the first measure with values in
+	// [0, 1] (not arp or dcg), else the first measure.
 	HistMeasure int
 	// Hist counts the queries whose value of that measure falls in each of
-	// HistBins equal bins over [0, 1] (1 falls in the last bin).
+	// HistBins equal bins over [0, 1] (1 falls in the last bin, and so do
+	// values above 1 of arp or dcg).
 	Hist []int64
+	// HistMax is the largest value of that measure.
+	HistMax float64
 	// HistValues counts the queries per distinct value of that measure,
 	// when there are at most MaxDistinct distinct values; otherwise it is
 	// nil. A measure with few possible values (P_10 has 11) can then be
@@ -134,9 +138,18 @@ type group struct {
 	ties  metric.TiePolicy
 }
 
-// histMeasure returns the index of the first map in list, or 0.
+// histMeasure returns the index of the first map in list, else of the
+// first measure with values in [0, 1] (not arp or dcg), else 0.
 func histMeasure(list []Measure) int {
-	return max(index(list, metric.NoTopN), 0)
+	if i := index(list, metric.NoTopN); i >= 0 {
+		return i
+	}
+	for i, m := range list {
+		if m.Family == nil || (m.Family.Kind != metric.KindARP && m.Family.Kind != metric.KindDCG) {
+			return i
+		}
+	}
+	return 0
 }
 
 // check returns an error for options Run cannot use.
@@ -473,6 +486,7 @@ func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*me
 	res.Items += int64(j.items - j.placeholders)
 	for _, v := range j.per[res.HistMeasure].Values[:len(j.qids)] {
 		res.Hist[histBin(v)]++
+		res.HistMax = max(res.HistMax, v)
 		res.countValue(v)
 	}
 	if e.o.PerQuery != nil {
