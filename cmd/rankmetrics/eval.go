@@ -28,16 +28,53 @@ const evalUsage = `usage: rankmetrics eval [flags] QRELS RUN
        rankmetrics eval [flags] FILE
 
 Evaluates ranking outputs: a TREC qrels and run pair (in trec_eval's order), or
-one file of TSV, CSV, JSON Lines, Parquet or RKM1, any of them gzipped. The
-format comes from the extension unless --input-format says it. Flags may come
-before or after the files.
+one file of TSV, CSV, JSON Lines, Parquet or RKM1, any of them gzipped. Flags
+may come before or after the files.
+
+Input: the format comes from the file's extension (through a final .gz, which
+is detected from the content anyway); --input-format names it otherwise, and
+for standard input ("-"). --format is the format of the OUTPUT.
+  trec      QRELS RUN, two whitespace-separated files as trec_eval reads them
+            (any file names):
+              qrels  qid iter docno rel            401 0 FBIS3-10 1
+              run    qid Q0 docno rank score tag   401 Q0 FBIS3-10 1 12.5 myrun
+  tsv, csv  a header line naming the columns qid, label, score and optionally
+            weight and doc, in any order, then one item per line (.tsv, .tab,
+            .csv); other columns are ignored, CSV fields may be "quoted":
+              qid<TAB>label<TAB>score   then   q1<TAB>1<TAB>0.93
+            --qid-col, --label-col... rename the columns; a file without a
+            header needs --columns qid,doc,label,score[,weight].
+  jsonl     one JSON object per line (.jsonl, .ndjson): one item per line
+              {"qid":"q1","doc":"d1","label":1,"score":0.93}
+            or one list per line, with plural keys:
+              {"qid":"q1","labels":[1,0],"scores":[0.93,0.2],"docs":["d1","d2"]}
+            weight(s) and doc(s) are optional; ids are strings or numbers;
+            other keys are ignored.
+  parquet   columns qid and doc (string or integer), label, score and weight
+            (INT32, INT64, FLOAT or DOUBLE), not repeated; weight and doc are
+            optional (.parquet, .pq). From pandas:
+              df[["qid", "label", "score"]].to_parquet("run.parquet")
+  rkm1      dense binary (.rkm1, .rkm, .bin): "RKM1", then Q and L as
+            little-endian uint32, then Q*L int8 labels, then Q*L little-endian
+            float32 scores, list after list; every list has L items and the
+            qids are 1..Q. From NumPy:
+              f.write(b"RKM1" + struct.pack("<II", Q, L))
+              f.write(labels.astype("i1").tobytes() + scores.astype("<f4").tobytes())
+
+Output: --format table (the default), json or tsv, on standard output; -q
+adds one record per query, written as the evaluation goes. After an error or
+an interrupt the output holds whole records only, and JSON gets an "error"
+member so that it stays a valid document; the exit status is 1 (2 for a bad
+command line).
 
 Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
 the run did not retrieve (they take no rank). Unjudged run documents are not
 relevant. As trec_eval does, queries found only in the run or only in the qrels
-are skipped by default, and always counted in the report.
+are skipped by default, and always counted in the report; a pair without any
+query in both files is an error (it shows qids of each file), and a warning
+says when most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
@@ -59,7 +96,9 @@ draws (seeded from --seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
 Memory: input sorted by qid (numerically when both ids are integers, byte-wise
-otherwise) streams in constant memory (about 35 MB whatever the size). With
+otherwise) streams: memory grows with the longest list, not with the input
+(about 35 MB for many short lists; one list of 2M items took 140 MB from TSV,
+510 MB from TREC with four measures, 1 GB with --plot). With
 --unsorted group the whole input is held: about 45 bytes per item plus its
 document id (430 MB for 10M TSV rows), and for TREC the qrels as well (900 MB
 for a 10M-line run and 10M-line qrels). The default, --unsorted error, stops at
@@ -131,13 +170,13 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	accum := fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
 	ragged := fs.Bool("ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false pads them into dense batches, where labels < 0 are masked")
 	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers, at most 256 (results do not depend on it)")
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
-	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, json or tsv")
+	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
-	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (or of the first measure)")
-	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve")
-	inFormat := fs.String("input-format", "auto", "input format: auto, trec, tsv, csv, jsonl, parquet or rkm1")
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
+	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
+	inFormat := fs.String("input-format", "auto", "`FORMAT` of the input: auto (from the extension), trec, tsv, csv, jsonl, parquet or rkm1")
 	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column (TSV, CSV, Parquet) or key (JSON Lines)")
 	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key (JSON lists use NAME+\"s\")")
 	fs.StringVar(&o.read.Columns.Score, "score-col", "score", "`NAME` of the score column or key")
@@ -364,10 +403,12 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			if !r.wroteQuery && i == 0 {
 				r.w.WriteString("measure\tqid\tvalue\n")
 			}
+			qid = textField(qid)
 			for s, m := range r.o.measures {
 				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
 			}
 		default:
+			qid = textField(qid)
 			for s, m := range r.o.measures {
 				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
 			}
@@ -402,6 +443,16 @@ func jsonString(s string) string {
 		}
 	}
 	return `"` + s + `"`
+}
+
+// textField returns a qid for a tab-separated line: as it is, or, when it
+// holds a tab or a line break (JSON Lines qids may), as a JSON string, so
+// that a record stays one line of three fields.
+func textField(qid string) string {
+	if strings.ContainsAny(qid, "\t\n\r") {
+		return jsonString(qid)
+	}
+	return qid
 }
 
 // jsonNumber keeps a formatted float valid JSON (it always is for AP values

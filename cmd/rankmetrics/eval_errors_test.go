@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -300,6 +301,13 @@ func TestEvalBadCommandLine(t *testing.T) {
 	if err := run(context.Background(), []string{"eval", "-h"}, nil, io.Discard, &errb); err != nil || strings.Count(errb.String(), "\n") < 50 {
 		t.Errorf("-h: %v, %d lines of help", err, strings.Count(errb.String(), "\n"))
 	}
+	// --format is the output's format, and the help says so.
+	for _, want := range []string{"--format is the format of the OUTPUT", "FORMAT of the output: table, json or tsv (the input's is --input-format)",
+		"FORMAT of the input: auto (from the extension), trec, tsv, csv, jsonl, parquet or rkm1"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("-h lacks %q", want)
+		}
+	}
 	// compute's flags get the same treatment.
 	errb.Reset()
 	if err := run(context.Background(), []string{"compute", "--nope"}, nil, io.Discard, &errb); exitStatus(io.Discard, err) != 2 ||
@@ -337,6 +345,101 @@ func TestEvalErrorsNameTheFlag(t *testing.T) {
 	for _, args := range [][]string{{"--unsorted", "group", unsorted}, {"--dedupe", "first", dup}, {"--dedupe", "max", qrels, run}, {"--input-format", "tsv", noExt}} {
 		if stderr, status := evalAll(t, context.Background(), io.Discard, args...); status != 0 {
 			t.Errorf("eval %v: status %d: %s", args, status, stderr)
+		}
+	}
+}
+
+// TestEvalDocumentedExamples: the one-line input examples of eval -h and
+// of the README are there, and evaluate as documented. Each is one
+// relevant item ranked first, AP 1.
+func TestEvalDocumentedExamples(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		help     []string // as eval -h shows them (<TAB> for a tab)
+		readme   []string // as the README shows them
+		file     string   // the file made of them
+		contents string
+	}{
+		{"tsv", []string{"qid<TAB>label<TAB>score", "q1<TAB>1<TAB>0.93"}, nil, "a.tsv", "qid\tlabel\tscore\nq1\t1\t0.93\n"},
+		{"csv", nil, []string{"`qid,label,score` then `q1,1,0.93`"}, "a.csv", "qid,label,score\nq1,1,0.93\n"},
+		{"jsonl items", []string{`{"qid":"q1","doc":"d1","label":1,"score":0.93}`}, []string{`{"qid":"q1","doc":"d1","label":1,"score":0.93}`},
+			"items.jsonl", `{"qid":"q1","doc":"d1","label":1,"score":0.93}` + "\n"},
+		{"jsonl lists", []string{`{"qid":"q1","labels":[1,0],"scores":[0.93,0.2],"docs":["d1","d2"]}`}, nil,
+			"lists.jsonl", `{"qid":"q1","labels":[1,0],"scores":[0.93,0.2],"docs":["d1","d2"]}` + "\n"},
+		{"jsonl lists, README", nil, []string{`{"qid":"q1","labels":[1,0],"scores":[0.93,0.2]}`},
+			"lists2.jsonl", `{"qid":"q1","labels":[1,0],"scores":[0.93,0.2]}` + "\n"},
+	}
+	for _, tc := range tests {
+		for _, h := range tc.help {
+			if !strings.Contains(evalUsage, h) {
+				t.Errorf("%s: eval -h lacks %q", tc.name, h)
+			}
+		}
+		for _, r := range tc.readme {
+			if !bytes.Contains(readme, []byte(r)) {
+				t.Errorf("%s: README lacks %q", tc.name, r)
+			}
+		}
+		p := writeTemp(t, dir, tc.file, tc.contents)
+		if r := evalJSONOf(t, p); r.Measures["map"] != 1 || r.Counts["queries_evaluated"] != 1 {
+			t.Errorf("%s: %v %v, want map 1 over 1 query", tc.name, r.Measures, r.Counts)
+		}
+	}
+	qrelsLine, runLine := "401 0 FBIS3-10 1", "401 Q0 FBIS3-10 1 12.5 myrun"
+	for _, l := range []string{qrelsLine, runLine} {
+		if !strings.Contains(evalUsage, l) || !bytes.Contains(readme, []byte(l)) {
+			t.Errorf("eval -h or the README lacks the TREC example %q", l)
+		}
+	}
+	qrels, run := writeTemp(t, dir, "qrels", qrelsLine+"\n"), writeTemp(t, dir, "run", runLine+"\n")
+	if r := evalJSONOf(t, qrels, run); r.Measures["map"] != 1 {
+		t.Errorf("TREC example: %v, want map 1", r.Measures)
+	}
+}
+
+// TestEvalOddQIDs: qids with a tab, a line break, a quote or a control
+// character (JSON Lines can hold them) keep every output a record per
+// line, and JSON valid with the qid as read.
+func TestEvalOddQIDs(t *testing.T) {
+	dir := t.TempDir()
+	qids := []string{"a\tb", "c\nd", `e"f`, "g\x01h", "i\\j"}
+	var b strings.Builder
+	for _, q := range qids {
+		enc, err := json.Marshal(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, `{"qid":%s,"labels":[1,0],"scores":[2,1]}`+"\n", enc)
+	}
+	in := writeTemp(t, dir, "odd.jsonl", b.String())
+	r := evalJSONOf(t, "-q", "--unsorted", "group", in)
+	var got []string
+	for _, row := range r.PerQuery {
+		got = append(got, row["qid"].(string))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(qids) {
+		t.Errorf("JSON qids %q, want %q", got, qids)
+	}
+	for _, format := range []string{"tsv", "table"} {
+		out := mustEval(t, "-q", "--format", format, "--unsorted", "group", in)
+		lines := strings.Split(out, "\n")
+		if format == "tsv" {
+			lines = lines[1:]
+		}
+		for i, q := range qids {
+			f := strings.Split(lines[i], "\t")
+			want := q
+			if strings.ContainsAny(q, "\t\n") {
+				want = jsonString(q)
+			}
+			if len(f) != 3 || f[1] != want || f[2] != "1" {
+				t.Errorf("%s: line %q, want qid %q and AP 1", format, lines[i], want)
+			}
 		}
 	}
 }
