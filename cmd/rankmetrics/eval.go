@@ -276,7 +276,13 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	defer r.Close()
+	defer func() {
+		// After an interrupt the reader may still be blocked in a read
+		// (see evaluate.Run): leave it to the end of the process.
+		if ctx.Err() == nil {
+			r.Close()
+		}
+	}()
 
 	var prog *progress
 	if f, ok := stderr.(*os.File); ok && !o.quiet && term.IsTerminal(int(f.Fd())) {

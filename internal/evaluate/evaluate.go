@@ -127,6 +127,8 @@ type engine struct {
 	fam    []*metric.Settings
 	groups []group
 	ext    bool
+	// interrupted reports whether the caller's context is done.
+	interrupted func() bool
 }
 
 // group is family measures computed by one metric.Suite, from one ranking
@@ -176,7 +178,10 @@ func (o *Options) check() error {
 
 // Run evaluates every query of r with the options o and returns the
 // result. It stops at the first error of the input, of the metric or of
-// o.PerQuery, and when ctx is done.
+// o.PerQuery, and when ctx is done. Then it returns at once even if r is
+// blocked in Next (waiting on a pipe, say): that call finishes in the
+// background, so after Run returned ctx's error, r must be left alone, not
+// even closed (the program is expected to end).
 func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -200,6 +205,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 		e.ext = e.ext || ext
 		e.addToGroup(i, s, ext)
 	}
+	e.interrupted = func() bool { return ctx.Err() != nil }
 	res, err := e.run(ctx, r)
 	if err != nil {
 		return nil, err
@@ -330,7 +336,13 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 // produce reads queries into jobs of o.Batch queries.
 func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, jobs chan<- *job, res *Result) error {
 	ra := startReadAhead(r)
-	defer ra.stop()
+	defer func() {
+		if e.interrupted() {
+			ra.abandon()
+		} else {
+			ra.stop()
+		}
+	}()
 	idx := 0
 	var j *job
 	send := func() error {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -403,5 +405,48 @@ func TestBatchSeed(t *testing.T) {
 	}
 	if len(seen) != 4000 {
 		t.Errorf("batch seeds collide: %d distinct of 4000", len(seen))
+	}
+}
+
+// blockingReader yields its queries, then blocks in Next until release is
+// closed, as a reader of a pipe that has no more data yet; blocked is
+// closed when it starts to block.
+type blockingReader struct {
+	sliceReader
+	blocked, release chan struct{}
+}
+
+func (r *blockingReader) Next(q *runio.Query) error {
+	if r.i < len(r.qs) {
+		return r.sliceReader.Next(q)
+	}
+	close(r.blocked)
+	<-r.release
+	return io.EOF
+}
+
+// TestRunInterruptWhileReading: when the context ends while the reader is
+// blocked, Run returns the context's error at once, not when the input
+// ends.
+func TestRunInterruptWhileReading(t *testing.T) {
+	r := &blockingReader{sliceReader: sliceReader{qs: randomQueries(9, 50, false)}, blocked: make(chan struct{}), release: make(chan struct{})}
+	defer close(r.release)
+	o := options(t, "float32", "stable", "map")
+	o.Batch, o.Workers = 10, 2
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, r, o)
+		done <- err
+	}()
+	<-r.blocked
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run still waits for the blocked reader 10 s after the interrupt")
 	}
 }
