@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand.
@@ -100,9 +101,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 	return false, nil
 }
 
-// usageError prints the message of a bad command line of subcommand cmd
-// with a pointer to its help, and returns errUsage.
+// usageError prints the message of a bad command line of subcommand cmd,
+// on one line (a line break in it, from an argument, is escaped), with a
+// pointer to its help, and returns errUsage.
 func usageError(w io.Writer, cmd, msg string) error {
+	msg = strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(msg)
 	fmt.Fprintf(w, "%s: %s\nrun \"rankmetrics %s -h\" for the flags and formats\n", cmd, msg, cmd)
 	return errUsage
 }
