@@ -316,39 +316,6 @@ func TestEvalBadCommandLine(t *testing.T) {
 	}
 }
 
-// TestEvalErrorsNameTheFlag: errors a flag fixes name the flag.
-func TestEvalErrorsNameTheFlag(t *testing.T) {
-	dir := t.TempDir()
-	unsorted := writeTemp(t, dir, "u.tsv", "qid\tlabel\tscore\nb\t1\t1\na\t0\t1\n")
-	dup := writeTemp(t, dir, "d.tsv", "qid\tdoc\tlabel\tscore\n1\ta\t0\t1\n1\ta\t1\t2\n")
-	qrels := writeTemp(t, dir, "q.qrels", "1 0 a 1\n1 0 a 0\n")
-	run := writeTemp(t, dir, "r.run", "1 Q0 a 1 1 t\n")
-	noExt := writeTemp(t, dir, "predictions.txt", "qid\tlabel\tscore\n1\t1\t1\n")
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{unsorted}, unsorted + `:3: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
-		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2; --dedupe first or --dedupe max keeps one)`},
-		{[]string{qrels, run}, qrels + `:2: field docno: value "a": duplicate judgment for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
-		{[]string{noExt}, `cannot tell the format of "` + noExt + `" from its extension; name it with --input-format (trec, tsv, csv, jsonl, parquet, rkm1)`},
-		{[]string{"-"}, "standard input needs --input-format (tsv, csv, jsonl, parquet or rkm1)"},
-		{[]string{"--input-format", "csv", qrels, run}, "are a TREC qrels and run pair, but --input-format is csv"},
-	}
-	for _, tc := range tests {
-		stderr, status := evalAll(t, context.Background(), io.Discard, tc.args...)
-		if status != 1 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("eval %v: status %d, stderr %q; want 1 and %q", tc.args, status, stderr, tc.want)
-		}
-	}
-	// And the flags named do fix them.
-	for _, args := range [][]string{{"--unsorted", "group", unsorted}, {"--dedupe", "first", dup}, {"--dedupe", "max", qrels, run}, {"--input-format", "tsv", noExt}} {
-		if stderr, status := evalAll(t, context.Background(), io.Discard, args...); status != 0 {
-			t.Errorf("eval %v: status %d: %s", args, status, stderr)
-		}
-	}
-}
-
 // TestEvalDocumentedExamples: the one-line input examples of eval -h and
 // of the README are there, and evaluate as documented. Each is one
 // relevant item ranked first, AP 1.

@@ -238,6 +238,9 @@ func TestEvalErrors(t *testing.T) {
 	badScore := writeTemp(t, dir, "b.tsv", "qid\tlabel\tscore\n1\t1\t1\n1\t0\tx\n")
 	infWeight := writeTemp(t, dir, "w.tsv", "qid\tlabel\tscore\tweight\n1\t1\t1\t1\n2\t0\t1\tinf\n")
 	dup := writeTemp(t, dir, "d.tsv", "qid\tdoc\tlabel\tscore\n1\ta\t0\t1\n1\ta\t1\t2\n1\tb\t0\t1.5\n")
+	qrels := writeTemp(t, dir, "q.qrels", "1 0 a 1\n1 0 a 0\n")
+	run := writeTemp(t, dir, "r.run", "1 Q0 a 1 1 t\n")
+	noExt := writeTemp(t, dir, "predictions.txt", "qid\tlabel\tscore\n1\t1\t1\n")
 	tests := []struct {
 		args []string
 		want string
@@ -247,6 +250,11 @@ func TestEvalErrors(t *testing.T) {
 		{[]string{infWeight}, `query "2" (line 3): item 1: weight +Inf is not finite`},
 		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2; --dedupe first or --dedupe max keeps one)`},
 		{[]string{filepath.Join(dir, "none.tsv")}, "no such file"},
+		// Errors a flag fixes name the flag.
+		{[]string{qrels, run}, qrels + `:2: field docno: value "a": duplicate judgment for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
+		{[]string{noExt}, `cannot tell the format of "` + noExt + `" from its extension; name it with --input-format (trec, tsv, csv, jsonl, parquet, rkm1)`},
+		{[]string{"-"}, "standard input needs --input-format (tsv, csv, jsonl, parquet or rkm1)"},
+		{[]string{"--input-format", "csv", qrels, run}, "are a TREC qrels and run pair, but --input-format is csv"},
 	}
 	for _, tc := range tests {
 		_, err := evalRun(t, tc.args...)
@@ -265,6 +273,13 @@ func TestEvalErrors(t *testing.T) {
 	}
 	if r := evalJSONOf(t, "--unsorted", "group", "--dtype", "float64", unsorted); r.Measures["map"] != 0.5 {
 		t.Errorf("grouped: map %v, want (1 + 0)/2", r.Measures["map"])
+	}
+	// max keeps the judgment with label 1: AP 1.
+	if r := evalJSONOf(t, "--dedupe", "max", "--dtype", "float64", qrels, run); r.Measures["map"] != 1 {
+		t.Errorf("qrels dedupe max: map %v, want 1", r.Measures["map"])
+	}
+	if r := evalJSONOf(t, "--input-format", "tsv", noExt); r.Measures["map"] != 1 {
+		t.Errorf("--input-format tsv: map %v, want 1", r.Measures["map"])
 	}
 }
 

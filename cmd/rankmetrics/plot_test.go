@@ -142,8 +142,9 @@ func TestEvalPlot(t *testing.T) {
 }
 
 // TestEvalPlotDiscreteBins: a measure whose values are multiples of 1/D
-// gets one bin per multiple, centred on it, min(1/D, 0.1) wide: P_10 over lists of at least 10
-// items has the 11 values 0, 0.1, ..., 1; hits@1 has 0 and 1.
+// gets one bin per multiple, centred on it, min(1/D, 0.1) wide: P_10 over
+// lists of at least 10 items has the 11 values 0, 0.1, ..., 1; hits@1 has
+// 0 and 1.
 func TestEvalPlotDiscreteBins(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(8, 8))
