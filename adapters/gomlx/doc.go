@@ -13,11 +13,15 @@
 //     and the averaging run on the host with the rankmetrics kernels, so the
 //     value is TF-Ranking's MeanAveragePrecisionMetric, bit for bit in
 //     float32. Give it to train.NewTrainer among the evaluation metrics.
-//   - [Evaluator], made by [Attach], is a train.Loop hook: every N steps it
-//     runs Trainer.Eval on a validation set, records and logs MAP, feeds
-//     GoMLX's command-line progress bar through [Evaluator.ProgressMetric],
-//     calls Config.OnImprove on a new best value (to keep a checkpoint), and
-//     stops training after Config.Patience evaluations without improvement.
+//   - [Evaluator], made by [Attach], is a train.Loop hook: every
+//     Config.EveryNSteps steps it runs Trainer.Eval on a validation set,
+//     records and logs MAP, feeds GoMLX's command-line progress bar through
+//     [Evaluator.ProgressMetric], and passes each value to the
+//     adapters.Callback values of Config.Callbacks. Early stopping and
+//     checkpoints are such callbacks: adapters.NewEarlyStopping with
+//     adapters.WithPatience stops training after that many evaluations
+//     without improvement (and adapters.WithRestoreBest keeps the best
+//     weights), adapters.NewBestCheckpoint saves them on each new best value.
 //
 // A batch for the metric, as a train.Dataset yields it: inputs as the model
 // needs them; labels[0] the relevance labels [B, L]; optionally a Bool

@@ -3,9 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"runtime"
@@ -17,11 +18,6 @@ import (
 	"time"
 
 	"golang.org/x/term"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
@@ -32,16 +28,53 @@ const evalUsage = `usage: rankmetrics eval [flags] QRELS RUN
        rankmetrics eval [flags] FILE
 
 Evaluates ranking outputs: a TREC qrels and run pair (in trec_eval's order), or
-one file of TSV, CSV, JSON Lines, Parquet or RKM1, any of them gzipped. The
-format comes from the extension unless --input-format says it. Flags may come
-before or after the files.
+one file of TSV, CSV, JSON Lines, Parquet or RKM1, any of them gzipped. Flags
+may come before or after the files.
+
+Input: the format comes from the file's extension (through a final .gz, which
+is detected from the content anyway); --input-format names it otherwise, and
+for standard input ("-"). --format is the format of the OUTPUT.
+  trec      QRELS RUN, two whitespace-separated files as trec_eval reads them
+            (any file names):
+              qrels  qid iter docno rel            401 0 FBIS3-10 1
+              run    qid Q0 docno rank score tag   401 Q0 FBIS3-10 1 12.5 myrun
+  tsv, csv  a header line naming the columns qid, label, score and optionally
+            weight and doc, in any order, then one item per line (.tsv, .tab,
+            .csv); other columns are ignored, CSV fields may be "quoted":
+              qid<TAB>label<TAB>score   then   q1<TAB>1<TAB>0.93
+            --qid-col, --label-col... rename the columns; a file without a
+            header needs --columns qid,doc,label,score[,weight].
+  jsonl     one JSON object per line (.jsonl, .ndjson): one item per line
+              {"qid":"q1","doc":"d1","label":1,"score":0.93}
+            or one list per line, with plural keys:
+              {"qid":"q1","labels":[1,0],"scores":[0.93,0.2],"docs":["d1","d2"]}
+            weight(s) and doc(s) are optional; ids are strings or numbers;
+            other keys are ignored.
+  parquet   columns qid and doc (string or integer), label, score and weight
+            (INT32, INT64, FLOAT or DOUBLE), not repeated; weight and doc are
+            optional (.parquet, .pq). From pandas:
+              df[["qid", "label", "score"]].to_parquet("run.parquet")
+  rkm1      dense binary (.rkm1, .rkm, .bin): "RKM1", then Q and L as
+            little-endian uint32, then Q*L int8 labels, then Q*L little-endian
+            float32 scores, list after list; every list has L items and the
+            qids are 1..Q. From NumPy:
+              f.write(b"RKM1" + struct.pack("<II", Q, L))
+              f.write(labels.astype("i1").tobytes() + scores.astype("<f4").tobytes())
+
+Output: --format table (the default), json or tsv, on standard output; -q
+adds one record per query, written as the evaluation goes. After an error or
+an interrupt the output holds whole records only, and JSON gets an "error"
+member so that it stays a valid document; the exit status is 1 (2 for a bad
+command line).
 
 Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
 the run did not retrieve (they take no rank). Unjudged run documents are not
 relevant. As trec_eval does, queries found only in the run or only in the qrels
-are skipped by default, and always counted in the report.
+are skipped by default, and always counted in the report; a pair without any
+query in both files is an error (it shows qids of each file), and a warning
+says when most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
@@ -63,7 +96,9 @@ draws (seeded from --seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
 Memory: input sorted by qid (numerically when both ids are integers, byte-wise
-otherwise) streams in constant memory (about 35 MB whatever the size). With
+otherwise) streams: memory grows with the longest list, not with the input
+(about 35 MB for many short lists; one list of 2M items took 140 MB from TSV,
+510 MB from TREC with four measures, 1 GB with --plot). With
 --unsorted group the whole input is held: about 45 bytes per item plus its
 document id (430 MB for 10M TSV rows), and for TREC the qrels as well (900 MB
 for a 10M-line run and 10M-line qrels). The default, --unsorted error, stops at
@@ -71,6 +106,17 @@ the first qid out of order.
 
 Flags:
 `
+
+// Upper bounds of flags whose cost grows with their value.
+const (
+	// maxWorkers bounds --workers: each worker keeps about two updates of
+	// --batch queries in flight.
+	maxWorkers = 256
+	// maxPlotK bounds --plot-k: the curve computes MAP@1 to MAP@K, K
+	// more passes of the metric (measured: 0.08 s per k per million items
+	// on one core), and 1000 is the usual depth of a TREC run.
+	maxPlotK = 1000
+)
 
 // measureList is a repeatable -m flag.
 type measureList []evaluate.Measure
@@ -124,13 +170,13 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	accum := fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
 	ragged := fs.Bool("ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false pads them into dense batches, where labels < 0 are masked")
 	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers, at most 256 (results do not depend on it)")
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
-	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, json or tsv")
+	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
-	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (or of the first measure)")
-	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve")
-	inFormat := fs.String("input-format", "auto", "input format: auto, trec, tsv, csv, jsonl, parquet or rkm1")
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
+	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
+	inFormat := fs.String("input-format", "auto", "`FORMAT` of the input: auto (from the extension), trec, tsv, csv, jsonl, parquet or rkm1")
 	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column (TSV, CSV, Parquet) or key (JSON Lines)")
 	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key (JSON lists use NAME+\"s\")")
 	fs.StringVar(&o.read.Columns.Score, "score-col", "score", "`NAME` of the score column or key")
@@ -158,11 +204,10 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 		rest = fs.Args()[1:]
 	}
 	bad := func(format string, a ...any) (*evalOptions, bool, error) {
-		fmt.Fprintf(stderr, "eval: "+format+"\n", a...)
-		return nil, false, errUsage
+		return nil, false, usageError(stderr, "eval", fmt.Sprintf(format, a...))
 	}
 	if len(o.paths) == 0 || len(o.paths) > 2 {
-		return bad("want FILE, or QRELS RUN; got %d paths (see rankmetrics eval -h)", len(o.paths))
+		return bad("want FILE, or QRELS RUN; got %d paths", len(o.paths))
 	}
 	var err error
 	if o.cfg.DType, err = metric.ParseDType(*dtype); err != nil {
@@ -197,11 +242,11 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if o.batch < 1 {
 		return bad("--batch %d: want at least 1", o.batch)
 	}
-	if o.workers < 1 {
-		return bad("--workers %d: want at least 1", o.workers)
+	if o.workers < 1 || o.workers > maxWorkers {
+		return bad("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
-	if o.plotK < 1 {
-		return bad("--plot-k %d: want at least 1", o.plotK)
+	if o.plotK < 1 || o.plotK > maxPlotK {
+		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)
 	}
 	switch o.format {
 	case "table", "json", "tsv":
@@ -231,7 +276,13 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	defer r.Close()
+	defer func() {
+		// After an interrupt the reader may still be blocked in a read
+		// (see evaluate.Run): leave it to the end of the process.
+		if ctx.Err() == nil {
+			r.Close()
+		}
+	}()
 
 	var prog *progress
 	if f, ok := stderr.(*os.File); ok && !o.quiet && term.IsTerminal(int(f.Fd())) {
@@ -243,8 +294,20 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if prog != nil {
 		prog.stop()
 	}
+	if err == nil {
+		err = o.checkMatch(res)
+	}
 	if err != nil {
-		return err
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			err = errInterrupted
+		}
+		// Whatever -q wrote stays, as whole records, and JSON stays a
+		// valid document.
+		rep.abort(err)
+		return errors.Join(err, out.Flush())
+	}
+	for _, w := range o.oneSidedWarnings(res) {
+		fmt.Fprintln(stderr, "eval: warning:", w)
 	}
 	if err := rep.finish(res); err != nil {
 		return err
@@ -337,19 +400,21 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 				r.w.WriteString(",")
 			}
 			r.w.WriteString("\n{\"qid\":")
-			r.w.WriteString(strconv.Quote(qid))
+			r.w.WriteString(jsonString(qid))
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, ",%q:%s", m.Name, jsonNumber(formatValue(b.Value(s, i), d)))
+				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), d)))
 			}
 			r.w.WriteString("}")
 		case "tsv":
 			if !r.wroteQuery && i == 0 {
 				r.w.WriteString("measure\tqid\tvalue\n")
 			}
+			qid = textField(qid)
 			for s, m := range r.o.measures {
 				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
 			}
 		default:
+			qid = textField(qid)
 			for s, m := range r.o.measures {
 				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
 			}
@@ -357,6 +422,43 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 		r.wroteQuery = true
 	}
 	return nil
+}
+
+// errInterrupted replaces the context's error after an interrupt.
+var errInterrupted = errors.New("interrupted: the output holds the queries evaluated so far, without the summary")
+
+// abort ends the output after err: every record written so far is whole
+// (they are written whole into the buffer, which is then flushed), and
+// JSON with per-query records gets the closing it needs, with the error,
+// to stay a valid document. Nothing is added when nothing was written.
+func (r *reporter) abort(err error) {
+	if r.o.format == "json" && r.wroteQuery {
+		r.w.WriteString("\n],\n\"error\":")
+		r.w.WriteString(jsonString(err.Error()))
+		r.w.WriteString("}\n")
+	}
+}
+
+// jsonString returns s as a JSON string. Go's %q is not JSON for control
+// characters (\x01) and invalid UTF-8, which qids may hold.
+func jsonString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			b, _ := json.Marshal(s) // a string always marshals
+			return string(b)
+		}
+	}
+	return `"` + s + `"`
+}
+
+// textField returns a qid for a tab-separated line: as it is, or, when it
+// holds a tab or a line break (JSON Lines qids may), as a JSON string, so
+// that a record stays one line of three fields.
+func textField(qid string) string {
+	if strings.ContainsAny(qid, "\t\n\r") {
+		return jsonString(qid)
+	}
+	return qid
 }
 
 // jsonNumber keeps a formatted float valid JSON (it always is for AP values
@@ -430,7 +532,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if i > 0 {
 				r.w.WriteString(",")
 			}
-			r.w.WriteString(strconv.Quote(p))
+			r.w.WriteString(jsonString(p))
 		}
 		fmt.Fprintf(r.w, "],\"format\":%q},\n", inputFormat(o))
 		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d},\n",
@@ -447,7 +549,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if s > 0 {
 				r.w.WriteString(",")
 			}
-			fmt.Fprintf(r.w, "%q:%s", m.Name, jsonNumber(formatValue(res.Values[s], d)))
+			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], d)))
 		}
 		r.w.WriteString("}}\n")
 	case "tsv":
@@ -492,80 +594,6 @@ func inputFormat(o *evalOptions) string {
 		return "unknown"
 	}
 	return f.String()
-}
-
-// plotData is what --plot draws: MAP@k for k = 1..K, and the histogram of
-// per-query AP over [0, 1] in evaluate.HistBins bins.
-type plotData struct {
-	K       []int
-	MAPAtK  []float64
-	Measure string // the histogram's measure
-	Counts  []int64
-}
-
-// plot returns what --plot draws of res.
-func (o *evalOptions) plot(res *evaluate.Result) plotData {
-	p := plotData{Counts: res.Hist, MAPAtK: res.Curve, Measure: o.measures[res.HistMeasure].Name}
-	for k := range res.Curve {
-		p.K = append(p.K, k+1)
-	}
-	return p
-}
-
-// plot size in pixels.
-const (
-	plotWidthPx  = 1200
-	plotHeightPx = 500
-	plotDPI      = 100
-)
-
-// writePlot draws the MAP@k curve and the AP histogram side by side.
-func writePlot(path string, d plotData) error {
-	curve := plot.New()
-	curve.Title.Text = "MAP@k"
-	curve.X.Label.Text = "k"
-	curve.Y.Label.Text = "MAP@k"
-	pts := make(plotter.XYs, len(d.K))
-	for i := range d.K {
-		pts[i].X, pts[i].Y = float64(d.K[i]), d.MAPAtK[i]
-	}
-	line, dots, err := plotter.NewLinePoints(pts)
-	if err != nil {
-		return err
-	}
-	line.Color = color.RGBA{R: 31, G: 119, B: 180, A: 255}
-	dots.Color = line.Color
-	curve.Add(line, dots, plotter.NewGrid())
-	curve.Y.Min = 0
-
-	hist := plot.New()
-	hist.Title.Text = "per-query " + d.Measure
-	hist.X.Label.Text = d.Measure
-	hist.Y.Label.Text = "queries"
-	h := &plotter.Histogram{Width: 1.0 / evaluate.HistBins, FillColor: color.RGBA{R: 255, G: 127, B: 14, A: 255}}
-	h.LineStyle.Width = vg.Points(0.5)
-	h.LineStyle.Color = color.Black
-	for i, c := range d.Counts {
-		h.Bins = append(h.Bins, plotter.HistogramBin{Min: float64(i) / evaluate.HistBins, Max: float64(i+1) / evaluate.HistBins, Weight: float64(c)})
-	}
-	hist.Add(h)
-	hist.X.Min, hist.X.Max = 0, 1
-
-	img := vgimg.NewWith(vgimg.UseWH(vg.Length(plotWidthPx)/plotDPI*vg.Inch, vg.Length(plotHeightPx)/plotDPI*vg.Inch), vgimg.UseDPI(plotDPI))
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 8, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
-	canvases := plot.Align([][]*plot.Plot{{curve, hist}}, tiles, dc)
-	curve.Draw(canvases[0][0])
-	hist.Draw(canvases[0][1])
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // progress draws a progress bar on a terminal.

@@ -1,25 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
@@ -242,15 +238,23 @@ func TestEvalErrors(t *testing.T) {
 	badScore := writeTemp(t, dir, "b.tsv", "qid\tlabel\tscore\n1\t1\t1\n1\t0\tx\n")
 	infWeight := writeTemp(t, dir, "w.tsv", "qid\tlabel\tscore\tweight\n1\t1\t1\t1\n2\t0\t1\tinf\n")
 	dup := writeTemp(t, dir, "d.tsv", "qid\tdoc\tlabel\tscore\n1\ta\t0\t1\n1\ta\t1\t2\n1\tb\t0\t1.5\n")
+	qrels := writeTemp(t, dir, "q.qrels", "1 0 a 1\n1 0 a 0\n")
+	run := writeTemp(t, dir, "r.run", "1 Q0 a 1 1 t\n")
+	noExt := writeTemp(t, dir, "predictions.txt", "qid\tlabel\tscore\n1\t1\t1\n")
 	tests := []struct {
 		args []string
 		want string
 	}{
-		{[]string{unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid`},
+		{[]string{unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
 		{[]string{badScore}, badScore + `:3: field score: value "x": not a number`},
 		{[]string{infWeight}, `query "2" (line 3): item 1: weight +Inf is not finite`},
-		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2)`},
+		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2; --dedupe first or --dedupe max keeps one)`},
 		{[]string{filepath.Join(dir, "none.tsv")}, "no such file"},
+		// Errors a flag fixes name the flag.
+		{[]string{qrels, run}, qrels + `:2: field docno: value "a": duplicate judgment for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
+		{[]string{noExt}, `cannot tell the format of "` + noExt + `" from its extension; name it with --input-format (trec, tsv, csv, jsonl, parquet, rkm1)`},
+		{[]string{"-"}, "standard input needs --input-format (tsv, csv, jsonl, parquet or rkm1)"},
+		{[]string{"--input-format", "csv", qrels, run}, "are a TREC qrels and run pair, but --input-format is csv"},
 	}
 	for _, tc := range tests {
 		_, err := evalRun(t, tc.args...)
@@ -269,6 +273,13 @@ func TestEvalErrors(t *testing.T) {
 	}
 	if r := evalJSONOf(t, "--unsorted", "group", "--dtype", "float64", unsorted); r.Measures["map"] != 0.5 {
 		t.Errorf("grouped: map %v, want (1 + 0)/2", r.Measures["map"])
+	}
+	// max keeps the judgment with label 1: AP 1.
+	if r := evalJSONOf(t, "--dedupe", "max", "--dtype", "float64", qrels, run); r.Measures["map"] != 1 {
+		t.Errorf("qrels dedupe max: map %v, want 1", r.Measures["map"])
+	}
+	if r := evalJSONOf(t, "--input-format", "tsv", noExt); r.Measures["map"] != 1 {
+		t.Errorf("--input-format tsv: map %v, want 1", r.Measures["map"])
 	}
 }
 
@@ -329,79 +340,6 @@ func TestEvalOutputFormats(t *testing.T) {
 	r := evalJSONOf(t, "--ties", "stable", "-q", p)
 	if len(r.PerQuery) != 2 || r.PerQuery[0]["qid"] != "x" || r.PerQuery[1]["map"] != 0.5 || r.Measures["map"] != 0.75 {
 		t.Errorf("json output %+v", r)
-	}
-}
-
-// TestEvalPlot decodes the PNG and checks that the plotted numbers are the
-// ones eval reports: MAP@k from separate runs, histogram from -q values.
-func TestEvalPlot(t *testing.T) {
-	dir := t.TempDir()
-	p := writeData(t, dir, "p.tsv", randomQueries(5, 400, false))
-	img := filepath.Join(dir, "out.png")
-	mustEval(t, "--ties", "stable", "--plot", img, "--plot-k", "6", p)
-	f, err := os.Open(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pic, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := pic.Bounds(); b.Dx() != plotWidthPx || b.Dy() != plotHeightPx {
-		t.Errorf("PNG is %dx%d, want %dx%d", b.Dx(), b.Dy(), plotWidthPx, plotHeightPx)
-	}
-	// The picture is not blank: it has several colours.
-	colours := map[[4]uint32]bool{}
-	for y := 0; y < plotHeightPx; y += 5 {
-		for x := 0; x < plotWidthPx; x += 5 {
-			r, g, b, a := pic.At(x, y).RGBA()
-			colours[[4]uint32{r, g, b, a}] = true
-		}
-	}
-	if len(colours) < 4 {
-		t.Errorf("PNG has %d colours; it looks blank", len(colours))
-	}
-
-	// The data behind the picture.
-	o, _, err := parseEvalArgs([]string{"--quiet", "--ties", "stable", "--plot", img, "--plot-k", "6", p}, &bytes.Buffer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := runio.Open(context.Background(), o.paths, o.read)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var sink bytes.Buffer
-	res, err := evaluate.Run(context.Background(), r, o.engineOptions(newReporter(bufio.NewWriter(&sink), o), nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := o.plot(res)
-	if !slices.Equal(d.K, []int{1, 2, 3, 4, 5, 6}) {
-		t.Fatalf("plot k %v", d.K)
-	}
-	for i, k := range d.K {
-		m := fmt.Sprintf("map@%d", k)
-		want := evalJSONOf(t, "--ties", "stable", "-m", m, p).Measures[m]
-		// The report prints float32 values shortest; compare as float32.
-		if float32(d.MAPAtK[i]) != float32(want) {
-			t.Errorf("plotted MAP@%d = %v, eval -m %s gives %v", k, d.MAPAtK[i], m, want)
-		}
-	}
-	q := evalJSONOf(t, "--ties", "stable", "-q", p)
-	counts := make([]int64, evaluate.HistBins)
-	for _, row := range q.PerQuery {
-		v := float64(float32(row["map"].(float64)))
-		b := int(math.Floor(v * evaluate.HistBins))
-		if b == evaluate.HistBins {
-			b--
-		}
-		counts[b]++
-	}
-	if !slices.Equal(d.Counts, counts) {
-		t.Errorf("plotted histogram %v, per-query values give %v", d.Counts, counts)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand.
@@ -32,14 +33,21 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	os.Exit(exitStatus(os.Stderr, err))
+}
+
+// exitStatus prints err, if any, and returns the exit status of the
+// process: 0 without error, 2 for a bad command line (already printed),
+// 1 for any other error.
+func exitStatus(stderr io.Writer, err error) int {
 	switch {
 	case err == nil:
+		return 0
 	case errors.Is(err, errUsage):
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "rankmetrics:", err)
-		os.Exit(1)
+		return 2
 	}
+	fmt.Fprintln(stderr, "rankmetrics:", err)
+	return 1
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -72,14 +80,32 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 }
 
-// parseFlags parses args with fs, turning -h into a nil error after the
-// usage and any other flag error into errUsage.
+// parseFlags parses args with fs. -h prints fs.Usage, the whole help, and
+// returns help. A bad flag or value prints one line that names it, then a
+// pointer to -h (not the whole help, which would bury the line), and
+// returns errUsage.
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, nil
-		}
-		return false, errUsage
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return true, nil
+	case err != nil:
+		return false, usageError(out, fs.Name(), err.Error())
 	}
 	return false, nil
+}
+
+// usageError prints the message of a bad command line of subcommand cmd,
+// on one line (a line break in it, from an argument, is escaped), with a
+// pointer to its help, and returns errUsage.
+func usageError(w io.Writer, cmd, msg string) error {
+	msg = strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(msg)
+	fmt.Fprintf(w, "%s: %s\nrun \"rankmetrics %s -h\" for the flags and formats\n", cmd, msg, cmd)
+	return errUsage
 }

@@ -1,6 +1,7 @@
 // Command quickstart is the README's first example: TF-Ranking's mean
-// average precision over two batches of ranked lists, with per-item
-// weights, a top-n cutoff and a deterministic tie policy.
+// average precision over two batches of ranked lists, the first without
+// weights and the second with a per-list weight, with a top-n cutoff and a
+// deterministic tie policy.
 package main
 
 import (

@@ -15,6 +15,14 @@ import (
 // HistBins is the number of bins of Result.Hist over [0, 1].
 const HistBins = 20
 
+// MaxDistinct is the largest number of distinct per-query values that
+// Result.HistValues counts one by one.
+const MaxDistinct = 64
+
+// SampleQIDs is the number of qids Result keeps of each kind of TREC
+// query (in both files, run only, qrels only), to show in messages.
+const SampleQIDs = 3
+
 // Options configures Run.
 type Options struct {
 	// Measures are the measures to report; at least one.
@@ -75,11 +83,27 @@ type Result struct {
 	// Curve holds MAP@k for k = 1 .. Options.CurveK.
 	Curve []float64
 	// HistMeasure is the index in Options.Measures of the measure of the
-	// histogram: the first map, or the first measure when there is none.
+	// histogram: the first map, else the first measure with values in
+	// [0, 1] (not arp or dcg), else the first measure.
 	HistMeasure int
 	// Hist counts the queries whose value of that measure falls in each of
-	// HistBins equal bins over [0, 1] (1 falls in the last bin).
+	// HistBins equal bins over [0, 1] (1 falls in the last bin, and so do
+	// values above 1 of arp or dcg).
 	Hist []int64
+	// HistMax is the largest value of that measure.
+	HistMax float64
+	// HistValues counts the queries per distinct value of that measure,
+	// when there are at most MaxDistinct distinct values; otherwise it is
+	// nil. A measure with few possible values (P_10 has 11) can then be
+	// drawn with one bin per value.
+	HistValues map[float64]int64
+	// Longest is the largest number of ranked items of a query evaluated:
+	// MAP@k is the same for every k >= Longest.
+	Longest int
+	// BothQIDs, RunOnlyQIDs and QrelsOnlyQIDs hold the first SampleQIDs
+	// qids read of the TREC queries found in both files, in the run only
+	// and in the qrels only (evaluated or skipped), in input order.
+	BothQIDs, RunOnlyQIDs, QrelsOnlyQIDs []string
 	// Read counts the queries read, Evaluated those evaluated, and Items
 	// their ranked items.
 	Read, Evaluated, Items int64
@@ -103,6 +127,8 @@ type engine struct {
 	fam    []*metric.Settings
 	groups []group
 	ext    bool
+	// interrupted reports whether the caller's context is done.
+	interrupted func() bool
 }
 
 // group is family measures computed by one metric.Suite, from one ranking
@@ -114,9 +140,18 @@ type group struct {
 	ties  metric.TiePolicy
 }
 
-// histMeasure returns the index of the first map in list, or 0.
+// histMeasure returns the index of the first map in list, else of the
+// first measure with values in [0, 1] (not arp or dcg), else 0.
 func histMeasure(list []Measure) int {
-	return max(index(list, metric.NoTopN), 0)
+	if i := index(list, metric.NoTopN); i >= 0 {
+		return i
+	}
+	for i, m := range list {
+		if m.Family == nil || (m.Family.Kind != metric.KindARP && m.Family.Kind != metric.KindDCG) {
+			return i
+		}
+	}
+	return 0
 }
 
 // check returns an error for options Run cannot use.
@@ -143,7 +178,10 @@ func (o *Options) check() error {
 
 // Run evaluates every query of r with the options o and returns the
 // result. It stops at the first error of the input, of the metric or of
-// o.PerQuery, and when ctx is done.
+// o.PerQuery, and when ctx is done. Then it returns at once even if r is
+// blocked in Next (waiting on a pipe, say): that call finishes in the
+// background, so after Run returned ctx's error, r must be left alone, not
+// even closed (the program is expected to end).
 func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -167,6 +205,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 		e.ext = e.ext || ext
 		e.addToGroup(i, s, ext)
 	}
+	e.interrupted = func() bool { return ctx.Err() != nil }
 	res, err := e.run(ctx, r)
 	if err != nil {
 		return nil, err
@@ -206,7 +245,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 		}()
 	}
 
-	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins)}
+	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins), HistValues: map[float64]int64{}}
 	accs := make([]*metric.MeanAveragePrecision, len(e.specs))
 	faccs := make([]*metric.Suite, len(e.groups))
 	for g := range e.groups {
@@ -297,7 +336,13 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 // produce reads queries into jobs of o.Batch queries.
 func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, jobs chan<- *job, res *Result) error {
 	ra := startReadAhead(r)
-	defer ra.stop()
+	defer func() {
+		if e.interrupted() {
+			ra.abandon()
+		} else {
+			ra.stop()
+		}
+	}()
 	idx := 0
 	var j *job
 	send := func() error {
@@ -347,6 +392,7 @@ func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, 
 func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, free <-chan *job, res *Result) error {
 	o := e.o
 	res.Read++
+	res.sample(q)
 	switch {
 	case q.Match == runio.MatchRunOnly && o.RunOnly == Skip:
 		res.RunOnlySkipped++
@@ -366,6 +412,7 @@ func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, fre
 	if err := (*j).add(q, e.f64, e.ext); err != nil {
 		return err
 	}
+	res.Longest = max(res.Longest, len(q.Scores))
 	if p := o.Progress; p != nil {
 		p.Queries.Add(1)
 		p.Items.Add(int64(len(q.Scores)))
@@ -451,11 +498,40 @@ func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*me
 	res.Items += int64(j.items - j.placeholders)
 	for _, v := range j.per[res.HistMeasure].Values[:len(j.qids)] {
 		res.Hist[histBin(v)]++
+		res.HistMax = max(res.HistMax, v)
+		res.countValue(v)
 	}
 	if e.o.PerQuery != nil {
 		return e.o.PerQuery(&Batch{qids: j.qids, per: j.per[:len(e.o.Measures)]})
 	}
 	return nil
+}
+
+// countValue counts v in HistValues, which becomes nil once there are
+// more than MaxDistinct distinct values.
+func (r *Result) countValue(v float64) {
+	if r.HistValues == nil {
+		return
+	}
+	if _, ok := r.HistValues[v]; !ok && len(r.HistValues) == MaxDistinct {
+		r.HistValues = nil
+		return
+	}
+	r.HistValues[v]++
+}
+
+// sample keeps q's qid if fewer than SampleQIDs of its kind are kept.
+func (r *Result) sample(q *runio.Query) {
+	list := &r.BothQIDs
+	switch q.Match {
+	case runio.MatchRunOnly:
+		list = &r.RunOnlyQIDs
+	case runio.MatchQrelsOnly:
+		list = &r.QrelsOnlyQIDs
+	}
+	if len(*list) < SampleQIDs {
+		*list = append(*list, q.QID)
+	}
 }
 
 // histBin returns the bin of Result.Hist where v falls.

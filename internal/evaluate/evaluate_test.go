@@ -3,10 +3,14 @@ package evaluate
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -246,6 +250,65 @@ func TestRunCurveAndHistogram(t *testing.T) {
 	}
 }
 
+// TestRunDistinctValuesAndLongest: HistValues counts the per-query values
+// one by one while there are at most MaxDistinct of them, and Longest is
+// the longest list evaluated (a skipped run-only query does not count).
+func TestRunDistinctValuesAndLongest(t *testing.T) {
+	qs := randomQueries(7, 300, false)
+	longest := 0
+	for _, q := range qs {
+		longest = max(longest, len(q.Scores))
+	}
+	skipped := runio.Query{QID: "zz", Match: runio.MatchRunOnly, Labels: make([]float64, longest+5), Scores: make([]float64, longest+5)}
+	for _, tc := range []struct {
+		measure  string
+		distinct bool
+	}{{"P_4", true}, {"hits@3", true}, {"map", false}} {
+		o := options(t, "float64", "stable", tc.measure)
+		o.Batch, o.Workers = 16, 2
+		res, pq := run(t, &sliceReader{qs: append(slices.Clone(qs), skipped)}, o)
+		if res.Longest != longest {
+			t.Errorf("%s: longest %d, want %d", tc.measure, res.Longest, longest)
+		}
+		want := map[float64]int64{}
+		for _, q := range pq.order {
+			want[pq.values[q][0]]++
+		}
+		if len(want) > MaxDistinct == tc.distinct {
+			t.Fatalf("%s: %d distinct values: the case does not test what it should", tc.measure, len(want))
+		}
+		switch {
+		case tc.distinct && !maps.Equal(res.HistValues, want):
+			t.Errorf("%s: distinct values %v, per-query values give %v", tc.measure, res.HistValues, want)
+		case !tc.distinct && res.HistValues != nil:
+			t.Errorf("%s: %d distinct values counted, want nil over %d", tc.measure, len(res.HistValues), MaxDistinct)
+		}
+	}
+}
+
+// TestRunQIDSamples: the first SampleQIDs qids of each kind of TREC query,
+// in input order, whether skipped or evaluated.
+func TestRunQIDSamples(t *testing.T) {
+	var qs []runio.Query
+	kinds := []runio.Match{runio.MatchRunOnly, runio.MatchBoth, runio.MatchQrelsOnly, runio.MatchRunOnly}
+	for i := range 20 {
+		q := runio.Query{QID: fmt.Sprintf("q%02d", i), Match: kinds[i%4], Labels: []float64{1}, Scores: []float64{1}}
+		if q.Match == runio.MatchQrelsOnly {
+			q.Labels, q.Scores, q.UnrankedLabels = nil, nil, []float64{1}
+		}
+		qs = append(qs, q)
+	}
+	for _, keep := range []Policy{Skip, Keep} {
+		o := options(t, "float32", "stable", "map")
+		o.RunOnly, o.QrelsOnly = keep, keep
+		res, _ := run(t, &sliceReader{qs: qs}, o)
+		if !slices.Equal(res.RunOnlyQIDs, []string{"q00", "q03", "q04"}) || !slices.Equal(res.BothQIDs, []string{"q01", "q05", "q09"}) ||
+			!slices.Equal(res.QrelsOnlyQIDs, []string{"q02", "q06", "q10"}) {
+			t.Errorf("%v: samples run-only %v, both %v, qrels-only %v", keep, res.RunOnlyQIDs, res.BothQIDs, res.QrelsOnlyQIDs)
+		}
+	}
+}
+
 // TestRunProgress: the progress counters end at the queries and items
 // evaluated.
 func TestRunProgress(t *testing.T) {
@@ -342,5 +405,48 @@ func TestBatchSeed(t *testing.T) {
 	}
 	if len(seen) != 4000 {
 		t.Errorf("batch seeds collide: %d distinct of 4000", len(seen))
+	}
+}
+
+// blockingReader yields its queries, then blocks in Next until release is
+// closed, as a reader of a pipe that has no more data yet; blocked is
+// closed when it starts to block.
+type blockingReader struct {
+	sliceReader
+	blocked, release chan struct{}
+}
+
+func (r *blockingReader) Next(q *runio.Query) error {
+	if r.i < len(r.qs) {
+		return r.sliceReader.Next(q)
+	}
+	close(r.blocked)
+	<-r.release
+	return io.EOF
+}
+
+// TestRunInterruptWhileReading: when the context ends while the reader is
+// blocked, Run returns the context's error at once, not when the input
+// ends.
+func TestRunInterruptWhileReading(t *testing.T) {
+	r := &blockingReader{sliceReader: sliceReader{qs: randomQueries(9, 50, false)}, blocked: make(chan struct{}), release: make(chan struct{})}
+	defer close(r.release)
+	o := options(t, "float32", "stable", "map")
+	o.Batch, o.Workers = 10, 2
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, r, o)
+		done <- err
+	}()
+	<-r.blocked
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run still waits for the blocked reader 10 s after the interrupt")
 	}
 }

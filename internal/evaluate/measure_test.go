@@ -102,3 +102,30 @@ func TestParsePolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestHistMeasure: the histogram is of the first map, else of the first
+// measure with values in [0, 1], else of the first measure.
+func TestHistMeasure(t *testing.T) {
+	tests := []struct {
+		measures []string
+		want     int
+	}{
+		{[]string{"ndcg@5", "map@3", "map"}, 2},
+		{[]string{"arp", "dcg@3", "P_10", "mrr"}, 2},
+		{[]string{"map@3", "mrr"}, 0},
+		{[]string{"arp", "dcg"}, 0},
+	}
+	for _, tc := range tests {
+		var list []Measure
+		for _, s := range tc.measures {
+			m, err := ParseMeasure(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list = append(list, m)
+		}
+		if got := histMeasure(list); got != tc.want {
+			t.Errorf("%v: histogram of measure %d, want %d", tc.measures, got, tc.want)
+		}
+	}
+}

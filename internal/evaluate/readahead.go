@@ -69,3 +69,10 @@ func (a *readAhead) stop() {
 	close(a.done)
 	a.wg.Wait()
 }
+
+// abandon ends the goroutine without waiting for a Next call in progress,
+// which may block for as long as its input does (a pipe, a terminal): the
+// goroutine ends when the call returns, and the reader is left to it.
+func (a *readAhead) abandon() {
+	close(a.done)
+}

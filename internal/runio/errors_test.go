@@ -38,9 +38,9 @@ func TestDelimitedErrors(t *testing.T) {
 		{"too many fields", ',', Options{}, "qid,label,score\n1,1,2,3\n", `in.tsv:2: line "1,1,2,3": expected 3 fields as in the header, found 4`},
 		{"empty qid", '\t', Options{}, "qid\tlabel\tscore\n\t1\t2\n", `in.tsv:2: field qid: value "": empty qid`},
 		{"empty doc", '\t', Options{}, "qid\tdoc\tlabel\tscore\n1\t\t1\t2\n", `in.tsv:2: field doc: value "": empty document id`},
-		{"unsorted", '\t', Options{}, "qid\tlabel\tscore\n2\t1\t1\n10\t1\t1\n3\t1\t1\n", `in.tsv:4: field qid: value "3": input is not sorted by qid: it comes after "10" (sorted input streams in constant memory; use the group policy for unsorted input)`},
-		{"duplicate doc", '\t', Options{}, "qid\tdoc\tlabel\tscore\nq\ta\t1\t1\nq\tb\t1\t1\nq\ta\t0\t2\n", `in.tsv:4: field doc: value "a": duplicate document for qid "q" (first at line 2)`},
-		{"duplicate doc grouped", '\t', Options{Unsorted: UnsortedGroup}, "qid\tdoc\tlabel\tscore\nq\ta\t1\t1\nr\tb\t1\t1\nq\ta\t0\t2\n", `in.tsv:4: field doc: value "a": duplicate document for qid "q" (first at line 2)`},
+		{"unsorted", '\t', Options{}, "qid\tlabel\tscore\n2\t1\t1\n10\t1\t1\n3\t1\t1\n", `in.tsv:4: field qid: value "3": input is not sorted by qid: it comes after "10" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+		{"duplicate doc", '\t', Options{}, "qid\tdoc\tlabel\tscore\nq\ta\t1\t1\nq\tb\t1\t1\nq\ta\t0\t2\n", `in.tsv:4: field doc: value "a": duplicate document for qid "q" (first at line 2; --dedupe first or --dedupe max keeps one)`},
+		{"duplicate doc grouped", '\t', Options{Unsorted: UnsortedGroup}, "qid\tdoc\tlabel\tscore\nq\ta\t1\t1\nr\tb\t1\t1\nq\ta\t0\t2\n", `in.tsv:4: field doc: value "a": duplicate document for qid "q" (first at line 2; --dedupe first or --dedupe max keeps one)`},
 		{"unterminated quote", ',', Options{}, "qid,label,score\n\"q,1,2\n", `in.tsv:2: line "\"q,1,2": unterminated quoted field (quoted fields cannot span lines)`},
 		{"text after quote", ',', Options{}, "qid,label,score\n\"q\"x,1,2\n", `in.tsv:2: line "\"q\"x,1,2": unexpected 'x' after a closing quote`},
 		{"quote in bare field", ',', Options{}, "qid,label,score\nq\"x,1,2\n", `in.tsv:2: line "q\"x,1,2": a quote inside an unquoted field`},
@@ -72,14 +72,16 @@ func TestTRECErrors(t *testing.T) {
 	}{
 		{"run fields", Options{}, "1 0 a 1\n", "1 Q0 a 1 0.5\n", `run.txt:1: line "1 Q0 a 1 0.5": a run line has 6 fields (qid Q0 docno rank score tag), found 5`},
 		{"qrels fields", Options{}, "1 0 a 1\n1 0 b\n", "1 Q0 a 1 0.5 t\n", `qrels.txt:2: line "1 0 b": a qrels line has 4 fields (qid iter docno rel), found 3`},
+		{"run line in qrels", Options{}, "1 Q0 a 1 0.5 t\n", "1 Q0 a 1 0.5 t\n", `qrels.txt:1: line "1 Q0 a 1 0.5 t": a qrels line has 4 fields (qid iter docno rel), found 6: it looks like a run line; did you swap QRELS and RUN? trec_eval's order is QRELS RUN`},
+		{"qrels line in run", Options{}, "1 0 a 1\n", "1 0 a 1\n", `run.txt:1: line "1 0 a 1": a run line has 6 fields (qid Q0 docno rank score tag), found 4: it looks like a qrels line; did you swap QRELS and RUN? trec_eval's order is QRELS RUN`},
 		{"run score", Options{}, "1 0 a 1\n", "1 Q0 a 1 0.5 t\n1 Q0 b 2 0,4 t\n", `run.txt:2: field score: value "0,4": not a number`},
 		{"run nan", Options{}, "1 0 a 1\n", "1 Q0 a 1 nan t\n", `run.txt:1: field score: value "nan": NaN score`},
 		{"qrels rel", Options{}, "1 0 a one\n", "1 Q0 a 1 1 t\n", `qrels.txt:1: field rel: value "one": not a number`},
-		{"run unsorted", Options{}, "1 0 a 1\n", "b Q0 a 1 1 t\na Q0 a 1 1 t\n", `run.txt:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; use the group policy for unsorted input)`},
-		{"qrels unsorted", Options{}, "2 0 a 1\n1 0 a 1\n", "1 Q0 a 1 1 t\n", `qrels.txt:2: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; use the group policy for unsorted input)`},
-		{"run duplicate", Options{}, "1 0 a 1\n", "1 Q0 a 1 1 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", `run.txt:3: field docno: value "a": duplicate document for qid "1" (first at line 1)`},
-		{"qrels duplicate", Options{}, "1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 t\n", `qrels.txt:2: field docno: value "a": duplicate judgment for qid "1" (first at line 1)`},
-		{"run duplicate grouped", Options{Unsorted: UnsortedGroup}, "1 0 a 1\n", "1 Q0 a 1 1 t\n2 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", `run.txt:3: field docno: value "a": duplicate document for qid "1" (first at line 1)`},
+		{"run unsorted", Options{}, "1 0 a 1\n", "b Q0 a 1 1 t\na Q0 a 1 1 t\n", `run.txt:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+		{"qrels unsorted", Options{}, "2 0 a 1\n1 0 a 1\n", "1 Q0 a 1 1 t\n", `qrels.txt:2: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+		{"run duplicate", Options{}, "1 0 a 1\n", "1 Q0 a 1 1 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", `run.txt:3: field docno: value "a": duplicate document for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
+		{"qrels duplicate", Options{}, "1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 t\n", `qrels.txt:2: field docno: value "a": duplicate judgment for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
+		{"run duplicate grouped", Options{Unsorted: UnsortedGroup}, "1 0 a 1\n", "1 Q0 a 1 1 t\n2 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", `run.txt:3: field docno: value "a": duplicate document for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,8 +120,8 @@ func TestJSONLErrors(t *testing.T) {
 		{"weight appears later", Options{}, `{"qid":"1","label":1,"score":1}` + "\n" + `{"qid":"1","label":1,"score":1,"weight":2}` + "\n", `in.jsonl:2: field weight: weight given but the first line has none`},
 		{"weight disappears", Options{}, `{"qid":"1","label":1,"score":1,"weight":2}` + "\n" + `{"qid":"1","label":1,"score":1}` + "\n", `in.jsonl:2: field weight: missing weight (the first line has one)`},
 		{"required weight", Options{Columns: Columns{Weight: "w"}}, `{"qid":"1","label":1,"score":1}` + "\n", `in.jsonl:1: field w: missing weight`},
-		{"unsorted", Options{}, `{"qid":"b","label":1,"score":1}` + "\n" + `{"qid":"a","label":1,"score":1}` + "\n", `in.jsonl:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; use the group policy for unsorted input)`},
-		{"duplicate doc in list", Options{}, `{"qid":"1","docs":["a","a"],"labels":[1,0],"scores":[1,2]}` + "\n", `in.jsonl:1: field doc: value "a": duplicate document for qid "1" (first at line 1)`},
+		{"unsorted", Options{}, `{"qid":"b","label":1,"score":1}` + "\n" + `{"qid":"a","label":1,"score":1}` + "\n", `in.jsonl:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+		{"duplicate doc in list", Options{}, `{"qid":"1","docs":["a","a"],"labels":[1,0],"scores":[1,2]}` + "\n", `in.jsonl:1: field doc: value "a": duplicate document for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`},
 		{"bad escape", Options{}, `{"qid":"a\x","label":1,"score":1}` + "\n", `in.jsonl:1: line "{\"qid\":\"a\\x\",\"label\":1,\"score\":1}": invalid JSON at byte 12`},
 	}
 	for _, tc := range tests {

@@ -22,7 +22,7 @@ func Open(ctx context.Context, paths []string, opts Options) (Reader, error) {
 	case 1:
 	case 2:
 		if opts.Format != FormatAuto && opts.Format != FormatTREC {
-			return nil, fmt.Errorf("two inputs (%s, %s) are a TREC qrels and run pair, but the format is %s", paths[0], paths[1], opts.Format)
+			return nil, fmt.Errorf("two inputs (%s, %s) are a TREC qrels and run pair, but --input-format is %s", paths[0], paths[1], opts.Format)
 		}
 		return openTREC(ctx, paths[0], paths[1], opts)
 	default:
@@ -32,7 +32,7 @@ func Open(ctx context.Context, paths []string, opts Options) (Reader, error) {
 	format := opts.Format
 	if format == FormatAuto {
 		if path == "-" {
-			return nil, errors.New("standard input needs an explicit format")
+			return nil, errors.New("standard input needs --input-format (tsv, csv, jsonl, parquet or rkm1)")
 		}
 		var err error
 		if format, err = DetectFormat(path); err != nil {

@@ -79,7 +79,7 @@ func DetectFormat(path string) (Format, error) {
 	case ".qrels", ".run", ".trec":
 		return FormatTREC, nil
 	}
-	return FormatAuto, fmt.Errorf("cannot tell the format of %q from its extension; set it explicitly (trec, tsv, csv, jsonl, parquet, rkm1)", path)
+	return FormatAuto, fmt.Errorf("cannot tell the format of %q from its extension; name it with --input-format (trec, tsv, csv, jsonl, parquet, rkm1)", path)
 }
 
 // UnsortedPolicy says what to do with input not sorted by qid.

@@ -1,6 +1,34 @@
 package runio
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
+
+// unsortedMsg is the message for a qid that comes after prev in the
+// input and before it in the order of CompareQID.
+func unsortedMsg(prev []byte) string {
+	return fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)", clip(prev))
+}
+
+// duplicateMsg is the message for a second document (or judgment) of
+// qid, first seen at line first.
+func duplicateMsg(what, qid string, first int64) string {
+	return fmt.Sprintf("duplicate %s for qid %q (first at line %d; --dedupe first or --dedupe max keeps one)", what, qid, first)
+}
+
+// swapHint returns the hint for a TREC line of n fields where the other
+// file of the pair has other fields: the files may be given in the wrong
+// order.
+func swapHint(n, other int) string {
+	if n != other {
+		return ""
+	}
+	if other == 4 {
+		return ": it looks like a qrels line; did you swap QRELS and RUN? trec_eval's order is QRELS RUN"
+	}
+	return ": it looks like a run line; did you swap QRELS and RUN? trec_eval's order is QRELS RUN"
+}
 
 // CompareQID orders query ids: two unsigned decimal integers compare by
 // numeric value (so "9" < "10"), with leading zeros breaking a tie byte-wise;

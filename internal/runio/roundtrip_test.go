@@ -281,10 +281,10 @@ func TestOpenErrors(t *testing.T) {
 		want  string
 	}{
 		{[]string{tsv, tsv, tsv}, Options{}, "want one input file, or a TREC qrels and run pair; got 3 paths"},
-		{[]string{tsv, tsv}, Options{Format: FormatCSV}, fmt.Sprintf("two inputs (%s, %s) are a TREC qrels and run pair, but the format is csv", tsv, tsv)},
+		{[]string{tsv, tsv}, Options{Format: FormatCSV}, fmt.Sprintf("two inputs (%s, %s) are a TREC qrels and run pair, but --input-format is csv", tsv, tsv)},
 		{[]string{tsv}, Options{Format: FormatTREC}, fmt.Sprintf("TREC input needs two paths, QRELS RUN; got only %s", tsv)},
-		{[]string{"-"}, Options{}, "standard input needs an explicit format"},
-		{[]string{"x.txt"}, Options{}, `cannot tell the format of "x.txt" from its extension; set it explicitly (trec, tsv, csv, jsonl, parquet, rkm1)`},
+		{[]string{"-"}, Options{}, "standard input needs --input-format (tsv, csv, jsonl, parquet or rkm1)"},
+		{[]string{"x.txt"}, Options{}, `cannot tell the format of "x.txt" from its extension; name it with --input-format (trec, tsv, csv, jsonl, parquet, rkm1)`},
 		{[]string{filepath.Join(dir, "missing.tsv")}, Options{}, "open " + filepath.Join(dir, "missing.tsv") + ": no such file or directory"},
 	}
 	for _, tc := range tests {

@@ -3,7 +3,6 @@ package runio
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 )
 
@@ -125,7 +124,7 @@ func (s *streamReader) Next(q *Query) error {
 		}
 		if compareQID(s.curQID, s.r.qid) > 0 {
 			return &ParseError{File: s.name, Line: s.r.line, Field: "qid", Value: clip(s.r.qid),
-				Msg: fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; use the group policy for unsorted input)", clip(s.curQID))}
+				Msg: unsortedMsg(s.curQID)}
 		}
 		s.stash(&s.r)
 		break
@@ -174,7 +173,7 @@ func (s *streamReader) add(q *Query, r *row) error {
 				return nil
 			}
 			return &ParseError{File: s.name, Line: r.line, Field: s.src.docField(), Value: clip(r.doc),
-				Msg: fmt.Sprintf("duplicate document for qid %q (first at line %d)", q.QID, s.lines[first])}
+				Msg: duplicateMsg("document", q.QID, s.lines[first])}
 		}
 		s.tbl.entries[idx].a = int32(len(q.Scores))
 		s.lines = append(s.lines, r.line)

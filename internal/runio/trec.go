@@ -91,7 +91,7 @@ func (p *trecParser) parse(b []byte) (qid, doc []byte, v float64, err error) {
 	if p.isRun {
 		if len(f) != 6 {
 			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Value: clip(b),
-				Msg: fmt.Sprintf("a run line has 6 fields (qid Q0 docno rank score tag), found %d", len(f))}
+				Msg: fmt.Sprintf("a run line has 6 fields (qid Q0 docno rank score tag), found %d%s", len(f), swapHint(len(f), 4))}
 		}
 		s, ok := parseFloat(f[4])
 		if !ok {
@@ -104,7 +104,7 @@ func (p *trecParser) parse(b []byte) (qid, doc []byte, v float64, err error) {
 	}
 	if len(f) != 4 {
 		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Value: clip(b),
-			Msg: fmt.Sprintf("a qrels line has 4 fields (qid iter docno rel), found %d", len(f))}
+			Msg: fmt.Sprintf("a qrels line has 4 fields (qid iter docno rel), found %d%s", len(f), swapHint(len(f), 6))}
 	}
 	l, ok := parseFloat(f[3])
 	if !ok || math.IsNaN(l) {
@@ -150,7 +150,7 @@ func (p *trecParser) nextBlock(b *trecBlock) error {
 		}
 		if compareQID(b.qid, qid) > 0 {
 			return &ParseError{File: p.lr.name, Line: p.lr.line, Field: "qid", Value: clip(qid),
-				Msg: fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; use the group policy for unsorted input)", clip(b.qid))}
+				Msg: unsortedMsg(b.qid)}
 		}
 		p.pQID = append(p.pQID[:0], qid...)
 		p.pDoc = append(p.pDoc[:0], doc...)
@@ -508,7 +508,7 @@ func (t *trecReader) join(q *Query, qb, rb *trecBlock) error {
 				}
 			default:
 				return &ParseError{File: t.qname, Line: qb.lines[j], Field: "docno", Value: clip(doc),
-					Msg: fmt.Sprintf("duplicate judgment for qid %q (first at line %d)", q.QID, qb.lines[first])}
+					Msg: duplicateMsg("judgment", q.QID, qb.lines[first])}
 			}
 		}
 	}
@@ -529,7 +529,7 @@ func (t *trecReader) join(q *Query, qb, rb *trecBlock) error {
 					}
 				default:
 					return &ParseError{File: t.rname, Line: rb.lines[i], Field: "docno", Value: clip(doc),
-						Msg: fmt.Sprintf("duplicate document for qid %q (first at line %d)", q.QID, t.firstRunLine(rb, tbl, idx))}
+						Msg: duplicateMsg("document", q.QID, t.firstRunLine(rb, tbl, idx))}
 				}
 				continue
 			}
