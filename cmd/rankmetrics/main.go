@@ -20,8 +20,9 @@ type command struct {
 // commands returns the subcommands by name.
 func commands() map[string]command {
 	return map[string]command{
-		"compute": {"answer JSON Lines metric cases (the parity interface)", runCompute},
-		"eval":    {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
+		"compute":   {"answer JSON Lines metric cases (the parity interface)", runCompute},
+		"eval":      {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
+		"trec_eval": {"trec_eval 10.0 or 9.0.8, byte-identical output (--compat)", runTrecEval},
 	}
 }
 
@@ -36,10 +37,24 @@ func main() {
 	case err == nil:
 	case errors.Is(err, errUsage):
 		os.Exit(2)
+	case errors.As(err, new(*exitError)):
+		// trec_eval's exit statuses (1 usage, 2 input, 4 evaluation, 7 no
+		// topic): the trec_eval subcommand keeps them.
+		fmt.Fprintln(os.Stderr, "rankmetrics:", err)
+		os.Exit(exitStatus(err))
 	default:
 		fmt.Fprintln(os.Stderr, "rankmetrics:", err)
 		os.Exit(1)
 	}
+}
+
+// exitStatus is the status an exitError asks for.
+func exitStatus(err error) int {
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.ExitCode()
+	}
+	return 1
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rankmetrics/rankmetrics/internal/trecfile"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
+)
+
+// exitError carries the exit status trec_eval would end with.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// ExitCode is the process exit status.
+func (e *exitError) ExitCode() int { return e.code }
+
+func exitf(code int, format string, a ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, a...)}
+}
+
+// trecEvalOptions are the parsed command-line settings.
+type trecEvalOptions struct {
+	cfg        treceval.Config
+	query      bool
+	summary    bool
+	measures   []string
+	debugQuery string
+	help       bool
+	version    bool
+}
+
+const trecEvalUsage = `usage: rankmetrics trec_eval [--compat 10.0|9.0.8] [-h] [-v] [-q] [-m measure[.params]]... [-c] [-n]
+       [-l level] [-N num_docs] [-M max_ret] [-J] [-R qrels] [-T trec_results] QRELS RUN
+`
+
+func trecEvalHelp(w io.Writer) {
+	fmt.Fprint(w, trecEvalUsage)
+	fmt.Fprintf(w, `
+Evaluates the TREC run RUN against the judgements QRELS and prints what
+trec_eval prints, byte for byte, for the version chosen with --compat
+(default 10.0; 9.0.8 is the version inside pytrec_eval and most published
+numbers). RUN may be '-' for standard input (10.0 only, as in trec_eval).
+
+  -q        print every topic's values before the summary
+  -m M      add measure M (a name, or official, all_trec, set); parameters
+            follow a dot: -m P.5,10  -m ndcg_cut.3  -m ndcg.1=1,2=3
+            -m success.1  -m rbp.p=0.8 (10.0). Default: official
+  -c        average over every judged topic; topics the run lacks count 0
+  -n        no summary lines
+  -l N      judgements of at least N are relevant (default 1)
+  -N N      collection size for utility
+  -M N      keep only each topic's first N ranked documents
+  -J        drop unjudged documents before ranking
+  -R qrels  only the qrels format (prefs and qrels_jg are refused)
+  -T trec_results  only the TREC run format
+  -D 0.QID  evaluate topic QID only (debug output is not reproduced)
+  -v        print the version and exit
+
+Memory: a run sorted by topic (qids in increasing byte order, each topic
+in one block) is evaluated as a stream, one topic in memory at a time,
+after a first pass that checks every line. Any other line order is
+gathered in memory at about %d bytes per line plus the docno's bytes.
+The qrels file is held in memory.
+`, trecfile.BytesPerLine)
+}
+
+func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
+	args0, operands, err := parseTrecEvalArgs(args)
+	if err != nil {
+		return nil, nil, exitf(1, "trec_eval: %w\n%s", err, trecEvalUsage)
+	}
+	o := &trecEvalOptions{summary: true, cfg: treceval.DefaultConfig(treceval.V10)}
+	for _, a := range args0 {
+		if a.opt == 0 {
+			v, err := treceval.ParseVersion(a.val)
+			if err != nil {
+				return nil, nil, exitf(1, "%w", err)
+			}
+			o.cfg.Version = v
+		}
+	}
+	for _, a := range args0 {
+		switch a.opt {
+		case 'h':
+			o.help = true
+		case 'v':
+			o.version = true
+		case 'q':
+			o.query = true
+		case 'm':
+			o.measures = append(o.measures, a.val)
+		case 'c':
+			o.cfg.Complete = true
+		case 'l':
+			o.cfg.RelLevel = treceval.Atol(a.val)
+		case 'n':
+			o.summary = false
+		case 'D':
+			lvl, q, _ := strings.Cut(a.val, ".")
+			if treceval.Atol(lvl) != 0 {
+				return nil, nil, exitf(2, "trec_eval: -D %s: debug output is not reproduced by rankmetrics (use -D 0.QID to evaluate one topic)", a.val)
+			}
+			o.debugQuery = q
+		case 'J':
+			o.cfg.JudgedOnly = true
+		case 'N':
+			o.cfg.NumDocsInColl = treceval.Atol(a.val)
+		case 'M':
+			o.cfg.MaxRet = treceval.Atol(a.val)
+			if o.cfg.MaxRet < 0 {
+				return nil, nil, exitf(2, "trec_eval: -M %s: a negative maximum makes trec_eval crash; give 0 or more", a.val)
+			}
+		case 'R':
+			switch a.val {
+			case "qrels":
+			case "prefs", "qrels_prefs", "qrels_jg":
+				return nil, nil, exitf(2, "trec_eval: -R %s: the %s format is not supported by rankmetrics trec_eval (only -R qrels)", a.val, a.val)
+			default:
+				return nil, nil, exitf(2, "trec_eval: -R %s: illegal rel_info format (only qrels)", a.val)
+			}
+		case 'T':
+			if a.val != "trec_results" {
+				return nil, nil, exitf(2, "trec_eval: -T %s: illegal results format (only trec_results)", a.val)
+			}
+		case 'o':
+		case 'Z':
+			return nil, nil, exitf(2, "trec_eval: -Z: Z scores are not supported by rankmetrics trec_eval")
+		}
+	}
+	return o, operands, nil
+}
+
+// runTrecEval is the trec_eval subcommand.
+func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	o, operands, err := parseTrecEvalOptions(args)
+	if err != nil {
+		return err
+	}
+	ev, initErr := treceval.NewEvaluator(o.cfg, o.measures)
+	if errors.Is(initErr, treceval.ErrIllegalMeasure) || errors.Is(initErr, treceval.ErrUnsupported) {
+		return exitf(1, "trec_eval: %w", initErr)
+	}
+	// trec_eval reports bad measure parameters after reading the files,
+	// with status 2: initErr is returned below.
+	if o.help {
+		trecEvalHelp(stdout)
+		return nil
+	}
+	if o.version {
+		fmt.Fprintf(stderr, "rankmetrics trec_eval, compatible with trec_eval %s\n", o.cfg.Version)
+		return nil
+	}
+	if len(operands) != 2 {
+		return exitf(1, "trec_eval: need exactly two files, QRELS and RUN\n%s", trecEvalUsage)
+	}
+	qrelsName, runName := operands[0], operands[1]
+	data, err := os.ReadFile(qrelsName)
+	if err != nil {
+		return exitf(2, "trec_eval: cannot read qrels file: %w", err)
+	}
+	qrels, err := trecfile.ParseQrels(qrelsName, data, o.cfg.Version)
+	if err != nil {
+		return exitf(2, "trec_eval: %w", err)
+	}
+	src, err := openRunSource(ctx, runName, stdin, o.cfg.Version)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	if initErr != nil {
+		return exitf(2, "trec_eval: %w", initErr)
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	err = evaluateTrecEval(ctx, o, ev, qrels, src, w)
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = ferr
+	}
+	return err
+}
+
+// runSource yields a run's topics in increasing qid order.
+type runSource struct {
+	next  func(ctx context.Context) (string, []treceval.Doc, error)
+	runid func() string
+	close func()
+}
+
+// openRunSource checks the whole run file first (as trec_eval reads it
+// whole before printing anything), then streams it if its topics are
+// sorted, or gathers it in memory otherwise.
+func openRunSource(ctx context.Context, name string, stdin io.Reader, v treceval.Version) (*runSource, error) {
+	fail := func(err error) (*runSource, error) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		if errors.Is(err, trecfile.ErrEmptyRun) {
+			return nil, exitf(2, "trec_eval: %s: %w", name, err)
+		}
+		return nil, exitf(2, "trec_eval: %w", err)
+	}
+	if v == treceval.V10 && strings.HasPrefix(name, "-") {
+		run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(stdin, "stdin", v))
+		if err != nil {
+			return fail(err)
+		}
+		return memorySource(run), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, exitf(2, "trec_eval: cannot read results file: %w", err)
+	}
+	sorted, _, err := trecfile.CheckSorted(ctx, trecfile.NewRunScanner(f, name, v))
+	if err != nil {
+		f.Close()
+		return fail(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, exitf(2, "trec_eval: %s: %w", name, err)
+	}
+	s := trecfile.NewRunScanner(f, name, v)
+	if sorted {
+		return &runSource{next: s.Next, runid: s.Runid, close: func() { f.Close() }}, nil
+	}
+	run, err := trecfile.CollectRun(ctx, s)
+	f.Close()
+	if err != nil {
+		return fail(err)
+	}
+	return memorySource(run), nil
+}
+
+func memorySource(run *trecfile.Run) *runSource {
+	i := 0
+	return &runSource{
+		next: func(context.Context) (string, []treceval.Doc, error) {
+			if i >= len(run.Topics) {
+				return "", nil, io.EOF
+			}
+			t := &run.Topics[i]
+			i++
+			return t.Qid, t.Docs, nil
+		},
+		runid: func() string { return run.Runid },
+		close: func() {},
+	}
+}
+
+// evaluateTrecEval merges the judged topics with the run's (both in qid
+// order) as the chosen trec_eval version does, printing as it goes.
+func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels, src *runSource, w *bufio.Writer) error {
+	cfg := o.cfg
+	sum := ev.NewSummary()
+	var tv treceval.TopicValues
+	var buf []byte
+	emit := func() {
+		sum.Add(&tv)
+		if o.query {
+			buf = ev.AppendTopic(buf[:0], &tv)
+			w.Write(buf)
+		}
+	}
+	calcErr := func(err error) error {
+		return exitf(4, "trec_eval: cannot calculate measures: %w", err)
+	}
+	skip := func(qid string) bool { return o.debugQuery != "" && qid != o.debugQuery }
+	qi := 0 // next judged topic
+	// missingBefore handles judged topics that sort before qid (or all
+	// remaining ones at the end) and are absent from the run.
+	missingBefore := func(qid string, end bool) error {
+		for ; qi < len(qrels.Topics) && (end || qrels.Topics[qi].Qid < qid); qi++ {
+			t := &qrels.Topics[qi]
+			if cfg.Version != treceval.V10 || skip(t.Qid) {
+				continue
+			}
+			if !cfg.Complete {
+				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", t.Qid)
+			}
+			if err := ev.EvaluateMissing(t.Qid, t.Judged, &tv); err != nil {
+				return calcErr(err)
+			}
+			emit()
+		}
+		return nil
+	}
+	for n := 0; ; n++ {
+		if n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		qid, docs, err := src.next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return exitf(2, "trec_eval: %w", err)
+		}
+		if err := missingBefore(qid, false); err != nil {
+			return err
+		}
+		if qi >= len(qrels.Topics) || qrels.Topics[qi].Qid != qid {
+			continue // run topic without judgements: ignored
+		}
+		t := &qrels.Topics[qi]
+		qi++
+		if skip(qid) {
+			continue
+		}
+		if err := ev.Evaluate(qid, t.Judged, docs, &tv); err != nil {
+			return calcErr(err)
+		}
+		emit()
+	}
+	if err := missingBefore("", true); err != nil {
+		return err
+	}
+	if sum.NumQueries() == 0 {
+		return exitf(7, "trec_eval: no topic has both results and judgements")
+	}
+	if o.summary {
+		final := sum.Final(int64(len(qrels.Topics)), qrels.RelAbove0)
+		buf = ev.AppendSummary(buf[:0], final, src.runid())
+		w.Write(buf)
+	}
+	return nil
+}

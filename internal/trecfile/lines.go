@@ -1,0 +1,44 @@
+package trecfile
+
+import (
+	"fmt"
+)
+
+// FieldError is a malformed line: file, physical line number (from 1) and
+// the field that is missing or wrong.
+type FieldError struct {
+	File  string
+	Line  int64
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Msg)
+}
+
+// isSpace is C's isspace in the C locale.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// fields splits line (without its newline) into white-space separated
+// fields as trec_eval does, appending at most max fields to dst.
+func fields(dst [][]byte, line []byte, max int) [][]byte {
+	i := 0
+	for len(dst) < max {
+		for i < len(line) && isSpace(line[i]) {
+			i++
+		}
+		if i >= len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && !isSpace(line[j]) {
+			j++
+		}
+		dst = append(dst, line[i:j])
+		i = j
+	}
+	return dst
+}
