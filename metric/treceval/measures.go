@@ -197,6 +197,22 @@ func NewEvaluator(cfg Config, specs []string) (*Evaluator, error) {
 			marked[n] = true
 		}
 	}
+	if cfg.Version == V10 {
+		// dcg, ideal_dcg and ndcg share one parameter block in trec_eval
+		// 10.0, which frees it once per measure: two of them with
+		// parameters crash it (double free) after printing.
+		n, withParams := 0, false
+		for _, name := range []string{"dcg", "ideal_dcg", "ndcg"} {
+			if marked[name] {
+				n++
+				_, has := params[name]
+				withParams = withParams || has
+			}
+		}
+		if n >= 2 && withParams {
+			return nil, fmt.Errorf("%w: trec_eval 10.0 crashes (double free) when two of dcg, ideal_dcg and ndcg are requested and one has parameters; request them in separate runs", ErrUnsupported)
+		}
+	}
 	e := &Evaluator{cfg: cfg, ranker: NewRanker(cfg)}
 	for _, d := range measureDefs {
 		if !marked[d.name] || d.v10 && cfg.Version != V10 {
