@@ -21,6 +21,9 @@ for i in $(seq 1 "$n"); do
   d=$work/data$i
   mkdir -p "$d"
   (cd "$root" && go run ./internal/trecgen/cmd/trecgen -seed "$s" -out "$d") || exit 1
+  # The hand-made hostile inputs once (malformed lines, duplicates, NaN
+  # scores, CRLF, comments, bad measure parameters).
+  [ "$i" = 1 ] && cp -r "$root/testdata/treceval/hostile" "$d/"
   "$here/treceval_run_cases.sh" "$d" "$build/trec_eval-10.0/trec_eval" "$build/trec_eval-9.0.8/trec_eval" > "$work/ref$i"
   "$here/treceval_run_cases.sh" "$d" "$work/rankmetrics trec_eval --compat 10.0" "$work/rankmetrics trec_eval --compat 9.0.8" > "$work/got$i"
   # Split both streams into records and compare record by record.

@@ -10,7 +10,7 @@ dir=$1 prog10=$2 prog908=$3
 cases=$(dirname "$0")/treceval_cases.txt
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-for data in $(cd "$dir" && ls *.qrels | sed 's/\.qrels$//' | sort); do
+for data in $(cd "$dir" && ls *.qrels 2>/dev/null | sed 's/\.qrels$//' | sort); do
   while IFS=$'\t' read -r versions flags; do
     case "$versions" in ''|'#'*) continue ;; esac
     for v in 10.0 9.0.8; do
@@ -27,3 +27,16 @@ for data in $(cd "$dir" && ls *.qrels | sed 's/\.qrels$//' | sort); do
     done
   done < "$cases"
 done
+# The hand-made hostile inputs, when DATADIR has them.
+if [ -d "$dir/hostile" ]; then
+  while IFS=$'\t' read -r q r flags; do
+    case "$q" in ''|'#'*) continue ;; esac
+    for v in 10.0 9.0.8; do
+      prog=$prog10; [ "$v" = 9.0.8 ] && prog=$prog908
+      (cd "$dir/hostile" && timeout 120 $prog $flags "$q" "$r") > "$tmp" 2>/dev/null
+      rc=$?
+      printf '#case\t%s\thostile/%s:%s\t%d\t%d\t%s\n' "$v" "$q" "$r" "$rc" "$(wc -c < "$tmp")" "$flags"
+      cat "$tmp"
+    done
+  done < "$(dirname "$0")/treceval_hostile.txt"
+fi

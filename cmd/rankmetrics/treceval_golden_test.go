@@ -80,7 +80,11 @@ func TestTrecEvalGolden(t *testing.T) {
 				stdin, run = bytes.NewReader(b), "-"
 			}
 			args := append([]string{"--compat", c.version}, strings.Fields(flags)...)
-			args = append(args, filepath.Join(dir, c.data+".qrels"), run)
+			qrels := filepath.Join(dir, c.data+".qrels")
+			if hq, hr, ok := strings.Cut(c.data, ":"); ok {
+				qrels, run = filepath.Join(dir, hq), filepath.Join(dir, filepath.Dir(hq), hr)
+			}
+			args = append(args, qrels, run)
 			var out, errb bytes.Buffer
 			err := runTrecEval(context.Background(), args, stdin, &out, &errb)
 			code := 0

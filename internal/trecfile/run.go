@@ -72,6 +72,9 @@ func (s *RunScanner) readLine() ([]byte, error) {
 			b, err = s.br.ReadSlice('\n')
 			s.long = append(s.long, b...)
 		}
+		if len(s.long) > MaxLine {
+			return nil, &FieldError{File: s.name, Line: s.line + 1, Field: "line", Msg: fmt.Sprintf("longer than %d bytes", MaxLine)}
+		}
 		b = s.long
 	}
 	if err != nil && err != io.EOF {
