@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/internal/trecfile"
@@ -173,14 +174,24 @@ func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return exitf(2, "trec_eval: %w", err)
 	}
-	src, err := openRunSource(ctx, runName, stdin, o.cfg.Version)
+	if initErr != nil {
+		// Check the run first: trec_eval reports a malformed run before
+		// bad measure parameters (both with status 2).
+		s := trecfile.NewRunScanner(strings.NewReader(""), runName, o.cfg.Version)
+		if f, err := os.Open(runName); err == nil {
+			s = trecfile.NewRunScanner(f, runName, o.cfg.Version)
+			defer f.Close()
+		}
+		if _, err := trecfile.Classify(ctx, s); err != nil && !errors.Is(err, trecfile.ErrEmptyRun) {
+			return exitf(2, "trec_eval: %w", err)
+		}
+		return exitf(2, "trec_eval: %w", initErr)
+	}
+	src, err := openRunSource(ctx, runName, stdin, o, ev, qrels)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	if initErr != nil {
-		return exitf(2, "trec_eval: %w", initErr)
-	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	err = evaluateTrecEval(ctx, o, ev, qrels, src, w)
 	if ferr := w.Flush(); err == nil && ferr != nil {
@@ -189,17 +200,35 @@ func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return err
 }
 
-// runSource yields a run's topics in increasing qid order.
+// runSource yields a run's topics in increasing qid order, either as
+// documents or already evaluated.
 type runSource struct {
-	next  func(ctx context.Context) (string, []treceval.Doc, error)
+	next  func(ctx context.Context) (topic, error)
 	runid func() string
 	close func()
 }
 
-// openRunSource checks the whole run file first (as trec_eval reads it
-// whole before printing anything), then streams it if its topics are
-// sorted, or gathers it in memory otherwise.
-func openRunSource(ctx context.Context, name string, stdin io.Reader, v treceval.Version) (*runSource, error) {
+// topic is one run topic: its documents, or its evaluation (values or
+// the error trec_eval would stop with when it reaches the topic).
+type topic struct {
+	qid  string
+	docs []treceval.Doc
+	done *evaluated
+}
+
+type evaluated struct {
+	tv  treceval.TopicValues
+	err error
+}
+
+// openRunSource reads the run file once to check every line (trec_eval
+// reads it whole before printing anything) and to see how its topics are
+// laid out, then reads it again: as a stream if its topics are sorted;
+// evaluating each topic as it comes and keeping only the values if each
+// topic is in one block; gathering it in memory otherwise (and for
+// standard input).
+func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels) (*runSource, error) {
+	v := o.cfg.Version
 	fail := func(err error) (*runSource, error) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
@@ -220,7 +249,7 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, v treceval
 	if err != nil {
 		return nil, exitf(2, "trec_eval: cannot read results file: %w", err)
 	}
-	sorted, _, err := trecfile.CheckSorted(ctx, trecfile.NewRunScanner(f, name, v))
+	order, err := trecfile.Classify(ctx, trecfile.NewRunScanner(f, name, v))
 	if err != nil {
 		f.Close()
 		return fail(err)
@@ -230,8 +259,16 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, v treceval
 		return nil, exitf(2, "trec_eval: %s: %w", name, err)
 	}
 	s := trecfile.NewRunScanner(f, name, v)
-	if sorted {
-		return &runSource{next: s.Next, runid: s.Runid, close: func() { f.Close() }}, nil
+	switch order {
+	case trecfile.Sorted:
+		next := func(ctx context.Context) (topic, error) {
+			qid, docs, err := s.Next(ctx)
+			return topic{qid: qid, docs: docs}, err
+		}
+		return &runSource{next: next, runid: s.Runid, close: func() { f.Close() }}, nil
+	case trecfile.Contiguous:
+		defer f.Close()
+		return evaluatedSource(ctx, s, o, ev, qrels)
 	}
 	run, err := trecfile.CollectRun(ctx, s)
 	f.Close()
@@ -241,16 +278,52 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, v treceval
 	return memorySource(run), nil
 }
 
+// evaluatedSource evaluates each judged topic of s as it is read and
+// keeps only its values.
+func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels) (*runSource, error) {
+	var topics []topic
+	var tv treceval.TopicValues
+	for {
+		qid, docs, err := s.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, exitf(2, "trec_eval: %w", err)
+		}
+		t := qrels.Find(qid)
+		if t == nil || o.debugQuery != "" && qid != o.debugQuery {
+			continue // never evaluated
+		}
+		e := &evaluated{}
+		if e.err = ev.Evaluate(qid, t.Judged, docs, &tv); e.err == nil {
+			e.tv = treceval.TopicValues{Qid: qid, V: slices.Clone(tv.V), Relstring: slices.Clone(tv.Relstring)}
+		}
+		topics = append(topics, topic{qid: qid, done: e})
+	}
+	slices.SortFunc(topics, func(a, b topic) int { return strings.Compare(a.qid, b.qid) })
+	i := 0
+	next := func(context.Context) (topic, error) {
+		if i >= len(topics) {
+			return topic{}, io.EOF
+		}
+		i++
+		return topics[i-1], nil
+	}
+	runid := s.Runid()
+	return &runSource{next: next, runid: func() string { return runid }, close: func() {}}, nil
+}
+
 func memorySource(run *trecfile.Run) *runSource {
 	i := 0
 	return &runSource{
-		next: func(context.Context) (string, []treceval.Doc, error) {
+		next: func(context.Context) (topic, error) {
 			if i >= len(run.Topics) {
-				return "", nil, io.EOF
+				return topic{}, io.EOF
 			}
 			t := &run.Topics[i]
 			i++
-			return t.Qid, t.Docs, nil
+			return topic{qid: t.Qid, docs: t.Docs}, nil
 		},
 		runid: func() string { return run.Runid },
 		close: func() {},
@@ -300,7 +373,8 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 				return err
 			}
 		}
-		qid, docs, err := src.next(ctx)
+		tp, err := src.next(ctx)
+		qid := tp.qid
 		if err == io.EOF {
 			break
 		}
@@ -318,7 +392,12 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		if skip(qid) {
 			continue
 		}
-		if err := ev.Evaluate(qid, t.Judged, docs, &tv); err != nil {
+		if tp.done != nil {
+			if tp.done.err != nil {
+				return calcErr(tp.done.err)
+			}
+			tv = tp.done.tv
+		} else if err := ev.Evaluate(qid, t.Judged, tp.docs, &tv); err != nil {
 			return calcErr(err)
 		}
 		emit()

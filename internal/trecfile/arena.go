@@ -34,3 +34,12 @@ func unsafeBytes(s string) []byte {
 	}
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
+
+// unsafeString views b as a string for a lookup or a parse that does not
+// keep it.
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

@@ -60,12 +60,27 @@ func CollectRun(ctx context.Context, s *RunScanner) (*Run, error) {
 	return run, nil
 }
 
-// CheckSorted reads a whole run and reports whether its topics come in
-// strictly increasing qid order, each in one block of lines (then it can
-// be evaluated as a stream), with the number of data lines. It returns the
-// first malformed line's error.
-func CheckSorted(ctx context.Context, s *RunScanner) (sorted bool, lines int64, err error) {
-	sorted = true
+// Order is how a run's topics are laid out in the file.
+type Order int
+
+const (
+	// Sorted: each topic in one block of lines, topics in increasing qid
+	// (byte) order: the run can be evaluated and printed as a stream.
+	Sorted Order = iota
+	// Contiguous: each topic in one block, in another order: topics can be
+	// evaluated one at a time and printed at the end.
+	Contiguous
+	// Scattered: some topic's lines are not consecutive: the run must be
+	// gathered in memory.
+	Scattered
+)
+
+// Classify reads a whole run (with the scanner in QidsOnly mode) and
+// returns its Order; it returns the first malformed line's error.
+func Classify(ctx context.Context, s *RunScanner) (Order, error) {
+	s.QidsOnly()
+	order := Sorted
+	seen := map[string]struct{}{}
 	prev, first := "", true
 	for {
 		qid, _, err := s.Next(ctx)
@@ -73,15 +88,20 @@ func CheckSorted(ctx context.Context, s *RunScanner) (sorted bool, lines int64, 
 			break
 		}
 		if err != nil {
-			return false, 0, err
+			return Scattered, err
 		}
-		if !first && qid <= prev {
-			sorted = false
+		if _, dup := seen[qid]; dup {
+			order = Scattered
+		} else {
+			seen[qid] = struct{}{}
+			if !first && qid < prev && order == Sorted {
+				order = Contiguous
+			}
 		}
 		prev, first = qid, false
 	}
 	if first {
-		return false, 0, ErrEmptyRun
+		return Scattered, ErrEmptyRun
 	}
-	return sorted, s.Lines(), nil
+	return order, nil
 }

@@ -17,10 +17,11 @@ func (e *FieldError) Error() string {
 	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Msg)
 }
 
+// spaceTab marks the bytes C's isspace accepts in the C locale.
+var spaceTab = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
+
 // isSpace is C's isspace in the C locale.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+func isSpace(c byte) bool { return spaceTab[c] }
 
 // fields splits line (without its newline) into white-space separated
 // fields as trec_eval does, appending at most max fields to dst.

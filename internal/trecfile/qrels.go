@@ -47,7 +47,9 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 	byQid := map[string]int{}
 	q := &Qrels{}
 	var f [][]byte
+	var a Arena
 	lineNo := int64(0)
+	cur := -1 // topic of the previous line
 	for len(data) > 0 {
 		lineNo++
 		var line []byte
@@ -67,15 +69,18 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 		if len(f) > 4 {
 			return nil, &FieldError{File: name, Line: lineNo, Field: "5", Msg: "unexpected: a qrels line has exactly 4 fields (use -R qrels with the 4-column format)"}
 		}
-		rel := treceval.Atol(string(f[3]))
-		qid := string(f[0])
-		k, ok := byQid[qid]
-		if !ok {
-			k = len(q.Topics)
-			byQid[qid] = k
-			q.Topics = append(q.Topics, QrelsTopic{Qid: qid})
+		rel := treceval.Atol(unsafeString(f[3]))
+		if cur < 0 || q.Topics[cur].Qid != unsafeString(f[0]) {
+			k, ok := byQid[unsafeString(f[0])]
+			if !ok {
+				k = len(q.Topics)
+				qid := a.String(f[0])
+				byQid[qid] = k
+				q.Topics = append(q.Topics, QrelsTopic{Qid: qid})
+			}
+			cur = k
 		}
-		q.Topics[k].Judged = append(q.Topics[k].Judged, treceval.Judgment{Docno: string(f[2]), Rel: rel})
+		q.Topics[cur].Judged = append(q.Topics[cur].Judged, treceval.Judgment{Docno: a.String(f[2]), Rel: rel})
 		if rel > 0 {
 			q.RelAbove0++
 		}
@@ -84,8 +89,10 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 		return nil, errors.New(name + ": no judgements in qrels file")
 	}
 	slices.SortFunc(q.Topics, func(a, b QrelsTopic) int { return strings.Compare(a.Qid, b.Qid) })
+	// The order of judgements of the same document does not matter: a
+	// duplicate is an error whenever the topic is evaluated.
 	for i := range q.Topics {
-		slices.SortStableFunc(q.Topics[i].Judged, func(a, b treceval.Judgment) int { return strings.Compare(a.Docno, b.Docno) })
+		slices.SortFunc(q.Topics[i].Judged, func(a, b treceval.Judgment) int { return strings.Compare(a.Docno, b.Docno) })
 	}
 	return q, nil
 }

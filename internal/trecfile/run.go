@@ -41,7 +41,12 @@ type RunScanner struct {
 	long        []byte
 	done        bool
 	nlines      int64
+	qidsOnly    bool
 }
+
+// QidsOnly makes Next check lines and group them without parsing scores
+// or keeping docnos (it then returns no documents): a fast first pass.
+func (s *RunScanner) QidsOnly() { s.qidsOnly = true }
 
 type span struct {
 	off, n int
@@ -184,6 +189,9 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 }
 
 func (s *RunScanner) add(f [][]byte) {
+	if s.qidsOnly {
+		return
+	}
 	sc := f[4]
 	score := treceval.Atof(unsafe.String(&sc[0], len(sc)))
 	s.offs = append(s.offs, span{off: len(s.arena), n: len(f[2]), score: score})

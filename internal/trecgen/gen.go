@@ -15,9 +15,8 @@ type Options struct {
 	MissingJudged int
 	// ExtraRun adds run topics absent from the judgements.
 	ExtraRun int
-	// Shuffle writes lines in random order (topics interleaved); otherwise
-	// topics come in byte order, each in one block.
-	Shuffle bool
+	// Layout orders the lines.
+	Layout Layout
 	// Comments adds '#' comment lines (read as comments by 10.0; written
 	// with 4 and 6 fields so that 9.0.8 reads them as a topic "#" that is
 	// never evaluated).
@@ -30,6 +29,18 @@ type Options struct {
 type Data struct {
 	Qrels, Run []byte
 }
+
+// Layout is the order of a file's lines.
+type Layout int
+
+const (
+	// SortedBlocks: topics in byte order, each in one block of lines.
+	SortedBlocks Layout = iota
+	// Blocks: each topic in one block, topics in generation order.
+	Blocks
+	// Shuffled: lines in random order, topics interleaved.
+	Shuffled
+)
 
 type line struct {
 	qid, text string
@@ -73,8 +84,8 @@ func Generate(seed uint64, o Options) Data {
 			}
 		}
 	}
-	sortOrShuffle(r, qrels, o.Shuffle)
-	sortOrShuffle(r, run, o.Shuffle)
+	arrange(r, qrels, o.Layout)
+	arrange(r, run, o.Layout)
 	var q, s bytes.Buffer
 	for i, l := range qrels {
 		if o.Comments && i == len(qrels)/2 {
@@ -164,8 +175,8 @@ func scoresFor(r *rand.Rand, n int) []string {
 	return out
 }
 
-func sortOrShuffle(r *rand.Rand, ls []line, shuffle bool) {
-	if shuffle {
+func arrange(r *rand.Rand, ls []line, layout Layout) {
+	if layout == Shuffled {
 		r.Shuffle(len(ls), func(i, j int) { ls[i], ls[j] = ls[j], ls[i] })
 		return
 	}
@@ -182,7 +193,9 @@ func sortOrShuffle(r *rand.Rand, ls []line, shuffle bool) {
 	for _, l := range ls {
 		buckets[l.qid] = append(buckets[l.qid], l)
 	}
-	sortStrings(order)
+	if layout == SortedBlocks {
+		sortStrings(order)
+	}
 	ls = ls[:0]
 	for _, q := range order {
 		ls = append(ls, buckets[q]...)
