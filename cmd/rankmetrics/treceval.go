@@ -249,14 +249,36 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 	if err != nil {
 		return nil, exitf(2, "trec_eval: cannot read results file: %w", err)
 	}
+	rewind := func() error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return exitf(2, "trec_eval: %s: %w", name, err)
+		}
+		return nil
+	}
+	if !o.query {
+		// Only the summary is printed: evaluate in one pass, keeping
+		// each topic's values, unless a topic's lines are scattered.
+		src, scattered, err := evaluatedSource(ctx, trecfile.NewRunScanner(f, name, v), o, ev, qrels)
+		if err != nil || !scattered {
+			f.Close()
+			if err != nil {
+				return fail(err)
+			}
+			return src, nil
+		}
+		if err := rewind(); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return collectSource(ctx, f, name, v, fail)
+	}
 	order, err := trecfile.Classify(ctx, trecfile.NewRunScanner(f, name, v))
+	if err == nil {
+		err = rewind()
+	}
 	if err != nil {
 		f.Close()
 		return fail(err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		f.Close()
-		return nil, exitf(2, "trec_eval: %s: %w", name, err)
 	}
 	s := trecfile.NewRunScanner(f, name, v)
 	switch order {
@@ -268,9 +290,18 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		return &runSource{next: next, runid: s.Runid, close: func() { f.Close() }}, nil
 	case trecfile.Contiguous:
 		defer f.Close()
-		return evaluatedSource(ctx, s, o, ev, qrels)
+		src, _, err := evaluatedSource(ctx, s, o, ev, qrels)
+		if err != nil {
+			return fail(err)
+		}
+		return src, nil
 	}
-	run, err := trecfile.CollectRun(ctx, s)
+	return collectSource(ctx, f, name, v, fail)
+}
+
+// collectSource gathers the run in f in memory and closes f.
+func collectSource(ctx context.Context, f *os.File, name string, v treceval.Version, fail func(error) (*runSource, error)) (*runSource, error) {
+	run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(f, name, v))
 	f.Close()
 	if err != nil {
 		return fail(err)
@@ -279,18 +310,24 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 }
 
 // evaluatedSource evaluates each judged topic of s as it is read and
-// keeps only its values.
-func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels) (*runSource, error) {
+// keeps only its values. It stops early, reporting scattered, when a
+// topic's lines are not consecutive.
+func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels) (src *runSource, scattered bool, err error) {
 	var topics []topic
 	var tv treceval.TopicValues
+	seen := map[string]struct{}{}
 	for {
 		qid, docs, err := s.Next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, exitf(2, "trec_eval: %w", err)
+			return nil, false, err
 		}
+		if _, dup := seen[qid]; dup {
+			return nil, true, nil
+		}
+		seen[qid] = struct{}{}
 		t := qrels.Find(qid)
 		if t == nil || o.debugQuery != "" && qid != o.debugQuery {
 			continue // never evaluated
@@ -310,8 +347,11 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 		i++
 		return topics[i-1], nil
 	}
+	if len(seen) == 0 {
+		return nil, false, trecfile.ErrEmptyRun
+	}
 	runid := s.Runid()
-	return &runSource{next: next, runid: func() string { return runid }, close: func() {}}, nil
+	return &runSource{next: next, runid: func() string { return runid }, close: func() {}}, false, nil
 }
 
 func memorySource(run *trecfile.Run) *runSource {

@@ -113,32 +113,32 @@ func (id *ideal) next() float64 {
 
 // dcgs returns the ranking's DCG and the ideal DCG with the gains g and a
 // log2(rank+1) discount.
-func dcgs(r *Ranked, g []relGain) (got, best float64) {
+func dcgs(e *Evaluator, r *Ranked, g []relGain) (got, best float64) {
 	id := newIdeal(g)
 	i := int64(0)
 	for ; i < r.NumRet && id.gain > 0; i++ {
 		if rg := getGain(r.Rels[i], g); rg != 0 {
-			got += rg / math.Log2(float64(i+2))
+			got += rg / e.lg(i+2)
 		}
 		if ig := id.next(); ig > 0 {
-			best += ig / math.Log2(float64(i+2))
+			best += ig / e.lg(i+2)
 		}
 	}
 	for ; i < r.NumRet; i++ {
 		if rg := getGain(r.Rels[i], g); rg != 0 {
-			got += rg / math.Log2(float64(i+2))
+			got += rg / e.lg(i+2)
 		}
 	}
 	for ; id.gain > 0; i++ {
 		if ig := id.next(); ig > 0 {
-			best += ig / math.Log2(float64(i+2))
+			best += ig / e.lg(i+2)
 		}
 	}
 	return got, best
 }
 
 func calcNdcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	got, best := dcgs(r, e.gains(m, r))
+	got, best := dcgs(e, r, e.gains(m, r))
 	if best > 0 {
 		v[0] = got / best
 	}
@@ -146,12 +146,12 @@ func calcNdcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 }
 
 func calcDcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	v[0], _ = dcgs(r, e.gains(m, r))
+	v[0], _ = dcgs(e, r, e.gains(m, r))
 	return nil
 }
 
 func calcIdealDcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	_, v[0] = dcgs(r, e.gains(m, r))
+	_, v[0] = dcgs(e, r, e.gains(m, r))
 	return nil
 }
 
@@ -166,11 +166,11 @@ func calcNdcgRel(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	for ; i < r.NumRet && id.gain > 0; i++ {
 		rg := getGain(r.Rels[i], g)
 		if rg != 0 {
-			got += rg / math.Log2(float64(i+2))
+			got += rg / e.lg(i+2)
 		}
 		if ig := id.next(); ig > 0 {
 			numRel++
-			best += ig / math.Log2(float64(i+2))
+			best += ig / e.lg(i+2)
 		}
 		if rg > 0 {
 			sum += got / best
@@ -180,7 +180,7 @@ func calcNdcgRel(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	for ; i < r.NumRet; i++ {
 		rg := getGain(r.Rels[i], g)
 		if rg != 0 {
-			got += rg / math.Log2(float64(i+2))
+			got += rg / e.lg(i+2)
 		}
 		if rg > 0 {
 			sum += got / best
@@ -190,7 +190,7 @@ func calcNdcgRel(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	for ; id.gain > 0; i++ {
 		if ig := id.next(); ig > 0 {
 			numRel++
-			best += ig / math.Log2(float64(i+2))
+			best += ig / e.lg(i+2)
 		}
 	}
 	sum += float64(float64(numRel-numRelRet)*got) / best
@@ -223,16 +223,16 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 			old = ig
 		}
 		if rg != 0 {
-			got += rg / math.Log2(float64(i+2))
+			got += rg / e.lg(i+2)
 		}
 		if ig > 0 {
-			best += ig / math.Log2(float64(i+2))
+			best += ig / e.lg(i+2)
 		}
 	}
 	if i < r.NumRet {
 		for ; i < r.NumRet; i++ {
 			if rg := getGain(r.Rels[i], g); rg != 0 {
-				got += rg / math.Log2(float64(i+2))
+				got += rg / e.lg(i+2)
 			}
 		}
 		if best > 0 {
@@ -250,7 +250,7 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 			old = ig
 		}
 		if ig > 0 {
-			best += ig / math.Log2(float64(i+2))
+			best += ig / e.lg(i+2)
 		}
 	}
 	v[0] = sum / float64(changes)
@@ -301,7 +301,7 @@ func calcG(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 
 // calcNdcgCut is NDCG at cutoffs with the judgement itself as gain
 // (negative judgements gain nothing), ignoring gain parameters.
-func calcNdcgCut(_ *Evaluator, m *measure, r *Ranked, v []float64) error {
+func calcNdcgCut(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	cuts := m.cuts
 	ci := 0
 	sum := 0.0
@@ -316,7 +316,7 @@ func calcNdcgCut(_ *Evaluator, m *measure, r *Ranked, v []float64) error {
 			}
 		}
 		if gain := float64(r.Rels[i]); gain > 0 {
-			sum += gain / math.Log2(float64(i+2))
+			sum += gain / e.lg(i+2)
 		}
 	}
 	if !done {
@@ -345,7 +345,7 @@ func calcNdcgCut(_ *Evaluator, m *measure, r *Ranked, v []float64) error {
 				break
 			}
 		}
-		best += float64(lvl) / math.Log2(float64(i+2))
+		best += float64(lvl) / e.lg(i+2)
 	}
 	for ; ci < len(cuts); ci++ {
 		if best > 0 {

@@ -163,7 +163,7 @@ func calcBinG(e *Evaluator, _ *measure, r *Ranked, v []float64) error {
 	for i, rel := range r.Rels {
 		if rel >= e.cfg.RelLevel {
 			so++
-			sum += 1.0 / math.Log2(float64(3+int64(i)-so))
+			sum += 1.0 / e.lg(3+int64(i)-so)
 		}
 	}
 	if so != 0 {

@@ -3,6 +3,7 @@ package treceval
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -148,6 +149,23 @@ type Evaluator struct {
 	longs   []int64
 	gainBuf []relGain
 	gainTmp []relGain
+	log2s   []float64
+}
+
+// lg returns log2(k) for an integer k >= 1 from a table grown on demand
+// (the same values as math.Log2, computed once per rank).
+func (e *Evaluator) lg(k int64) float64 {
+	if k < int64(len(e.log2s)) && k >= 1 {
+		return e.log2s[k]
+	}
+	if k < 1 || k > 1<<24 {
+		return math.Log2(float64(k))
+	}
+	n := max(2*k, 1024)
+	for i := int64(len(e.log2s)); i < n; i++ {
+		e.log2s = append(e.log2s, math.Log2(float64(i)))
+	}
+	return e.log2s[k]
 }
 
 // NewEvaluator selects measures as trec_eval's -m options do: each spec
