@@ -81,11 +81,10 @@ func getGain(rel int64, g []relGain) float64 {
 // ideal walks the ideal ranking: gains from the highest level down, each
 // level repeated as many times as it has judged documents.
 type ideal struct {
-	g     []relGain
-	cur   int
-	n     int64
-	gain  float64
-	total int64
+	g    []relGain
+	cur  int
+	n    int64
+	gain float64
 }
 
 func newIdeal(g []relGain) ideal {
@@ -212,9 +211,8 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	var got, best, sum float64
 	var changes int64
 	i := int64(0)
-	for ; i < r.NumRet && id.gain > 0; i++ {
-		rg := getGain(r.Rels[i], g)
-		ig := id.next()
+	// atChange adds NDCG so far when the ideal gain changes.
+	atChange := func(ig float64) {
 		if old != ig {
 			if best > 0 {
 				sum += got / best
@@ -222,6 +220,11 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 			}
 			old = ig
 		}
+	}
+	for ; i < r.NumRet && id.gain > 0; i++ {
+		rg := getGain(r.Rels[i], g)
+		ig := id.next()
+		atChange(ig)
 		if rg != 0 {
 			got += rg / e.lg(i+2)
 		}
@@ -242,13 +245,7 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	}
 	for ; id.gain > 0; i++ {
 		ig := id.next()
-		if old != ig {
-			if best > 0 {
-				sum += got / best
-				changes++
-			}
-			old = ig
-		}
+		atChange(ig)
 		if ig > 0 {
 			best += ig / e.lg(i+2)
 		}

@@ -78,8 +78,41 @@ var ErrDuplicate = errors.New("duplicate document")
 // rdoc is a retrieved document being ranked.
 type rdoc struct {
 	docno string
+	key   uint64 // the first 8 bytes of docno, big-endian, zero padded
 	score float64
 	rel   int64
+}
+
+// prefixKey packs the first 8 bytes of s so that comparing keys orders
+// strings as their bytes do (docnos contain no NUL byte, which the readers
+// refuse, so the zero padding sorts a prefix first).
+func prefixKey(s string) uint64 {
+	var k uint64
+	n := min(len(s), 8)
+	for i := 0; i < n; i++ {
+		k |= uint64(s[i]) << (56 - 8*i)
+	}
+	return k
+}
+
+// cmpDocKey compares two docnos by their keys first.
+func cmpDocKey(a string, ka uint64, b string, kb uint64) int {
+	switch {
+	case ka < kb:
+		return -1
+	case ka > kb:
+		return 1
+	case len(a) <= 8 && len(b) <= 8:
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+// simKey is what the score order compares, with the document's index.
+type simKey struct {
+	score float64
+	key   uint64
+	i     int32
 }
 
 // Ranker turns a topic's judgements and retrieved documents into a Ranked
@@ -90,6 +123,7 @@ type Ranker struct {
 	docs   []rdoc
 	tmp    []rdoc
 	byDoc  []int32
+	keys   []simKey
 	ranked Ranked
 	// levelBound mirrors trec_eval's rel_levels allocation: it only grows.
 	levelBound int64
@@ -107,10 +141,10 @@ func cmpSim(a, b *rdoc) int {
 	if a.score < b.score {
 		return 1
 	}
-	return strings.Compare(b.docno, a.docno)
+	return cmpDocKey(b.docno, b.key, a.docno, a.key)
 }
 
-func cmpDocno(a, b *rdoc) int { return strings.Compare(a.docno, b.docno) }
+func cmpDocno(a, b *rdoc) int { return cmpDocKey(a.docno, a.key, b.docno, b.key) }
 
 // Rank ranks docs against judged (sorted by docno, as ReadQrels returns
 // them). The result is valid until the next call.
@@ -119,7 +153,7 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	k.docs = slices.Grow(k.docs[:0], n)[:n]
 	nan := false
 	for i, d := range docs {
-		k.docs[i] = rdoc{docno: d.Docno, score: k.cfg.Version.Score(d.Score)}
+		k.docs[i] = rdoc{docno: d.Docno, key: prefixKey(d.Docno), score: k.cfg.Version.Score(d.Score)}
 		if d.Score != d.Score {
 			nan = true
 		}
@@ -132,7 +166,31 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		msort(k.docs, k.tmp, cmpDocno)
 		msort(k.docs, k.tmp, cmpSim)
 	} else {
-		slices.SortFunc(k.docs, func(a, b rdoc) int { return cmpSim(&a, &b) })
+		// Sort small (score, key, index) records rather than the
+		// documents: fewer bytes to move.
+		k.keys = slices.Grow(k.keys[:0], n)[:n]
+		for i := range k.docs {
+			k.keys[i] = simKey{score: k.docs[i].score, key: k.docs[i].key, i: int32(i)}
+		}
+		docs := k.docs
+		slices.SortFunc(k.keys, func(a, b simKey) int {
+			switch {
+			case a.score > b.score:
+				return -1
+			case a.score < b.score:
+				return 1
+			case a.key > b.key:
+				return -1
+			case a.key < b.key:
+				return 1
+			}
+			return cmpDocKey(docs[b.i].docno, b.key, docs[a.i].docno, a.key)
+		})
+		k.tmp = slices.Grow(k.tmp[:0], n)[:n]
+		for i, sk := range k.keys {
+			k.tmp[i] = docs[sk.i]
+		}
+		k.docs, k.tmp = k.tmp, k.docs
 	}
 	if int64(n) > k.cfg.MaxRet {
 		n = int(max(k.cfg.MaxRet, 0))
@@ -145,9 +203,9 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	for i := range k.byDoc {
 		k.byDoc[i] = int32(i)
 	}
-	slices.SortFunc(k.byDoc, func(a, b int32) int { return strings.Compare(top[a].docno, top[b].docno) })
+	slices.SortFunc(k.byDoc, func(a, b int32) int { return cmpDocno(&top[a], &top[b]) })
 	for i := 1; i < n; i++ {
-		if top[k.byDoc[i]].docno == top[k.byDoc[i-1]].docno {
+		if a, b := &top[k.byDoc[i]], &top[k.byDoc[i-1]]; a.key == b.key && a.docno == b.docno {
 			return nil, fmt.Errorf("%w %q in the run", ErrDuplicate, top[k.byDoc[i]].docno)
 		}
 	}
@@ -180,7 +238,7 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	q := 0
 	for _, bi := range k.byDoc {
 		d := &top[bi]
-		for q < len(judged) && judged[q].Docno < d.docno {
+		for q < len(judged) && cmpDocKey(judged[q].Docno, prefixKey(judged[q].Docno), d.docno, d.key) < 0 {
 			if judged[q].Rel >= 0 {
 				r.levels[judged[q].Rel]++
 			}
