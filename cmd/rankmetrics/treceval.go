@@ -166,14 +166,11 @@ func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitf(1, "trec_eval: need exactly two files, QRELS and RUN\n%s", trecEvalUsage)
 	}
 	qrelsName, runName := operands[0], operands[1]
-	data, err := os.ReadFile(qrelsName)
+	qrels, closeQrels, err := readQrels(ctx, qrelsName, o.cfg.Version)
 	if err != nil {
-		return exitf(2, "trec_eval: cannot read qrels file: %w", err)
+		return err
 	}
-	qrels, err := trecfile.ParseQrels(qrelsName, data, o.cfg.Version)
-	if err != nil {
-		return exitf(2, "trec_eval: %w", err)
-	}
+	defer closeQrels()
 	if initErr != nil {
 		// Check the run first: trec_eval reports a malformed run before
 		// bad measure parameters (both with status 2).
@@ -198,6 +195,32 @@ func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		err = ferr
 	}
 	return err
+}
+
+// readQrels indexes the qrels file by topic blocks (memory per topic,
+// not per line), or reads it whole if its topics are scattered.
+func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.Judgements, func(), error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
+	}
+	x, err := trecfile.IndexQrels(ctx, f, name, v)
+	if err == nil {
+		return x, func() { f.Close() }, nil
+	}
+	f.Close()
+	if !errors.Is(err, trecfile.ErrScatteredQrels) {
+		return nil, nil, exitf(2, "trec_eval: %w", err)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
+	}
+	q, err := trecfile.ParseQrels(name, data, v)
+	if err != nil {
+		return nil, nil, exitf(2, "trec_eval: %w", err)
+	}
+	return q, func() {}, nil
 }
 
 // runSource yields a run's topics in increasing qid order, either as
@@ -227,7 +250,7 @@ type evaluated struct {
 // evaluating each topic as it comes and keeping only the values if each
 // topic is in one block; gathering it in memory otherwise (and for
 // standard input).
-func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels) (*runSource, error) {
+func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements) (*runSource, error) {
 	v := o.cfg.Version
 	fail := func(err error) (*runSource, error) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -312,7 +335,7 @@ func collectSource(ctx context.Context, f *os.File, name string, v treceval.Vers
 // evaluatedSource evaluates each judged topic of s as it is read and
 // keeps only its values. It stops early, reporting scattered, when a
 // topic's lines are not consecutive.
-func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels) (src *runSource, scattered bool, err error) {
+func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements) (src *runSource, scattered bool, err error) {
 	var topics []topic
 	var tv treceval.TopicValues
 	seen := map[string]struct{}{}
@@ -328,12 +351,16 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 			return nil, true, nil
 		}
 		seen[qid] = struct{}{}
-		t := qrels.Find(qid)
-		if t == nil || o.debugQuery != "" && qid != o.debugQuery {
+		ti := qrels.Index(qid)
+		if ti < 0 || o.debugQuery != "" && qid != o.debugQuery {
 			continue // never evaluated
 		}
+		judged, err := qrels.Judged(ti)
+		if err != nil {
+			return nil, false, err
+		}
 		e := &evaluated{}
-		if e.err = ev.Evaluate(qid, t.Judged, docs, &tv); e.err == nil {
+		if e.err = ev.Evaluate(qid, judged, docs, &tv); e.err == nil {
 			e.tv = treceval.TopicValues{Qid: qid, V: slices.Clone(tv.V), Relstring: slices.Clone(tv.Relstring)}
 		}
 		topics = append(topics, topic{qid: qid, done: e})
@@ -372,7 +399,7 @@ func memorySource(run *trecfile.Run) *runSource {
 
 // evaluateTrecEval merges the judged topics with the run's (both in qid
 // order) as the chosen trec_eval version does, printing as it goes.
-func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Evaluator, qrels *trecfile.Qrels, src *runSource, w *bufio.Writer) error {
+func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements, src *runSource, w *bufio.Writer) error {
 	cfg := o.cfg
 	sum := ev.NewSummary()
 	var tv treceval.TopicValues
@@ -392,15 +419,19 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 	// missingBefore handles judged topics that sort before qid (or all
 	// remaining ones at the end) and are absent from the run.
 	missingBefore := func(qid string, end bool) error {
-		for ; qi < len(qrels.Topics) && (end || qrels.Topics[qi].Qid < qid); qi++ {
-			t := &qrels.Topics[qi]
-			if cfg.Version != treceval.V10 || skip(t.Qid) {
+		for ; qi < qrels.NumTopics() && (end || qrels.Qid(qi) < qid); qi++ {
+			tq := qrels.Qid(qi)
+			if cfg.Version != treceval.V10 || skip(tq) {
 				continue
 			}
 			if !cfg.Complete {
-				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", t.Qid)
+				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
 			}
-			if err := ev.EvaluateMissing(t.Qid, t.Judged, &tv); err != nil {
+			judged, err := qrels.Judged(qi)
+			if err != nil {
+				return exitf(2, "trec_eval: %w", err)
+			}
+			if err := ev.EvaluateMissing(tq, judged, &tv); err != nil {
 				return calcErr(err)
 			}
 			emit()
@@ -424,10 +455,10 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		if err := missingBefore(qid, false); err != nil {
 			return err
 		}
-		if qi >= len(qrels.Topics) || qrels.Topics[qi].Qid != qid {
+		if qi >= qrels.NumTopics() || qrels.Qid(qi) != qid {
 			continue // run topic without judgements: ignored
 		}
-		t := &qrels.Topics[qi]
+		ti := qi
 		qi++
 		if skip(qid) {
 			continue
@@ -437,8 +468,14 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 				return calcErr(tp.done.err)
 			}
 			tv = tp.done.tv
-		} else if err := ev.Evaluate(qid, t.Judged, tp.docs, &tv); err != nil {
-			return calcErr(err)
+		} else {
+			judged, err := qrels.Judged(ti)
+			if err != nil {
+				return exitf(2, "trec_eval: %w", err)
+			}
+			if err := ev.Evaluate(qid, judged, tp.docs, &tv); err != nil {
+				return calcErr(err)
+			}
 		}
 		emit()
 	}
@@ -449,7 +486,7 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		return exitf(7, "trec_eval: no topic has both results and judgements")
 	}
 	if o.summary {
-		final := sum.Final(int64(len(qrels.Topics)), qrels.RelAbove0)
+		final := sum.Final(int64(qrels.NumTopics()), qrels.RelAbove0())
 		buf = ev.AppendSummary(buf[:0], final, src.runid())
 		w.Write(buf)
 	}

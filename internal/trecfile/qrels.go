@@ -20,18 +20,28 @@ type QrelsTopic struct {
 // Qrels is a whole qrels file grouped by topic, topics sorted by qid.
 type Qrels struct {
 	Topics []QrelsTopic
-	// RelAbove0 counts the judgements above 0 (trec_eval's num_rel with
-	// -c).
-	RelAbove0 int64
+	rel0   int64
 }
 
-// Find returns the judgements of topic qid, or nil.
-func (q *Qrels) Find(qid string) *QrelsTopic {
-	i, ok := slices.BinarySearchFunc(q.Topics, qid, func(t QrelsTopic, s string) int { return strings.Compare(t.Qid, s) })
-	if !ok {
-		return nil
+// RelAbove0 counts the judgements above 0 (trec_eval's num_rel with -c).
+func (q *Qrels) RelAbove0() int64 { return q.rel0 }
+
+var qrelsFieldNames = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (relevance)"}
+
+// qrelsFields splits a qrels line (without its newline) into its four
+// fields, appended to f; skip reports a 10.0 comment line.
+func qrelsFields(f [][]byte, line []byte, v treceval.Version, name string, lineNo int64) ([][]byte, bool, error) {
+	if v == treceval.V10 && len(line) > 0 && line[0] == '#' {
+		return f, true, nil
 	}
-	return &q.Topics[i]
+	f = fields(f, line, 5)
+	if len(f) < 4 {
+		return f, false, &FieldError{File: name, Line: lineNo, Field: qrelsFieldNames[len(f)], Msg: "missing: a qrels line is 'qid iter docno rel'"}
+	}
+	if len(f) > 4 {
+		return f, false, &FieldError{File: name, Line: lineNo, Field: "5", Msg: "unexpected: a qrels line has exactly 4 fields (use -R qrels with the 4-column format)"}
+	}
+	return f, false, nil
 }
 
 // ParseQrels parses a qrels file's content: lines "qid iter docno rel",
@@ -58,16 +68,12 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 		} else {
 			line, data = data, nil
 		}
-		if v == treceval.V10 && len(line) > 0 && line[0] == '#' {
+		var skip bool
+		var err error
+		if f, skip, err = qrelsFields(f[:0], line, v, name, lineNo); err != nil {
+			return nil, err
+		} else if skip {
 			continue
-		}
-		f = fields(f[:0], line, 5)
-		names := [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (relevance)"}
-		if len(f) < 4 {
-			return nil, &FieldError{File: name, Line: lineNo, Field: names[len(f)], Msg: "missing: a qrels line is 'qid iter docno rel'"}
-		}
-		if len(f) > 4 {
-			return nil, &FieldError{File: name, Line: lineNo, Field: "5", Msg: "unexpected: a qrels line has exactly 4 fields (use -R qrels with the 4-column format)"}
 		}
 		rel := treceval.Atol(unsafeString(f[3]))
 		if cur < 0 || q.Topics[cur].Qid != unsafeString(f[0]) {
@@ -82,7 +88,7 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 		}
 		q.Topics[cur].Judged = append(q.Topics[cur].Judged, treceval.Judgment{Docno: a.String(f[2]), Rel: rel})
 		if rel > 0 {
-			q.RelAbove0++
+			q.rel0++
 		}
 	}
 	if len(q.Topics) == 0 {
