@@ -29,8 +29,28 @@ func FuzzParseQrels(f *testing.F) {
 			v = treceval.V908
 		}
 		q, err := ParseQrels("f", data, v)
+		x, xerr := IndexQrels(context.Background(), bytes.NewReader(data), "f", v)
+		if (err == nil) != (xerr == nil || errors.Is(xerr, ErrScatteredQrels)) {
+			t.Fatalf("ParseQrels: %v, IndexQrels: %v", err, xerr)
+		}
 		if err != nil {
 			return
+		}
+		if xerr == nil {
+			if x.NumTopics() != q.NumTopics() || x.RelAbove0() != q.RelAbove0() {
+				t.Fatalf("index has %d topics, %d above 0; parse %d, %d", x.NumTopics(), x.RelAbove0(), q.NumTopics(), q.RelAbove0())
+			}
+			for i := 0; i < q.NumTopics(); i++ {
+				got, err := x.Judged(i)
+				if err != nil || x.Qid(i) != q.Qid(i) || len(got) != len(q.Topics[i].Judged) {
+					t.Fatalf("topic %d: %v %q %q", i, err, x.Qid(i), q.Qid(i))
+				}
+				for j := range got {
+					if got[j].Docno != q.Topics[i].Judged[j].Docno {
+						t.Fatalf("topic %d judgement %d: %v vs %v", i, j, got[j], q.Topics[i].Judged[j])
+					}
+				}
+			}
 		}
 		for i, tp := range q.Topics {
 			if i > 0 && q.Topics[i-1].Qid >= tp.Qid {
