@@ -13,6 +13,7 @@ type FieldError struct {
 	Msg   string
 }
 
+// Error formats the error as FILE:LINE: field FIELD: MESSAGE.
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Msg)
 }
