@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Live check of rankmetrics trec_eval against the real trec_eval 10.0 and
-# 9.0.8: builds both from ../shared/reference, generates N fresh data sets
-# pairs (default 3) from SEED (default: the clock), runs every flag set of
+# 9.0.8: builds both from ../shared/reference, generates the data sets of
+# internal/trecgen N times (default 3) with fresh seeds from SEED (default:
+# the clock), adds testdata/treceval/hostile once, runs every flag set of
 # parity/treceval_cases.txt on each with both versions, compares standard
 # output byte for byte and the exit status, and prints "N passed, M failed"
 # last. usage: parity/treceval_check.sh [N] [SEED]
@@ -53,5 +54,5 @@ PY
   read -r p f < "$work/res$i"
   passed=$((passed + p)) failed=$((failed + f))
 done
-echo "seed $seed, $n data set pairs"
+echo "seed $seed: $n generations of the $(ls "$work/data1"/*.qrels | wc -l) data sets, hostile inputs once, both versions"
 echo "$passed passed, $failed failed"
