@@ -41,20 +41,11 @@ func main() {
 		// trec_eval's exit statuses (1 usage, 2 input, 4 evaluation, 7 no
 		// topic): the trec_eval subcommand keeps them.
 		fmt.Fprintln(os.Stderr, "rankmetrics:", err)
-		os.Exit(exitStatus(err))
+		os.Exit(trecEvalExitCode(err))
 	default:
 		fmt.Fprintln(os.Stderr, "rankmetrics:", err)
 		os.Exit(1)
 	}
-}
-
-// exitStatus is the status an exitError asks for.
-func exitStatus(err error) int {
-	var e *exitError
-	if errors.As(err, &e) {
-		return e.ExitCode()
-	}
-	return 1
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -26,6 +26,16 @@ func (e *exitError) Unwrap() error { return e.err }
 // ExitCode is the process exit status.
 func (e *exitError) ExitCode() int { return e.code }
 
+// trecEvalExitCode is the status an exitError in err asks for (1
+// otherwise).
+func trecEvalExitCode(err error) int {
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.ExitCode()
+	}
+	return 1
+}
+
 func exitf(code int, format string, a ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, a...)}
 }
