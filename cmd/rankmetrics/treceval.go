@@ -47,6 +47,7 @@ type trecEvalOptions struct {
 	summary    bool
 	measures   []string
 	debugQuery string
+	runName    string
 	help       bool
 	version    bool
 }
@@ -176,6 +177,7 @@ func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitf(1, "trec_eval: need exactly two files, QRELS and RUN\n%s", trecEvalUsage)
 	}
 	qrelsName, runName := operands[0], operands[1]
+	o.runName = runName
 	qrels, closeQrels, err := readQrels(ctx, qrelsName, o.cfg.Version)
 	if err != nil {
 		return err
@@ -422,7 +424,7 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		}
 	}
 	calcErr := func(err error) error {
-		return exitf(4, "trec_eval: cannot calculate measures: %w", err)
+		return exitf(4, "trec_eval: %s: %w", o.runName, err)
 	}
 	skip := func(qid string) bool { return o.debugQuery != "" && qid != o.debugQuery }
 	qi := 0 // next judged topic
