@@ -21,8 +21,9 @@ type command struct {
 // commands returns the subcommands by name.
 func commands() map[string]command {
 	return map[string]command{
-		"compute": {"answer JSON Lines metric cases (the parity interface)", runCompute},
-		"eval":    {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
+		"compute":   {"answer JSON Lines metric cases (the parity interface)", runCompute},
+		"eval":      {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
+		"trec_eval": {"trec_eval 10.0 or 9.0.8, byte-identical output (--compat)", runTrecEval},
 	}
 }
 
@@ -45,6 +46,11 @@ func exitStatus(stderr io.Writer, err error) int {
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
+	case errors.As(err, new(*exitError)):
+		// trec_eval's exit statuses (1 usage, 2 input, 4 evaluation, 7 no
+		// topic): the trec_eval subcommand keeps them.
+		fmt.Fprintln(stderr, "rankmetrics:", err)
+		return trecEvalExitCode(err)
 	}
 	fmt.Fprintln(stderr, "rankmetrics:", err)
 	return 1

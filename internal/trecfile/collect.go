@@ -1,0 +1,107 @@
+package trecfile
+
+import (
+	"context"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
+)
+
+// RunTopic is one topic of a run held in memory.
+type RunTopic struct {
+	Qid  string
+	Docs []treceval.Doc
+}
+
+// Run is a whole run in memory, topics sorted by qid; lines of a topic
+// that were not consecutive in the file are gathered into one topic.
+type Run struct {
+	Topics []RunTopic
+	Runid  string
+	Lines  int64
+}
+
+// BytesPerLine is the memory a run line costs when a run is gathered in
+// memory, besides the bytes of its docno (a treceval.Doc).
+const BytesPerLine = 24
+
+// CollectRun reads a whole run into memory.
+func CollectRun(ctx context.Context, s *RunScanner) (*Run, error) {
+	var a Arena
+	byQid := map[string]int{}
+	run := &Run{}
+	for {
+		qid, docs, err := s.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		k, ok := byQid[qid]
+		if !ok {
+			k = len(run.Topics)
+			byQid[qid] = k
+			run.Topics = append(run.Topics, RunTopic{Qid: qid})
+		}
+		t := &run.Topics[k]
+		for _, d := range docs {
+			t.Docs = append(t.Docs, treceval.Doc{Docno: a.String(unsafeBytes(d.Docno)), Score: d.Score})
+		}
+	}
+	if len(run.Topics) == 0 {
+		return nil, ErrEmptyRun
+	}
+	slices.SortFunc(run.Topics, func(a, b RunTopic) int { return strings.Compare(a.Qid, b.Qid) })
+	run.Runid = s.Runid()
+	run.Lines = s.Lines()
+	return run, nil
+}
+
+// Order is how a run's topics are laid out in the file.
+type Order int
+
+const (
+	// Sorted: each topic in one block of lines, topics in increasing qid
+	// (byte) order: the run can be evaluated and printed as a stream.
+	Sorted Order = iota
+	// Contiguous: each topic in one block, in another order: topics can be
+	// evaluated one at a time and printed at the end.
+	Contiguous
+	// Scattered: some topic's lines are not consecutive: the run must be
+	// gathered in memory.
+	Scattered
+)
+
+// Classify reads a whole run (with the scanner in QidsOnly mode) and
+// returns its Order; it returns the first malformed line's error.
+func Classify(ctx context.Context, s *RunScanner) (Order, error) {
+	s.QidsOnly()
+	order := Sorted
+	seen := map[string]struct{}{}
+	prev, first := "", true
+	for {
+		qid, _, err := s.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Scattered, err
+		}
+		if _, dup := seen[qid]; dup {
+			order = Scattered
+		} else {
+			seen[qid] = struct{}{}
+			if !first && qid < prev && order == Sorted {
+				order = Contiguous
+			}
+		}
+		prev, first = qid, false
+	}
+	if first {
+		return Scattered, ErrEmptyRun
+	}
+	return order, nil
+}

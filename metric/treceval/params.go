@@ -1,0 +1,264 @@
+package treceval
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// paramKind says how a measure reads its command-line parameters
+// (measure.p1,p2,...) and names its values.
+type paramKind int
+
+const (
+	// noParams: one value named after the measure.
+	noParams paramKind = iota
+	// longCuts: sorted positive integer cutoffs, one value each, named
+	// name_cutoff (P_10).
+	longCuts
+	// doubleCuts: sorted real cutoffs, one value each, named name_%3.2f
+	// (iprec_at_recall_0.10).
+	doubleCuts
+	// doubleParams: a list of reals in the given order, one value named
+	// name_params when parameters are given (set_F_0.5).
+	doubleParams
+	// pairParams: level=gain pairs, one value named name_params when
+	// given (ndcg_1=1,2=3).
+	pairParams
+)
+
+// pair is one name=value measure parameter.
+type pair struct {
+	name  string
+	value float64
+}
+
+// parseLongCuts reads comma-separated integer cutoffs as C's atol does,
+// sorts them and refuses non-positive or repeated ones.
+func parseLongCuts(s string) ([]int64, error) {
+	parts := strings.Split(s, ",")
+	cuts := make([]int64, len(parts))
+	for i, p := range parts {
+		cuts[i] = Atol(p)
+	}
+	slices.Sort(cuts)
+	if cuts[0] <= 0 {
+		return nil, errors.New("cutoffs must be positive")
+	}
+	for i := 1; i < len(cuts); i++ {
+		if cuts[i] == cuts[i-1] {
+			return nil, errors.New("duplicate cutoffs")
+		}
+	}
+	return cuts, nil
+}
+
+// parseDoubleCuts reads comma-separated real cutoffs as C's atof does,
+// sorts them and refuses repeated ones.
+func parseDoubleCuts(s string) ([]float64, error) {
+	cuts := parseDoubles(s)
+	slices.SortFunc(cuts, func(a, b float64) int {
+		switch {
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	})
+	for i := 1; i < len(cuts); i++ {
+		if cuts[i] == cuts[i-1] {
+			return nil, errors.New("duplicate cutoffs")
+		}
+	}
+	return cuts, nil
+}
+
+func parseDoubles(s string) []float64 {
+	parts := strings.Split(s, ",")
+	v := make([]float64, len(parts))
+	for i, p := range parts {
+		v[i] = Atof(p)
+	}
+	return v
+}
+
+// parsePairs reads name=value pairs separated by commas, refusing the
+// shapes trec_eval refuses (a missing '=', two '=' in a row, an empty
+// element).
+func parsePairs(s string) ([]pair, error) {
+	last := byte(',')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ',' {
+			if last == ',' {
+				break
+			}
+			last = ','
+		} else if c == '=' {
+			if last == '=' {
+				last = ','
+				break
+			}
+			last = '='
+		}
+	}
+	if last != '=' {
+		return nil, fmt.Errorf("malformed pair parameters in %q", s)
+	}
+	var out []pair
+	start := 0
+	var cur pair
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '=':
+			cur.name = s[start:i]
+			start = i + 1
+		case ',':
+			cur.value = Atof(s[start:i])
+			out = append(out, cur)
+			cur = pair{}
+			start = i + 1
+		}
+	}
+	cur.value = Atof(s[start:])
+	out = append(out, cur)
+	return out, nil
+}
+
+// cutName names a real cutoff's value as C's "%s_%3.2f" into a buffer of
+// len(name)+10 bytes does (longer names are cut).
+func cutName(name string, v float64) string {
+	s := name + "_" + FormatFixed(v, 2, 3)
+	if limit := len(name) + 9; len(s) > limit {
+		s = s[:limit]
+	}
+	return s
+}
+
+// Atol parses the leading integer of s as C's atol does: optional leading
+// white space and sign, then digits; anything else ends the number, an
+// empty number is 0, overflow saturates.
+func Atol(s string) int64 {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var v uint64
+	over := false
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := uint64(s[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			over = true
+			continue
+		}
+		v = v*10 + d
+	}
+	if neg {
+		if over || v > 1<<63 {
+			return math.MinInt64
+		}
+		return -int64(v)
+	}
+	if over || v > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(v)
+}
+
+// Atof parses the leading number of s as C's atof (strtod) does: decimal
+// or hexadecimal, inf, infinity or nan in any case, anything after the
+// longest valid prefix ignored, no number at all 0.
+func Atof(s string) float64 {
+	if v, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if !strings.ContainsRune(s, '_') {
+			return v
+		}
+	}
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	start := i
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	rest := strings.ToLower(s[i:])
+	switch {
+	case strings.HasPrefix(rest, "infinity"):
+		return parseOr(s[start:i+8], 0)
+	case strings.HasPrefix(rest, "inf"):
+		return parseOr(s[start:i+3], 0)
+	case strings.HasPrefix(rest, "nan"):
+		return parseOr(s[start:i+3], 0)
+	}
+	hex := strings.HasPrefix(rest, "0x")
+	j := i
+	if hex {
+		j += 2
+	}
+	digit := func(c byte) bool {
+		if hex {
+			return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+		}
+		return c >= '0' && c <= '9'
+	}
+	mant := 0
+	for j < len(s) && digit(s[j]) {
+		j++
+		mant++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && digit(s[j]) {
+			j++
+			mant++
+		}
+	}
+	if mant == 0 {
+		if hex {
+			// "0x" alone is the number 0 followed by "x".
+			return parseOr(s[start:i+1], 0)
+		}
+		return 0
+	}
+	end := j
+	if j < len(s) && (hex && (s[j] == 'p' || s[j] == 'P') || !hex && (s[j] == 'e' || s[j] == 'E')) {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			end = k
+		}
+	}
+	num := s[start:end]
+	if hex && !strings.ContainsAny(num, "pP") {
+		num += "p0"
+	}
+	return parseOr(num, 0)
+}
+
+func parseOr(s string, def float64) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return def
+	}
+	return v
+}
+
+// isSpace is C's isspace in the C locale.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
