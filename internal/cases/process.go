@@ -24,7 +24,9 @@ const DefaultMaxLine = 256 << 20
 // and the next lines are still answered. Process returns the number of
 // answers, and an error only when reading or writing fails or ctx is done,
 // which it notices while waiting for a line too; every answer before that
-// has been written. Blank lines are skipped.
+// has been written. Blank lines are skipped. When ctx ends during a read
+// of r, Process returns at once; the goroutine blocked in that read ends
+// when the read returns.
 func Process(ctx context.Context, r io.Reader, w io.Writer, maxLine int) (n int, err error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
