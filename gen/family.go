@@ -145,6 +145,8 @@ func famTypes(file *File, f fam) {
 		List(Id("cnt"), Id("cum")).Index().Add(T()),
 		Id("cov").Index().Bool(),
 		Id("nsub").Int(),
+		Comment("pairs holds the buffers of OPA's pair sums of long lists."),
+		Id("pairs").Id("opaPairs"),
 		Comment("lcount counts the list's small integer labels, for the ideal order."),
 		Id("lcount").Index(Id("gainTableSize")).Int32(),
 		Comment("out holds each spec's results of the batch."),
@@ -883,7 +885,8 @@ func famOPA(file *File, f fam) {
 	file.Comment("opaList computes the ordered pair accuracy of list b and its list weight: the")
 	file.Comment("weight of item i over the pairs of valid items with label_i > label_j, summed")
 	file.Comment("where score_i > score_j and over every such pair, over the [L, L] pairs in")
-	file.Comment("row-major order as TF does. Past opaMaxTerms pairs the sums run in float64.")
+	file.Comment("row-major order as TF does. Past opaMaxTerms pairs opaPairSums forms the exact")
+	file.Comment("sums in O(L log L) and rounds them once to float64, then to the dtype.")
 	file.Func().Params(ws().Op("*").Id(f.ws())).Id("opaList").Params(
 		Id("o").Op("*").Id(f.out()), Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(f.t()), Id("wc").Add(f.t()), Id("n").Int(), Id("ragged").Bool(),
 	).Block(lines(
@@ -913,13 +916,7 @@ func famOPA(file *File, f fam) {
 					List(Id("lw"), Id("num")).Op("=").List(Id("sp").Dot("result").Call(), Id("sc2").Dot("result").Call()),
 				},
 			)...).Else().Block(
-				Var().List(Id("lw64"), Id("num64")).Float64(),
-				pairLoop(
-					Id("lw64").Op("+=").Float64().Call(Id("fw").Index(Id("i"))),
-					If(Id("fs").Index(Id("i")).Op(">").Id("fs").Index(Id("j"))).Block(
-						Id("num64").Op("+=").Float64().Call(Id("fw").Index(Id("i"))),
-					),
-				),
+				List(Id("lw64"), Id("num64")).Op(":=").Id("opaPairSums").Call(Op("&").Id("ws").Dot("pairs"), Id("fl"), Id("fs"), Id("fw")),
 				List(Id("lw"), Id("num")).Op("=").List(f.conv(Id("lw64")), f.conv(Id("num64"))),
 			),
 			Id("o").Dot("val").Index(Id("b")).Op("=").Lit(0),

@@ -10,8 +10,8 @@ import (
 )
 
 // opaMaxTerms is the largest number of pairs, L·L, whose weights OPA sums
-// in TF's order, in the metric's dtype; longer lists accumulate the pair
-// weights in float64 and round once.
+// in TF's order, in the metric's dtype (where TF parity is checked); longer
+// lists form the exact sums in O(L log L) with opaPairSums and round once.
 const opaMaxTerms = 1 << 22
 
 // famAcc is the Keras Mean accumulator of one metric of a family.

@@ -50,6 +50,8 @@ type famFloat32 struct {
 	cnt, cum []float32
 	cov      []bool
 	nsub     int
+	// pairs holds the buffers of OPA's pair sums of long lists.
+	pairs opaPairs
 	// lcount counts the list's small integer labels, for the ideal order.
 	lcount [gainTableSize]int32
 	// out holds each spec's results of the batch.
@@ -758,7 +760,8 @@ func (ws *famFloat32) arpList(o *famOutFloat32, b int, lab, w []float32, wc floa
 // opaList computes the ordered pair accuracy of list b and its list weight: the
 // weight of item i over the pairs of valid items with label_i > label_j, summed
 // where score_i > score_j and over every such pair, over the [L, L] pairs in
-// row-major order as TF does. Past opaMaxTerms pairs the sums run in float64.
+// row-major order as TF does. Past opaMaxTerms pairs opaPairSums forms the exact
+// sums in O(L log L) and rounds them once to float64, then to the dtype.
 func (ws *famFloat32) opaList(o *famOutFloat32, b int, lab, sc, w []float32, wc float32, n int, ragged bool) {
 	m := len(lab)
 	fl := grow(ws.ol, m)
@@ -796,21 +799,7 @@ func (ws *famFloat32) opaList(o *famOutFloat32, b int, lab, sc, w []float32, wc 
 		}
 		lw, num = sp.result(), sc2.result()
 	} else {
-		var lw64, num64 float64
-		for i := range m {
-			if fw[i] == 0 {
-				continue
-			}
-			for j := range m {
-				if fw[j] == 0 || !(fl[i] > fl[j]) {
-					continue
-				}
-				lw64 += float64(fw[i])
-				if fs[i] > fs[j] {
-					num64 += float64(fw[i])
-				}
-			}
-		}
+		lw64, num64 := opaPairSums(&ws.pairs, fl, fs, fw)
 		lw, num = float32(lw64), float32(num64)
 	}
 	o.val[b] = 0

@@ -50,6 +50,8 @@ type famFloat64 struct {
 	cnt, cum []float64
 	cov      []bool
 	nsub     int
+	// pairs holds the buffers of OPA's pair sums of long lists.
+	pairs opaPairs
 	// lcount counts the list's small integer labels, for the ideal order.
 	lcount [gainTableSize]int32
 	// out holds each spec's results of the batch.
@@ -744,7 +746,8 @@ func (ws *famFloat64) arpList(o *famOutFloat64, b int, lab, w []float64, wc floa
 // opaList computes the ordered pair accuracy of list b and its list weight: the
 // weight of item i over the pairs of valid items with label_i > label_j, summed
 // where score_i > score_j and over every such pair, over the [L, L] pairs in
-// row-major order as TF does. Past opaMaxTerms pairs the sums run in float64.
+// row-major order as TF does. Past opaMaxTerms pairs opaPairSums forms the exact
+// sums in O(L log L) and rounds them once to float64, then to the dtype.
 func (ws *famFloat64) opaList(o *famOutFloat64, b int, lab, sc, w []float64, wc float64, n int, ragged bool) {
 	m := len(lab)
 	fl := grow(ws.ol, m)
@@ -782,21 +785,7 @@ func (ws *famFloat64) opaList(o *famOutFloat64, b int, lab, sc, w []float64, wc 
 		}
 		lw, num = sp.result(), sc2.result()
 	} else {
-		var lw64, num64 float64
-		for i := range m {
-			if fw[i] == 0 {
-				continue
-			}
-			for j := range m {
-				if fw[j] == 0 || !(fl[i] > fl[j]) {
-					continue
-				}
-				lw64 += float64(fw[i])
-				if fs[i] > fs[j] {
-					num64 += float64(fw[i])
-				}
-			}
-		}
+		lw64, num64 := opaPairSums(&ws.pairs, fl, fs, fw)
 		lw, num = float64(lw64), float64(num64)
 	}
 	o.val[b] = 0

@@ -182,6 +182,12 @@ func (m *DCG) Merge(others ...*DCG) error { return m.merge(families(others)) }
 // summed where score_i > score_j, divided by that weight summed over every
 // such pair, which is the list weight. Equal scores count as wrong, so it
 // does not depend on the tie policy. It takes no cutoff.
+//
+// Lists of up to 2048 slots sum the L² pair terms in TF's order, as TF's
+// float32 does; longer lists count the pairs in O(L log L) and round the
+// exact sums once (0.1 s for 100,000 items, where the pair loop takes tens
+// of seconds), which equals any summation order when the weights are
+// integers.
 type OPA struct{ family }
 
 // NewOPA returns an OPA metric, named opa_metric unless named otherwise.

@@ -397,16 +397,21 @@ func (s Settings) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes settings. A gain or discount must be one of the
-// built-in names; user functions cannot be read back.
+// built-in names; user functions cannot be read back. An unknown key is an
+// error wrapping ErrConfig.
 func (s *Settings) UnmarshalJSON(b []byte) error {
-	var c Config
-	if err := json.Unmarshal(b, &c); err != nil {
+	var both struct {
+		configJSON
+		settingsJSON
+	}
+	if err := decodeStrict(b, &both, "settings", settingsKeys); err != nil {
 		return err
 	}
-	var j settingsJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return fmt.Errorf("metric: settings: %w", err)
+	c, err := both.config()
+	if err != nil {
+		return err
 	}
+	j := &both.settingsJSON
 	out := Settings{Config: c, Kind: j.Metric, Convention: j.Convention, Empty: j.Empty, Relevance: j.Relevance,
 		Alpha: j.Alpha, Subtopics: j.Subtopics}
 	if j.Gain != "" {

@@ -70,16 +70,13 @@ func (f *family) checkState(j int, s *FamilyState) error {
 	if err := own.sameKind(&s.Settings); err != nil {
 		return err
 	}
-	if own.accumulation() == Exact {
-		var st State
-		st.ExactTotal, st.ExactCount = s.ExactTotal, s.ExactCount
-		_, _, err := st.exactSums()
-		return err
-	}
-	if own.DType == Float32 && (float64(float32(s.Total)) != s.Total || float64(float32(s.Count)) != s.Count) {
-		return fmt.Errorf("metric: state total %v or count %v is not a float32 value: %w", s.Total, s.Count, ErrInput)
-	}
-	return nil
+	// TF-Ranking's MAP is in [0, 1] and masks items of weight <= 0, so its
+	// totals are finite and never negative. The other metrics reach other
+	// totals as TF-Ranking does: MRR and hits of a batch of width 0 are the
+	// max over no ranks, -Inf; ARP's 0/0 is NaN; negative per-list weights
+	// make negative counts.
+	bounded := own.Kind == KindMAP && own.Convention == TFRanking
+	return checkTotals(s.ExactTotal, s.ExactCount, s.Total, s.Count, own.accumulation() == Exact, own.DType, bounded)
 }
 
 // addState adds a checked state to metric j's totals. The caller holds
@@ -101,7 +98,10 @@ func (f *family) addState(j int, s *FamilyState) {
 
 // SetState replaces the metric's accumulator with s, which must come from a
 // metric of the same kind (see Merge). A float32 metric with Sequential
-// accumulation takes only totals that are float32 values.
+// accumulation takes only totals that are float32 values. MAP of the
+// TFRanking convention refuses a NaN, an infinite or a negative total or
+// count, naming it; the other metrics reach such totals as TF-Ranking does
+// (MRR of a batch of width 0 is -Inf, for one).
 func (f *family) SetState(s FamilyState) error {
 	if err := f.checkState(0, &s); err != nil {
 		return fmt.Errorf("metric: SetState: %w", err)

@@ -252,21 +252,31 @@ func (c Config) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a configuration. Absent keys keep the defaults:
-// no topn, float32, dense, random ties, seed 0.
+// no topn, float32, dense, random ties, seed 0. An unknown key is an
+// error wrapping ErrConfig.
 func (c *Config) UnmarshalJSON(b []byte) error {
 	var j configJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return fmt.Errorf("metric: config: %w", err)
+	if err := decodeStrict(b, &j, "config", configKeys); err != nil {
+		return err
 	}
+	out, err := j.config()
+	if err != nil {
+		return err
+	}
+	*c = out
+	return nil
+}
+
+// config returns the validated configuration j describes.
+func (j *configJSON) config() (Config, error) {
 	out := Config{Name: j.Name, TopN: NoTopN, DType: j.DType, Ragged: j.Ragged, Ties: j.Ties, Seed: j.Seed, Accumulation: j.Accumulation}
 	if j.TopN != nil {
 		if *j.TopN < 0 {
-			return fmt.Errorf("metric: config topn is %d; it must be >= 0 or null: %w", *j.TopN, ErrConfig)
+			return out, fmt.Errorf("metric: config topn is %d; it must be >= 0 or null: %w", *j.TopN, ErrConfig)
 		}
 		out.TopN = *j.TopN
 	}
-	*c = out
-	return out.Validate()
+	return out, out.Validate()
 }
 
 // Option sets one field of a metric's configuration.

@@ -59,12 +59,42 @@ func (m *MeanAveragePrecision) checkState(s *State) error {
 	if err := m.cfg.sameKind(s.Config); err != nil {
 		return err
 	}
-	if m.cfg.accumulation() == Exact {
-		_, _, err := s.exactSums()
-		return err
+	// AP is in [0, 1] and list weights are means of positive, finite
+	// weights, or 0.
+	return checkTotals(s.ExactTotal, s.ExactCount, s.Total, s.Count, m.cfg.accumulation() == Exact, m.cfg.DType, true)
+}
+
+// checkTotals returns an error naming the total or count of a state that
+// cannot come from the metric: a total that is not a float32 value in a
+// float32 metric with Sequential accumulation, and, when bounded says the
+// metric's values and list weights are finite and never negative (MAP), a
+// NaN, an infinity or a negative value. Under Exact accumulation the exact
+// sums are checked and the rounded total and count ignored, as SetState
+// ignores them.
+func checkTotals(exactTotal, exactCount string, total, count float64, exactly bool, d DType, bounded bool) error {
+	if exactly {
+		st := State{ExactTotal: exactTotal, ExactCount: exactCount}
+		t, c, err := st.exactSums()
+		if err != nil {
+			return err
+		}
+		total, count = t.Float64(), c.Float64()
 	}
-	if m.cfg.DType == Float32 && (float64(float32(s.Total)) != s.Total || float64(float32(s.Count)) != s.Count) {
-		return fmt.Errorf("metric: state total %v or count %v is not a float32 value: %w", s.Total, s.Count, ErrInput)
+	for _, v := range []struct {
+		key string
+		x   float64
+	}{{"total", total}, {"count", count}} {
+		if exactly {
+			v.key = "exact_" + v.key
+		}
+		switch {
+		case bounded && notFinite(v.x):
+			return fmt.Errorf("metric: state %s is %v; a state's total and count must be finite: %w", v.key, v.x, ErrInput)
+		case bounded && v.x < 0:
+			return fmt.Errorf("metric: state %s is %v; this metric's totals are never negative: %w", v.key, v.x, ErrInput)
+		case !exactly && d == Float32 && float64(float32(v.x)) != v.x:
+			return fmt.Errorf("metric: state %s %v is not a float32 value, as a float32 metric's totals are: %w", v.key, v.x, ErrInput)
+		}
 	}
 	return nil
 }
@@ -85,7 +115,9 @@ func (m *MeanAveragePrecision) addState(s *State) {
 
 // SetState replaces the metric's accumulator with s, which must come from a
 // metric of the same kind (see Merge). A float32 metric with Sequential
-// accumulation takes only totals that are float32 values.
+// accumulation takes only totals that are float32 values, and a NaN, an
+// infinite or a negative total or count is an error wrapping ErrInput that
+// names it.
 func (m *MeanAveragePrecision) SetState(s State) error {
 	if err := m.checkState(&s); err != nil {
 		return fmt.Errorf("metric: SetState: %w", err)

@@ -3,6 +3,8 @@ package tensor
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 )
 
 // Float is the set of element types a Lists can hold.
@@ -51,9 +53,10 @@ func DenseStride[T Float](data []T, rows, cols, stride int) (Lists, error) {
 	if stride < cols {
 		return Lists{}, fmt.Errorf("tensor: stride %d is less than the row length %d: %w", stride, cols, ErrShape)
 	}
-	need := 0
-	if rows > 0 {
-		need = (rows-1)*stride + cols
+	need, ok := denseNeed(rows, cols, stride)
+	if !ok {
+		return Lists{}, fmt.Errorf("tensor: shape [%d, %d] with stride %d overflows an int: (rows-1)*stride+cols is over %d; check the rows, cols and stride arguments: %w",
+			rows, cols, stride, math.MaxInt, ErrShape)
 	}
 	if len(data) < need {
 		return Lists{}, fmt.Errorf("tensor: shape [%d, %d] with stride %d needs %d values, data has %d: %w",
@@ -65,6 +68,21 @@ func DenseStride[T Float](data []T, rows, cols, stride int) (Lists, error) {
 	l := Lists{rows: rows, cols: cols, stride: stride}
 	l.f32, l.f64 = store(data[:need])
 	return l, nil
+}
+
+// denseNeed returns (rows-1)*stride + cols, the number of values a dense
+// view needs, and false when that overflows an int. rows, cols and stride
+// are >= 0.
+func denseNeed(rows, cols, stride int) (int, bool) {
+	if rows == 0 {
+		return 0, true
+	}
+	hi, lo := bits.Mul64(uint64(rows-1), uint64(stride))
+	sum, carry := bits.Add64(lo, uint64(cols), 0)
+	if hi != 0 || carry != 0 || sum > math.MaxInt {
+		return 0, false
+	}
+	return int(sum), true
 }
 
 // DenseRows copies equal-length rows into a dense batch.
@@ -96,12 +114,13 @@ func Ragged[T Float](values []T, splits []int) (Lists, error) {
 	}
 	width := 0
 	for b := 1; b < len(splits); b++ {
-		n := splits[b] - splits[b-1]
-		if n < 0 {
+		// Compare before subtracting: splits[b]-splits[b-1] of a hostile
+		// negative split can overflow into a huge positive length.
+		if splits[b] < splits[b-1] {
 			return Lists{}, fmt.Errorf("tensor: row splits[%d] = %d is less than splits[%d] = %d: %w",
 				b, splits[b], b-1, splits[b-1], ErrShape)
 		}
-		width = max(width, n)
+		width = max(width, splits[b]-splits[b-1]) // both in [0, splits[b]]: no overflow
 	}
 	if last := splits[len(splits)-1]; last != len(values) {
 		return Lists{}, fmt.Errorf("tensor: last row split is %d, but there are %d values: %w", last, len(values), ErrShape)

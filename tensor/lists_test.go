@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -126,6 +127,18 @@ func TestConstructorErrors(t *testing.T) {
 		{"empty splits", func() error { _, err := Ragged([]float64{1}, nil); return err }, "row splits are empty"},
 		{"first split", func() error { _, err := Ragged([]float64{1}, []int{1, 1}); return err }, "splits[0] is 1, want 0"},
 		{"decreasing split", func() error { _, err := Ragged([]float64{1, 2}, []int{0, 2, 1, 2}); return err }, "splits[2] = 1 is less than splits[1] = 2"},
+		// (rows-1)*stride+cols = 2^62+2^62 overflows to -2^63: it used to pass
+		// the size check and panic slicing data.
+		{"overflow to negative", func() error { _, err := Dense(make([]float32, 16), 2, 1<<62); return err },
+			"shape [2, 4611686018427387904] with stride 4611686018427387904 overflows an int: (rows-1)*stride+cols is over 9223372036854775807; check the rows, cols and stride arguments"},
+		// (2^40-1)*2^24+2^24 = 2^64 wraps to 0: it used to be accepted, and
+		// Update then allocated 4 TB.
+		{"overflow to zero", func() error { _, err := Dense(make([]float64, 16), 1<<40, 1<<24); return err }, "shape [1099511627776, 16777216] with stride 16777216 overflows an int"},
+		{"stride overflow", func() error { _, err := DenseStride(make([]float32, 16), 3, 1, 1<<62); return err }, "shape [3, 1] with stride 4611686018427387904 overflows an int"},
+		{"fits exactly", func() error { _, err := DenseStride(make([]float32, 3), 2, 1, 1<<62); return err }, "needs 4611686018427387905 values, data has 3"},
+		// MinInt-1 wraps to MaxInt: the split check used to subtract first
+		// and take the row for MaxInt values long.
+		{"wrapping split", func() error { _, err := Ragged([]float64{}, []int{0, math.MaxInt, -2, 0}); return err }, "splits[2] = -2 is less than splits[1] = 9223372036854775807"},
 		{"last split", func() error { _, err := Ragged([]float64{1, 2}, []int{0, 1}); return err }, "last row split is 1, but there are 2 values"},
 		{"gorgonia dtype", func() error {
 			_, err := FromGorgonia(gt.New(gt.WithShape(2, 2), gt.WithBacking([]int{1, 2, 3, 4})))
@@ -171,4 +184,35 @@ func TestWeights(t *testing.T) {
 	if s := ItemWeights.String() + NoWeights.String() + ListWeights.String(); s != "per-itemnoneper-list" {
 		t.Fatal(s)
 	}
+}
+
+// FuzzShapes checks that DenseStride and Ragged never panic, and that every
+// view they accept can read its last value of every row.
+func FuzzShapes(f *testing.F) {
+	f.Add(2, 3, 3, 6, 0, 1, 4)
+	f.Add(2, 1<<62, 1<<62, 16, math.MaxInt, -2, 0)
+	f.Add(1<<40, 1<<24, 1<<24, 16, 1, 1, 1)
+	f.Fuzz(func(t *testing.T, rows, cols, stride, n, s1, s2, s3 int) {
+		n &= 1<<12 - 1
+		data := make([]float32, n)
+		if l, err := DenseStride(data, rows, cols, stride); err == nil && cols > 0 {
+			// With cols > 0 an accepted view has rows <= n+1; [B, 0] views
+			// take any B.
+			for b := range l.Len() {
+				if l.RowLen(b) > 0 {
+					_ = l.At(b, l.RowLen(b)-1)
+				}
+			}
+		}
+		if l, err := Ragged(data, []int{0, s1, s2, s3}); err == nil {
+			for b := range l.Len() {
+				if l.RowLen(b) > l.Width() || l.RowLen(b) > n {
+					t.Fatalf("row %d has %d values, width %d, data %d", b, l.RowLen(b), l.Width(), n)
+				}
+				if l.RowLen(b) > 0 {
+					_ = l.At(b, l.RowLen(b)-1)
+				}
+			}
+		}
+	})
 }

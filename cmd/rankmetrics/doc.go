@@ -3,12 +3,14 @@
 //
 // Subcommands:
 //
-//	rankmetrics compute [--input FILE]
+//	rankmetrics compute [--input FILE] [--max-line BYTES]
 //
 // compute reads JSON Lines cases (the cross-language parity interface, see
-// package internal/cases) from stdin or FILE and writes one answer line per
-// case, in order. A bad case gets an {"id", "error"} answer and the next
-// lines are still answered.
+// package internal/cases and "rankmetrics compute -h" for the case schema)
+// from stdin or FILE and writes one answer line per case, in order, each as
+// soon as it is computed. A bad case, and a line over --max-line bytes, gets
+// an {"id", "error"} answer and the next lines are still answered; on a read
+// error or SIGINT compute stops with every earlier answer written.
 //
 //	rankmetrics eval [flags] QRELS RUN | FILE
 //

@@ -1,13 +1,10 @@
 package cases
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 
@@ -22,8 +19,15 @@ var ErrCase = errors.New("bad case")
 // "-Infinity".
 type Num float64
 
-// UnmarshalJSON reads a number or one of the three strings.
+// errNull is the error of a null Num.
+var errNull = errors.New("null is not a number")
+
+// UnmarshalJSON reads a number or one of the three strings. null is an
+// error: it is neither 0 nor NaN.
 func (n *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return errNull
+	}
 	if len(b) > 0 && b[0] == '"' {
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
@@ -222,72 +226,6 @@ func runUpdates(c *Case, m updater, float32s bool) Answer {
 	}
 	a.Result = m.Result()
 	return a
-}
-
-// MaxLine is the longest input line Process reads.
-const MaxLine = 256 << 20
-
-// Process reads cases from r, one per line, and writes one answer line per
-// case to w, in order: TF-Ranking's MAP through Run, the other metrics and
-// MAP conventions (see Family) through RunFamily. A bad case gets an error answer and the next lines
-// are still answered; Process returns an error only when reading or writing
-// fails or ctx is done. Blank lines are skipped.
-func Process(ctx context.Context, r io.Reader, w io.Writer) (n int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
-	bw := bufio.NewWriter(w)
-	line := 0
-	for sc.Scan() {
-		line++
-		if err := ctx.Err(); err != nil {
-			return n, err
-		}
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
-		}
-		var a Answer
-		c, fam, err := DecodeFamily(text)
-		switch {
-		case err != nil:
-			a = Answer{ID: c.ID, Error: fmt.Sprintf("line %d: %v", line, err)}
-		case IsFamily(&c, fam):
-			a = RunFamily(&c, fam)
-		default:
-			a = Run(&c)
-		}
-		if _, err := bw.Write(a.Marshal()); err != nil {
-			return n, err
-		}
-		if err := bw.WriteByte('\n'); err != nil {
-			return n, err
-		}
-		n++
-	}
-	if err := sc.Err(); err != nil {
-		return n, fmt.Errorf("line %d: %w", line+1, err)
-	}
-	return n, bw.Flush()
-}
-
-// Decode parses one case line. Unknown keys are an error, so that a
-// misspelt option is not silently ignored; the id is returned when it
-// could be read.
-func Decode(line []byte) (Case, error) {
-	var c Case
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		var id struct {
-			ID string `json:"id"`
-		}
-		_ = json.Unmarshal(line, &id)
-		return Case{ID: id.ID}, fmt.Errorf("%w: %w", ErrCase, err)
-	}
-	if dec.More() {
-		return c, fmt.Errorf("text after the case object: %w", ErrCase)
-	}
-	return c, nil
 }
 
 // Marshal encodes the answer as one JSON object, without a newline.

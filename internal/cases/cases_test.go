@@ -25,7 +25,7 @@ func TestProcess(t *testing.T) {
 		`{"id":"fourth","metric":"dcg_typo","updates":[]}`,
 	}, "\n")
 	var out bytes.Buffer
-	n, err := Process(context.Background(), strings.NewReader(in), &out)
+	n, err := Process(context.Background(), strings.NewReader(in), &out, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestProcess(t *testing.T) {
 		`{"id":"nan","error":"update 0: metric: predictions[0][0] is NaN (its label is 1); NaN scores cannot be ranked: bad metric input"}`,
 		`{"id":"two updates","result":0.75,"per_list":[[1],[0]],"list_weights":[[3],[1]]}`,
 		`{"id":"mixed weights","error":"update 0: weights row 1 has 2 values; it needs 1 (per item) or 1 (per list): bad case"}`,
-		`{"id":"","error":"line 8: bad case: invalid character 'o' in literal null (expecting 'u')"}`,
+		`{"id":"","error":"line 8: bad case: a case is a JSON object {\"id\": ..., \"updates\": [...]}, not \"not json\""}`,
 		// NDCG of one relevant item at rank 2: (1/log2 3) / 1 = 0.63092977.
 		`{"id":"third","result":0.63092977,"per_list":[[0.63092977]],"list_weights":[[1]]}`,
 		`{"id":"fourth","error":"metric: \"dcg_typo\" is not a metric; use one of map, mrr, hits, arp, precision, recall, ndcg, dcg, ordered_pair_accuracy, precision_ia, alpha_dcg: bad metric configuration"}`,
@@ -86,7 +86,7 @@ func FuzzProcess(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		line = strings.ReplaceAll(line, "\n", " ")
 		var out bytes.Buffer
-		n, err := Process(context.Background(), strings.NewReader(line), &out)
+		n, err := Process(context.Background(), strings.NewReader(line), &out, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,6 @@
 package cases
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -126,26 +124,4 @@ func RunFamily(c *Case, f Family) Answer {
 		return fail(err)
 	}
 	return runUpdates(c, m, s.DType == metric.Float32)
-}
-
-// DecodeFamily parses one case line with the family's keys. Unknown keys
-// are an error, as in Decode.
-func DecodeFamily(line []byte) (Case, Family, error) {
-	var w struct {
-		Case
-		Family
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		var id struct {
-			ID string `json:"id"`
-		}
-		_ = json.Unmarshal(line, &id)
-		return Case{ID: id.ID}, Family{}, fmt.Errorf("%w: %w", ErrCase, err)
-	}
-	if dec.More() {
-		return w.Case, w.Family, fmt.Errorf("text after the case object: %w", ErrCase)
-	}
-	return w.Case, w.Family, nil
 }

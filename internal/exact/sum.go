@@ -35,8 +35,11 @@ type Sum struct {
 }
 
 // Add adds x exactly.
-func (s *Sum) Add(x float64) {
-	if x == 0 {
+func (s *Sum) Add(x float64) { s.AddMul(x, 1) }
+
+// AddMul adds x·n exactly, as n additions of x would, in one step.
+func (s *Sum) AddMul(x float64, n uint32) {
+	if x == 0 || n == 0 {
 		return
 	}
 	if math.IsNaN(x) {
@@ -61,17 +64,22 @@ func (s *Sum) Add(x float64) {
 	}
 	off := exp - 1 // bit offset of mant's lowest bit above 2^-1074
 	i, sh := off/digitBits, uint(off%digitBits)
-	// mant << sh spans at most 53+31 = 84 bits: three digits.
-	hi, lo := bits.Mul64(mant, 1<<sh)
+	// mant·n has at most 53+32 bits, and << sh at most 85+31 = 116: four
+	// digits, the last below 2^20.
+	hi, lo := bits.Mul64(mant, uint64(n))
+	hi = hi<<sh | lo>>(64-sh) // lo>>64 is 0 when sh is 0
+	lo <<= sh
 	d0 := int64(lo & digitMask)
 	d1 := int64(lo >> digitBits)
-	d2 := int64(hi)
+	d2 := int64(hi & digitMask)
+	d3 := int64(hi >> digitBits)
 	if b>>63 != 0 {
-		d0, d1, d2 = -d0, -d1, -d2
+		d0, d1, d2, d3 = -d0, -d1, -d2, -d3
 	}
 	s.limbs[i] += d0
 	s.limbs[i+1] += d1
 	s.limbs[i+2] += d2
+	s.limbs[i+3] += d3
 	s.pending++
 	if s.pending >= flushEvery {
 		s.carry()
@@ -135,14 +143,58 @@ func (s *Sum) scaled() *big.Int {
 
 // Float64 returns the sum rounded once to the nearest float64 (ties to
 // even): ±Inf when it is beyond the float64 range, and the IEEE result when
-// a NaN or an infinity was added.
+// a NaN or an infinity was added. It does not allocate.
 func (s *Sum) Float64() float64 {
 	if v, ok := s.nonFinite(); ok {
 		return v
 	}
-	f := new(big.Float).SetInt(s.scaled())
-	f.SetMantExp(f, -bias)
-	x, _ := f.Float64()
+	c := *s
+	c.carry() // every limb but the last in [0, 2^32)
+	neg := c.limbs[nLimbs-1] < 0
+	if neg {
+		for i := range c.limbs {
+			c.limbs[i] = -c.limbs[i]
+		}
+		c.carry()
+	}
+	t := nLimbs - 1
+	for t >= 0 && c.limbs[t] == 0 {
+		t--
+	}
+	var x float64
+	switch {
+	case t < 0:
+		return 0
+	case t < 2:
+		// Below 2^64·2^-1074: an integer of two digits times 2^-1074, which
+		// float64 rounds once; scaling it is exact, subnormals included
+		// (they are below 2^53·2^-1074).
+		v := uint64(c.limbs[0])
+		if t == 1 {
+			v |= uint64(c.limbs[1]) << digitBits
+		}
+		x = math.Ldexp(float64(v), -bias)
+	case c.limbs[t] > digitMask:
+		x = math.Inf(1) // far beyond the float64 range
+	default:
+		// The top 64 bits, from the top three digits, with a sticky bit for
+		// any below: float64 then rounds them once as the whole value.
+		top := uint64(c.limbs[t])<<digitBits | uint64(c.limbs[t-1])
+		lz := uint(bits.LeadingZeros64(top)) // < 32: limbs[t] is not 0
+		third := uint64(c.limbs[t-2])
+		m := top<<lz | third>>(digitBits-lz)
+		sticky := third&(1<<(digitBits-lz)-1) != 0
+		for i := t - 3; i >= 0 && !sticky; i-- {
+			sticky = c.limbs[i] != 0
+		}
+		if sticky {
+			m |= 1
+		}
+		x = math.Ldexp(float64(m), (t-2)*digitBits+int(digitBits-lz)-bias)
+	}
+	if neg {
+		return -x
+	}
 	return x
 }
 

@@ -161,3 +161,73 @@ func TestManyAdditionsCarry(t *testing.T) {
 		t.Fatalf("beyond float64 range: %v", s.Float64())
 	}
 }
+
+// TestAddMul checks AddMul(x, n) against the exact products in big.Float,
+// and against n calls of Add for small n.
+func TestAddMul(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		xs := randomValues(rng, 1+rng.IntN(50))
+		var s Sum
+		want := new(big.Float).SetPrec(4000)
+		for _, x := range xs {
+			n := rng.Uint32()
+			if rng.IntN(3) == 0 {
+				n = math.MaxUint32
+			}
+			s.AddMul(x, n)
+			p := new(big.Float).SetPrec(4000).SetFloat64(x)
+			want.Add(want, p.Mul(p, new(big.Float).SetPrec(4000).SetUint64(uint64(n))))
+		}
+		w, _ := want.Float64()
+		if got := s.Float64(); got != w {
+			t.Fatalf("trial %d: AddMul sum %v, exact %v", trial, got, w)
+		}
+	}
+	x := math.Float64frombits(0x000fffffffffffff) // the largest subnormal
+	var a, b Sum
+	a.AddMul(x, 7)
+	for range 7 {
+		b.Add(x)
+	}
+	if a.Float64() != b.Float64() || a.Float64() != 7*x {
+		t.Fatalf("7 subnormals: %v, %v, want %v", a.Float64(), b.Float64(), 7*x)
+	}
+}
+
+// TestFloat64Allocs checks that rounding a sum does not allocate, as the
+// metrics' steady-state updates round sums.
+func TestFloat64Allocs(t *testing.T) {
+	var s Sum
+	s.Add(math.Pi)
+	s.AddMul(-1e300, 3)
+	if n := testing.AllocsPerRun(10, func() { _ = s.Float64() }); n != 0 {
+		t.Fatalf("%v allocations", n)
+	}
+}
+
+// FuzzFloat64 compares the rounding of sums of a few arbitrary float64
+// values, times arbitrary counts, with big.Float's.
+func FuzzFloat64(f *testing.F) {
+	f.Add(uint64(0x3ff0000000000000), uint64(0x3ca0000000000000), uint64(0x8000000000000001), uint32(1), uint32(1))
+	f.Add(uint64(0x7fefffffffffffff), uint64(0x7fefffffffffffff), uint64(0xffefffffffffffff), uint32(3), uint32(2))
+	f.Fuzz(func(t *testing.T, a, b, c uint64, na, nb uint32) {
+		var s Sum
+		want := new(big.Float).SetPrec(4000)
+		for _, v := range []struct {
+			x float64
+			n uint32
+		}{{math.Float64frombits(a), na}, {math.Float64frombits(b), nb}, {math.Float64frombits(c), 1}} {
+			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+				return
+			}
+			s.AddMul(v.x, v.n)
+			p := new(big.Float).SetPrec(4000).SetFloat64(v.x)
+			want.Add(want, p.Mul(p, new(big.Float).SetPrec(4000).SetUint64(uint64(v.n))))
+		}
+		w, _ := want.Float64()
+		if got := s.Float64(); got != w {
+			t.Fatalf("sum %v (%x), exact rounds to %v (%x)", got, math.Float64bits(got), w, math.Float64bits(w))
+		}
+	})
+}
