@@ -52,7 +52,7 @@ func NewDelimitedReader(ctx context.Context, r io.Reader, name string, delim byt
 
 func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Options) (*delimSource, error) {
 	cols, wReq, dReq := opts.Columns.WithDefaults()
-	s := &delimSource{lr: newLineReader(r, name, opts.bufferSize()), delim: delim, quoted: quoted, cols: cols}
+	s := &delimSource{lr: newLineReader(r, name, &opts), delim: delim, quoted: quoted, cols: cols}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c
 	}
@@ -308,6 +308,9 @@ func (s *delimSource) next(r *row) error {
 	var ok bool
 	if r.label, ok = parseFloat(f[s.iLabel]); !ok {
 		return s.fieldErr(s.cols.Label, f[s.iLabel], "not a number")
+	}
+	if math.IsInf(r.label, 0) {
+		return s.fieldErr(s.cols.Label, f[s.iLabel], msgInfLabel)
 	}
 	if r.score, ok = parseFloat(f[s.iScore]); !ok {
 		return s.fieldErr(s.cols.Score, f[s.iScore], "not a number")

@@ -211,6 +211,42 @@ type Options struct {
 	// from the files (as stored, so compressed bytes for gzip input), for
 	// progress reports. It is updated from the reading goroutines.
 	BytesRead *atomic.Int64
+	// MaxLineBytes bounds the length of one line of a text input (TREC,
+	// TSV, CSV, JSON Lines), terminator excluded; a longer line is an
+	// error. Zero means [DefaultMaxLineBytes].
+	MaxLineBytes int
+	// MaxInputBytes bounds the decompressed size of an input that is read
+	// whole into memory (a gzipped or piped Parquet or RKM1 file); a larger
+	// one is an error. Zero means [DefaultMaxInputBytes].
+	MaxInputBytes int64
+}
+
+// DefaultMaxLineBytes is the default longest line: 64 MiB, far above any
+// real line (a JSON list of 1M items is about 30 MB).
+const DefaultMaxLineBytes = 64 << 20
+
+// DefaultMaxInputBytes is the default largest decompressed input read
+// whole: 4 GiB.
+const DefaultMaxInputBytes = 4 << 30
+
+// Flag names of the limits, for the errors that say how to raise them.
+const (
+	flagMaxLine  = "--max-line-bytes"
+	flagMaxInput = "--max-input-bytes"
+)
+
+func (o *Options) maxLine() int {
+	if o.MaxLineBytes <= 0 {
+		return DefaultMaxLineBytes
+	}
+	return o.MaxLineBytes
+}
+
+func (o *Options) maxInput() int64 {
+	if o.MaxInputBytes <= 0 {
+		return DefaultMaxInputBytes
+	}
+	return o.MaxInputBytes
 }
 
 func (o *Options) bufferSize() int {
