@@ -28,6 +28,7 @@ type parquetSource struct {
 	weight *pcol
 	doc    *pcol
 	closer io.Closer
+	broken error // set once parquet-go panicked: the reader state is lost
 }
 
 type pcol struct {
@@ -55,13 +56,24 @@ func NewParquetReader(ctx context.Context, r io.ReaderAt, size int64, name strin
 	return newStreamReader(ctx, src, name, opts), nil
 }
 
-func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (*parquetSource, error) {
+// corrupt turns a panic of parquet-go, which it raises on some corrupt
+// files (a bad offset or length in the metadata or a page), into an error.
+func corrupt(name string, row int64, p any) error {
+	return &ParseError{File: name, Line: row, Msg: "corrupt Parquet file", Err: fmt.Errorf("the Parquet decoder failed: %v", p)}
+}
+
+func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *parquetSource, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, corrupt(name, 0, p)
+		}
+	}()
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
 	cols, wReq, dReq := opts.Columns.WithDefaults()
-	s := &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
+	s = &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c
 	}
@@ -142,8 +154,12 @@ func (s *parquetSource) hasDocs() bool     { return s.doc != nil }
 func (s *parquetSource) docField() string  { return s.cols.Doc }
 func (s *parquetSource) blankLines() int64 { return 0 }
 
-func (s *parquetSource) close() error {
-	var err error
+func (s *parquetSource) close() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = corrupt(s.name, 0, p)
+		}
+	}()
 	for _, c := range s.all() {
 		if c.r != nil {
 			err = errors.Join(err, c.r.Close())
@@ -235,7 +251,18 @@ func (s *parquetSource) id(c *pcol) ([]byte, error) {
 	return c.lastText, nil
 }
 
-func (s *parquetSource) next(r *row) error {
+// next reads one row. A panic inside parquet-go (a corrupt page) becomes an
+// error here, on the goroutine that reads, and every later call returns it.
+func (s *parquetSource) next(r *row) (err error) {
+	if s.broken != nil {
+		return s.broken
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.broken = corrupt(s.name, s.row, p)
+			err = s.broken
+		}
+	}()
 	for s.left == 0 {
 		if s.next_ >= len(s.groups) {
 			return io.EOF
@@ -247,7 +274,6 @@ func (s *parquetSource) next(r *row) error {
 	s.left--
 	s.row++
 	r.line = s.row
-	var err error
 	if r.qid, err = s.id(s.qid); err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ type floatQIDRow struct {
 	Score float64 `parquet:"score"`
 }
 
-func writeParquet[T any](t *testing.T, rows []T) []byte {
+func writeParquet[T any](t testing.TB, rows []T) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := parquet.NewGenericWriter[T](&b)
