@@ -138,6 +138,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key (for duplicate checks)")
 	fs.IntVar(&o.read.MaxLineBytes, "max-line-bytes", runio.DefaultMaxLineBytes, "longest input line accepted, in `BYTES` (a bound on memory for corrupt or hostile files)")
 	fs.Int64Var(&o.read.MaxInputBytes, "max-input-bytes", runio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of an input read whole (a gzipped or piped Parquet or RKM1 file)")
+	positions := fs.String("columns", "", "headerless TSV/CSV: the columns in `ORDER`, comma-separated, from qid, doc, label, score, weight and - (skip), e.g. qid,doc,label,score")
 	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory)")
 	dedupe := fs.String("dedupe", "error", "repeated (qid, doc): error, first (keep the first) or max (keep the highest score, or label in qrels)")
 	runOnly := fs.String("run-only", "skip", "queries of the run with no judgment: skip (trec_eval), or keep (AP 0)")
@@ -179,6 +180,9 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	o.cfg.Ragged = *ragged
 	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
 		return bad("--input-format: %v", err)
+	}
+	if o.read.Positions, err = runio.ParsePositions(*positions); err != nil {
+		return bad("--columns: %v", err)
 	}
 	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*unsorted); err != nil {
 		return bad("--unsorted: %v", err)
