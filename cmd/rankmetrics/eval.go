@@ -181,6 +181,9 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
 		return bad("--input-format: %v", err)
 	}
+	if o.read.MaxLineBytes < 1 || o.read.MaxInputBytes < 1 {
+		return bad("--max-line-bytes %d, --max-input-bytes %d: want sizes of at least 1 byte", o.read.MaxLineBytes, o.read.MaxInputBytes)
+	}
 	if o.read.Positions, err = runio.ParsePositions(*positions); err != nil {
 		return bad("--columns: %v", err)
 	}

@@ -115,3 +115,30 @@ func TestDecompressionBombs(t *testing.T) {
 		})
 	}
 }
+
+// Headerless TSV reads with --columns; without it the error says a header
+// is expected and names the flag. q1 ranks d2 (label 0) above d1 (label
+// 1): AP = 1/2.
+func TestEvalHeaderlessColumns(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.tsv")
+	if err := os.WriteFile(p, []byte("q1\td1\t1\t0.5\nq1\td2\t0\t0.7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := run(t.Context(), []string{"eval", "--quiet", "--format", "tsv", "--columns", "qid,doc,label,score", p}, nil, &out, &errOut); err != nil {
+		t.Fatal(err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "map\tall\t0.5\n") {
+		t.Errorf("output %q, want map 0.5", out.String())
+	}
+	err := run(t.Context(), []string{"eval", "--quiet", p}, nil, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "the first line must be a header naming the columns; for a file without one, give them in order with --columns") {
+		t.Errorf("without --columns: %v", err)
+	}
+	for _, bad := range [][]string{{"--columns", "qid,score"}, {"--max-line-bytes", "0"}, {"--max-input-bytes", "-1"}} {
+		errOut.Reset()
+		if err := run(t.Context(), append(append([]string{"eval"}, bad...), p), nil, &out, &errOut); err == nil || !strings.Contains(errOut.String(), bad[0]) {
+			t.Errorf("%v: %v, %q", bad, err, errOut.String())
+		}
+	}
+}
