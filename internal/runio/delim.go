@@ -294,6 +294,9 @@ func (s *delimSource) fast(r *row) bool {
 		}
 		i++
 	}
+	if i-1 > l.max { // over the line limit: the general path reports it
+		return false
+	}
 	l.pos += i
 	l.line++
 	r.line = l.line

@@ -48,6 +48,15 @@ func TestMaxLineBytes(t *testing.T) {
 			}
 		})
 	}
+	// Through Open, whose buffer is larger than the limit, on a file and
+	// gzipped.
+	for _, zip := range []bool{false, true} {
+		p := writeFile(t, t.TempDir(), "in.tsv", []byte(tests[3].in), zip)
+		_, err := readAllOrErr(Open(bg, []string{p}, Options{MaxLineBytes: limit}))
+		if want := p + ":3: line longer than 100 bytes (--max-line-bytes raises the limit)"; err == nil || err.Error() != want {
+			t.Errorf("Open gzip=%v: %v, want %s", zip, err, want)
+		}
+	}
 	// Every text format goes through the same limit.
 	long := strings.Repeat("y", limit+1)
 	jl := `{"qid":"1","label":1,"score":1}` + "\n" + `{"qid":"1","label":1,"score":1,"x":"` + long + `"}` + "\n"
