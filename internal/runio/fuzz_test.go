@@ -143,8 +143,10 @@ func FuzzJSONL(f *testing.F) {
 	f.Add(`{"qid":2,"docs":["a","b"],"labels":[1,0],"scores":[Infinity,-1e3],"weights":[1,0]}` + "\n")
 	f.Add(`{"qid":"\u00e9\ud83d\ude00","label":1,"score":NaN}` + "\n")
 	f.Add(`{"qid":"q\udc80","label":1,"score":1}` + "\n" + `{"qid":"q\ud800\u0041","label":1,"score":1}` + "\n")
-	f.Add(`{"qid":"1","label":1,"score":1,"x":` + strings.Repeat(`[{"a":`, 5000) + "0" + strings.Repeat("}]", 5000) + "}\n")
-	f.Add(`{"qid":"1","label":1,"score":1,"x":` + strings.Repeat("[", 100000) + "}\n")
+	// Deep nesting (TestJSONLDeepNesting has 20M levels; seeds stay small
+	// so that the fuzzer mutates them quickly).
+	f.Add(`{"qid":"1","label":1,"score":1,"x":` + strings.Repeat(`[{"a":`, 200) + "0" + strings.Repeat("}]", 200) + "}\n")
+	f.Add(`{"qid":"1","label":1,"score":1,"x":` + strings.Repeat("[", 500) + "}\n")
 	f.Add(`{"qid":"1","labels":[Infinity],"scores":[1]}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		r, err := NewJSONLReader(bg, strings.NewReader(in), "f.jsonl", Options{Dedupe: DedupeFirst, MaxLineBytes: 1 << 20})

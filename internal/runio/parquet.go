@@ -2,6 +2,7 @@ package runio
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -62,12 +63,36 @@ func corrupt(name string, row int64, p any) error {
 	return &ParseError{File: name, Line: row, Msg: "corrupt Parquet file", Err: fmt.Errorf("the Parquet decoder failed: %v", p)}
 }
 
+// checkParquetFooter checks the file's magic bytes and footer length before
+// parquet-go sees it: OpenFile allocates the footer length as read, so a
+// corrupt length made a 4 KB file allocate up to 4 GB.
+func checkParquetFooter(r io.ReaderAt, size int64, name string) error {
+	var tail [8]byte
+	if size < 12 {
+		return &ParseError{File: name, Field: "size", Value: strconv.FormatInt(size, 10), Msg: "not a Parquet file: too short"}
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return &ParseError{File: name, Msg: "cannot read the Parquet footer", Err: err}
+	}
+	if string(tail[4:]) != "PAR1" {
+		return &ParseError{File: name, Field: "magic", Value: string(tail[4:]), Msg: "not a Parquet file (no PAR1 at the end)"}
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return &ParseError{File: name, Field: "footer length", Value: strconv.FormatInt(n, 10),
+			Msg: fmt.Sprintf("corrupt Parquet file: the footer cannot be longer than the %d-byte file", size)}
+	}
+	return nil
+}
+
 func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *parquetSource, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s, err = nil, corrupt(name, 0, p)
 		}
 	}()
+	if err := checkParquetFooter(r, size, name); err != nil {
+		return nil, err
+	}
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
@@ -118,6 +143,13 @@ func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *
 		return nil, err
 	}
 	if s.doc, err = lookup(cols.Doc, dReq, true); err != nil {
+		return nil, err
+	}
+	var idx []int
+	for _, c := range s.all() {
+		idx = append(idx, c.idx)
+	}
+	if err := checkPages(r, size, name, f.Metadata(), idx); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -83,4 +86,31 @@ func TestParquetCorruptBytes(t *testing.T) {
 		}
 	}
 	t.Logf("%d bytes x 2 corruptions: %d errors, %d of them recovered panics", len(orig), errs, corrupt)
+}
+
+// Files found by fuzzing whose one corrupt byte made parquet-go allocate
+// gigabytes: a footer length of about 2 GB (OpenFile allocated it) and a
+// page header claiming a 2.7 GB page (the page read allocated it). Each
+// must fail naming the file, allocating little.
+func TestParquetCorruptSizes(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"corrupt-footer-length.parquet", `field footer length: value "`},
+		{"corrupt-page-size.parquet", `corrupt Parquet file: row group 1 column `},
+	}
+	for _, tc := range tests {
+		data, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = readParquetBytes(data, Options{Columns: Columns{Weight: "weight"}})
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.HasPrefix(err.Error(), "c.parquet") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming the file with %q", tc.file, err, tc.want)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+			t.Errorf("%s: allocated %d MB", tc.file, n>>20)
+		}
+	}
 }
