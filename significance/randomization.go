@@ -56,15 +56,36 @@ func Randomization(ctx context.Context, d []float64, opts ...Option) (Result, er
 		res.P, res.Exact = float64(count)/math.Ldexp(1, n), true
 		return res, nil
 	}
-	db := make([]uint64, n)
-	for i, v := range d {
-		db[i] = math.Float64bits(v)
-	}
 	counts := make([]int, (s.samples+blockSize-1)/blockSize)
+	groups := (n + 7) / 8
+	var tables []float64 // the sign tables of all groups, when small enough
+	if groups <= maxSharedTables {
+		tables = make([]float64, groups*256)
+		for g := range groups {
+			signTable(d[g*8:min(g*8+8, n)], (*[256]float64)(tables[g*256:]))
+		}
+	}
 	err = forBlocks(ctx, s, kindRandomization, s.samples, func(rng *rand.Rand, b, lo, hi int) {
+		acc := make([]float64, hi-lo)
+		var own [256]float64
+		for g := range groups {
+			t := &own
+			if tables != nil {
+				t = (*[256]float64)(tables[g*256:])
+			} else {
+				signTable(d[g*8:min(g*8+8, n)], t)
+			}
+			for k := 0; k < len(acc); k += 8 {
+				r := rng.Uint64()
+				for j := k; j < min(k+8, len(acc)); j++ {
+					acc[j] += t[uint8(r)]
+					r >>= 8
+				}
+			}
+		}
 		c := 0
-		for range hi - lo {
-			if math.Abs(flipSum(rng, db)) >= thr {
+		for _, v := range acc {
+			if math.Abs(v) >= thr {
 				c++
 			}
 		}
@@ -82,18 +103,28 @@ func Randomization(ctx context.Context, d []float64, opts ...Option) (Result, er
 	return res, nil
 }
 
-// flipSum returns the sum of the values whose bits are db, each with a
-// random sign: the sign bit is XORed with one random bit.
-func flipSum(rng *rand.Rand, db []uint64) float64 {
-	var sum float64
-	for i := 0; i < len(db); i += 64 {
-		r := rng.Uint64()
-		for _, b := range db[i:min(i+64, len(db))] {
-			sum += math.Float64frombits(b ^ (r << 63))
-			r >>= 1
+// maxSharedTables is the largest number of 8-query groups whose sign
+// tables (2 KiB each) are built once and shared by the blocks; beyond it
+// (more than 131,072 queries, 32 MiB of tables) each block builds them as
+// it goes, with the same values.
+const maxSharedTables = 1 << 14
+
+// signTable sets t[j], for every byte j, to the sum of the values of vals
+// (at most 8), value i with the sign + when bit i of j is set and -
+// otherwise. A Monte Carlo sample then adds one entry per group of 8
+// queries, picked by a random byte, instead of 8 signed values.
+func signTable(vals []float64, t *[256]float64) {
+	for j := range t {
+		var s float64
+		for i, v := range vals {
+			if j>>i&1 == 1 {
+				s += v
+			} else {
+				s -= v
+			}
 		}
+		t[j] = s
 	}
-	return sum
 }
 
 // flipsExact counts the sign patterns of d whose sum has absolute value at
