@@ -23,15 +23,6 @@ func compareRun(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
-func compareFile(t *testing.T, dir, name, data string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // compareJSON is the JSON report, with the keys of issue 13.
 type compareJSON struct {
 	Measures []string `json:"measures"`
@@ -89,9 +80,9 @@ const (
 
 func TestCompareHandWorked(t *testing.T) {
 	dir := t.TempDir()
-	qrels := compareFile(t, dir, "hand.qrels", handQrels)
-	a := compareFile(t, dir, "A.run", handRunA)
-	b := compareFile(t, dir, "B.run", handRunB)
+	qrels := writeTemp(t, dir, "hand.qrels", handQrels)
+	a := writeTemp(t, dir, "A.run", handRunA)
+	b := writeTemp(t, dir, "B.run", handRunB)
 	out, _, err := compareRun(t, "--format", "json", "--test", "t,wilcoxon,randomization", "--correction", "none", qrels, a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -180,9 +171,9 @@ func randomTREC(t *testing.T, dir string, seed uint64, nq, nRuns int) []string {
 			}
 		}
 	}
-	paths := []string{compareFile(t, dir, "r.qrels", qrels.String())}
+	paths := []string{writeTemp(t, dir, "r.qrels", qrels.String())}
 	for k := range runs {
-		paths = append(paths, compareFile(t, dir, fmt.Sprintf("r%d.run", k), runs[k].String()))
+		paths = append(paths, writeTemp(t, dir, fmt.Sprintf("r%d.run", k), runs[k].String()))
 	}
 	return paths
 }
@@ -315,7 +306,7 @@ func TestCompareErrors(t *testing.T) {
 func TestCompareScoreColumns(t *testing.T) {
 	dir := t.TempDir()
 	// q1: relevant item ranked 1st by a, 2nd by b; q2: 1st by both.
-	tsv := compareFile(t, dir, "p.tsv", "qid\tlabel\ta\tb\nq1\t1\t0.9\t0.1\nq1\t0\t0.1\t0.9\nq2\t1\t0.9\t0.9\nq2\t0\t0.1\t0.1\n")
+	tsv := writeTemp(t, dir, "p.tsv", "qid\tlabel\ta\tb\nq1\t1\t0.9\t0.1\nq1\t0\t0.1\t0.9\nq2\t1\t0.9\t0.9\nq2\t0\t0.1\t0.1\n")
 	out, _, err := compareRun(t, "--format", "json", "--score-col", "a", "--score-col", "b", tsv)
 	if err != nil {
 		t.Fatal(err)
