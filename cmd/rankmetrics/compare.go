@@ -49,8 +49,13 @@ Tests (--test, repeatable, two-sided; default t and randomization):
 p_adjusted applies --correction over the comparisons of one measure and one
 test. diff is the mean of the per-query differences run - baseline;
 effect_size is diff / sd of the differences; ci_low and ci_high bound the
-(1 - alpha) t interval of diff. Monte Carlo results depend only on --seed,
-never on --workers.
+(1 - alpha) t interval of diff. A difference is significant (a superscript in
+the tables, a * after p_adj) when p_adjusted <= alpha. In JSON, runs[].mean is
+the value eval reports for the run over its queries; mean_baseline and
+mean_run are the plain means over the paired queries. Non-finite statistics
+(t of equal non-zero differences, the effect size with sd 0, the interval of
+one query) are null in JSON. Monte Carlo results depend only on --seed, never
+on --workers.
 
 Flags:
 `
