@@ -320,3 +320,28 @@ func TestCompareScoreColumns(t *testing.T) {
 		t.Errorf("%s", out)
 	}
 }
+
+// TestComparePairing: with --qrels-only skip, B has no value for q5, so the
+// runs are compared on the 4 queries both have, and stderr says what was
+// left out of A.
+func TestComparePairing(t *testing.T) {
+	dir := t.TempDir()
+	qrels := writeTemp(t, dir, "hand.qrels", handQrels)
+	a := writeTemp(t, dir, "A.run", handRunA)
+	b := writeTemp(t, dir, "B.run", handRunB)
+	out, errOut, err := compareRun(t, "--format", "json", "--qrels-only", "skip", qrels, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r compareJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	third := float64(float32(1.0 / 3))
+	if c := r.Comparisons[0]; c.Queries != 4 || math.Abs(c.Diff-(0+0.5+(1-third)-0.5)/4) > 1e-15 {
+		t.Errorf("comparison %+v", c)
+	}
+	if !strings.Contains(errOut, "run A.run: 1 of its 5 queries are not in every run") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
