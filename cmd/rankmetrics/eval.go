@@ -296,10 +296,8 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if o.compat, err = treceval.ParseVersion(*compat); err != nil {
 		return bad("--compat: %v", err)
 	}
-	for _, m := range o.measures {
-		// trec_eval's measures order ties by document id.
-		o.read.KeepDocs = o.read.KeepDocs || m.IsTrecEval()
-	}
+	// trec_eval's measures order ties by document id.
+	o.read.KeepDocs = o.read.KeepDocs || o.hasTrecEval()
 	return o, false, nil
 }
 
@@ -564,8 +562,22 @@ func (o *evalOptions) settings() string {
 	if !c.Ragged {
 		layout = "dense"
 	}
-	return fmt.Sprintf("dtype %s, ties %s, seed %d, accumulation %s, %s lists, %d queries per update",
+	line := fmt.Sprintf("dtype %s, ties %s, seed %d, accumulation %s, %s lists, %d queries per update",
 		c.DType, c.Ties, c.Seed, c.Accumulation, layout, o.batch)
+	if o.hasTrecEval() {
+		line += fmt.Sprintf("; trec_eval names as trec_eval %s (float64, ties by docno)", o.compat)
+	}
+	return line
+}
+
+// hasTrecEval reports whether a measure is trec_eval's.
+func (o *evalOptions) hasTrecEval() bool {
+	for _, m := range o.measures {
+		if m.IsTrecEval() {
+			return true
+		}
+	}
+	return false
 }
 
 // finish writes the summary.
@@ -587,8 +599,12 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString(jsonString(p))
 		}
 		fmt.Fprintf(r.w, "],\"format\":%q},\n", inputFormat(o))
-		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d},\n",
+		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d",
 			o.cfg.DType, o.cfg.Ties, o.cfg.Seed, o.cfg.Accumulation, o.cfg.Ragged, o.batch)
+		if o.hasTrecEval() {
+			fmt.Fprintf(r.w, ",\"trec_eval\":%q", o.compat.String())
+		}
+		r.w.WriteString("},\n")
 		r.w.WriteString("\"counts\":{")
 		for i, c := range o.counts(res) {
 			if i > 0 {

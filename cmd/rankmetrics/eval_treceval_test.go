@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -187,5 +191,29 @@ func TestEvalTrecEvalNamesGolden(t *testing.T) {
 		if checked[v] < 3 {
 			t.Errorf("trec_eval %s: %d golden outputs compared, want at least 3", v, checked[v])
 		}
+	}
+}
+
+// TestEvalTrecEvalNeedsDocIDs: a trec_eval measure on an input without
+// document ids says that trec_eval's tie order needs them and how to
+// give them; with a doc column (or --columns) it is computed.
+func TestEvalTrecEvalNeedsDocIDs(t *testing.T) {
+	dir := t.TempDir()
+	noDoc := writeTemp(t, dir, "a.tsv", "qid\tlabel\tscore\nq\t1\t0.5\nq\t0\t0.5\n")
+	_, err := evalRun(t, "--quiet", "-m", "P_1", noDoc)
+	want := `query "q" (line 2): measure P_1: trec_eval's measures break score ties by document id, and this input has none: add a document id column (named doc, or --doc-col NAME; headerless TSV/CSV: --columns qid,doc,label,score), or use TF-Ranking's measures (precision@10, ndcg@10, mrr...)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	// d2 (label 0) ranks before d1 (label 1) at equal scores: P_1 = 0.
+	headerless := writeTemp(t, dir, "b.tsv", "q\td1\t1\t0.5\nq\td2\t0\t0.5\n")
+	out := mustEval(t, "--quiet", "--format", "tsv", "--columns", "qid,doc,label,score", "-m", "P_1", "--compat", "9.0.8", headerless)
+	if !strings.Contains(out, "P_1\tall\t0\n") {
+		t.Errorf("output\n%s\nwant P_1 0", out)
+	}
+	var stderr bytes.Buffer
+	err = runEval(context.Background(), []string{"--compat", "9.1", "-m", "P_1", headerless}, strings.NewReader(""), io.Discard, &stderr)
+	if !errors.Is(err, errUsage) || !strings.Contains(stderr.String(), `eval: --compat: treceval: unknown compat version "9.1" (want 10.0 or 9.0.8)`) {
+		t.Errorf("--compat 9.1: error %v, stderr %q", err, stderr.String())
 	}
 }
