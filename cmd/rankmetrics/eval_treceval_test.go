@@ -217,3 +217,21 @@ func TestEvalTrecEvalNeedsDocIDs(t *testing.T) {
 		t.Errorf("--compat 9.1: error %v, stderr %q", err, stderr.String())
 	}
 }
+
+// TestCompareTrecEvalNames: compare takes trec_eval's names as eval does
+// (document ids kept, --compat): run A ranks the relevant d1 first, run B
+// ties d1 and d2 at one score, which trec_eval orders d2 (nonrelevant)
+// first by docno.
+func TestCompareTrecEvalNames(t *testing.T) {
+	dir := t.TempDir()
+	qrels := writeTemp(t, dir, "qrels", "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\nq2 0 d2 0\n")
+	a := writeTemp(t, dir, "a.run", "q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d1 1 2 a\nq2 Q0 d2 2 1 a\n")
+	b := writeTemp(t, dir, "b.run", "q1 Q0 d1 1 1 b\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 1 b\nq2 Q0 d2 2 1 b\n")
+	out, _, err := compareRun(t, "--format", "tsv", "--compat", "9.0.8", "-m", "P_1", "--test", "t", qrels, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "P_1\ta.run\tb.run\t2\t1\t0\t-1\t") {
+		t.Errorf("output\n%s\nwant P_1 a.run b.run with difference -1", out)
+	}
+}
