@@ -73,7 +73,7 @@ type trecRef struct{ ev, val int }
 // trecEval is the trec_eval part of one Run.
 type trecEval struct {
 	cfg   treceval.Config
-	specs []string        // distinct -m specifications, one evaluator each
+	specs [][]string      // the -m specifications of each evaluator
 	refs  map[int]trecRef // engine spec index -> its value
 	sums  []*treceval.Summary
 	name  string // the first trec_eval measure, to name in messages
@@ -83,36 +83,108 @@ type trecEval struct {
 // when none of them is a trec_eval measure.
 func newTrecEval(specs []Measure, o *Options) (*trecEval, error) {
 	t := &trecEval{cfg: treceval.DefaultConfig(o.TrecEvalVersion), refs: map[int]trecRef{}}
-	for s, m := range specs {
+	var groups [][]string       // the -m specifications of each evaluator
+	inGroup := map[string]int{} // specification -> its group
+	for _, m := range specs {
 		if !m.IsTrecEval() {
 			continue
 		}
 		if o.RunOnly == Keep {
 			return nil, fmt.Errorf("evaluate: measure %q: trec_eval evaluates no query without judgments; run-only queries cannot be kept (drop --run-only keep, or use a TF-Ranking measure)", m.Name)
 		}
-		k := slices.Index(t.specs, m.TrecEval)
-		if k < 0 {
-			ev, err := treceval.NewEvaluator(t.cfg, []string{m.TrecEval})
-			if err != nil {
-				return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
-			}
-			k = len(t.specs)
-			t.specs = append(t.specs, m.TrecEval)
-			t.sums = append(t.sums, ev.NewSummary())
-		}
-		v := slices.Index(t.sums[k].Evaluator().Names(), m.Name)
-		if v < 0 {
-			return nil, fmt.Errorf("evaluate: measure %q: not a value of trec_eval's %q", m.Name, m.TrecEval)
-		}
-		t.refs[s] = trecRef{k, v}
 		if t.name == "" {
 			t.name = m.Name
 		}
+		if _, ok := inGroup[m.TrecEval]; ok {
+			continue
+		}
+		one, err := treceval.NewEvaluator(t.cfg, []string{m.TrecEval})
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
+		}
+		g := len(groups)
+		for i := range groups {
+			if merged, ok := t.merge(groups[i], m.TrecEval, one.Names()); ok {
+				groups[i], g = merged, i
+				break
+			}
+		}
+		if g == len(groups) {
+			groups = append(groups, []string{m.TrecEval})
+		}
+		inGroup[m.TrecEval] = g
 	}
-	if len(t.specs) == 0 {
+	if len(groups) == 0 {
 		return nil, nil
 	}
-	return t, nil
+	return t, t.build(specs, groups, inGroup)
+}
+
+// merge returns group g with spec added, when one evaluator of both
+// gives the values of each (names being spec's value names): spec joins a
+// measure of another name, or adds its cutoffs to the same measure's
+// (P.5 and P.10 give P.5,10). g itself is left alone.
+func (t *trecEval) merge(g []string, spec string, names []string) ([]string, bool) {
+	base, par, hasPar := strings.Cut(spec, ".")
+	out := slices.Clone(g)
+	joined := false
+	for i, x := range out {
+		xb, xp, xHas := strings.Cut(x, ".")
+		if xb != base {
+			continue
+		}
+		if !hasPar || !xHas {
+			return nil, false
+		}
+		out[i], joined = base+"."+xp+","+par, true
+	}
+	if !joined {
+		out = append(out, spec)
+	}
+	ev, err := treceval.NewEvaluator(t.cfg, out)
+	if err != nil {
+		return nil, false
+	}
+	have := ev.Names()
+	want := slices.Clone(names)
+	for _, x := range g {
+		one, err := treceval.NewEvaluator(t.cfg, []string{x})
+		if err != nil {
+			return nil, false
+		}
+		want = append(want, one.Names()...)
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	sorted := slices.Sorted(slices.Values(have))
+	if !slices.Equal(sorted, want) {
+		return nil, false
+	}
+	return out, true
+}
+
+// build makes one summary per group and locates each measure's value.
+func (t *trecEval) build(specs []Measure, groups [][]string, inGroup map[string]int) error {
+	for _, g := range groups {
+		ev, err := treceval.NewEvaluator(t.cfg, g)
+		if err != nil {
+			return fmt.Errorf("evaluate: trec_eval measures %v: %w", g, err)
+		}
+		t.specs = append(t.specs, g)
+		t.sums = append(t.sums, ev.NewSummary())
+	}
+	for s, m := range specs {
+		if !m.IsTrecEval() {
+			continue
+		}
+		k := inGroup[m.TrecEval]
+		v := slices.Index(t.sums[k].Evaluator().Names(), m.Name)
+		if v < 0 {
+			return fmt.Errorf("evaluate: measure %q: not a value of trec_eval's %q", m.Name, m.TrecEval)
+		}
+		t.refs[s] = trecRef{k, v}
+	}
+	return nil
 }
 
 // has reports whether engine spec s is a trec_eval measure.
@@ -212,7 +284,7 @@ func (t *trecEval) compute(j *job) error {
 		ev := tj.evs[k]
 		if ev == nil {
 			var err error
-			if ev, err = treceval.NewEvaluator(t.cfg, []string{spec}); err != nil {
+			if ev, err = treceval.NewEvaluator(t.cfg, spec); err != nil {
 				return err
 			}
 			tj.evs[k] = ev
