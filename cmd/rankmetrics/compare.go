@@ -185,10 +185,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	if o.compat, err = treceval.ParseVersion(*compat); err != nil {
 		return bad("--compat: %v", err)
 	}
-	for _, m := range o.measures {
-		// trec_eval's measures order ties by document id.
-		o.read.KeepDocs = o.read.KeepDocs || m.IsTrecEval()
-	}
+	o.read.KeepDocs = o.read.KeepDocs || hasTrecEval(o.measures)
 	for _, t := range tests {
 		if !slices.Contains(compareTests, t) {
 			return bad("--test %q: want t, wilcoxon, randomization, bootstrap or tukey", t)

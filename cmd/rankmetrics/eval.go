@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -571,13 +572,12 @@ func (o *evalOptions) settings() string {
 }
 
 // hasTrecEval reports whether a measure is trec_eval's.
-func (o *evalOptions) hasTrecEval() bool {
-	for _, m := range o.measures {
-		if m.IsTrecEval() {
-			return true
-		}
-	}
-	return false
+func (o *evalOptions) hasTrecEval() bool { return hasTrecEval(o.measures) }
+
+// hasTrecEval reports whether one of ms is trec_eval's: the input must
+// then keep its document ids, by which trec_eval orders ties.
+func hasTrecEval(ms []evaluate.Measure) bool {
+	return slices.ContainsFunc(ms, evaluate.Measure.IsTrecEval)
 }
 
 // finish writes the summary.
