@@ -15,6 +15,7 @@ import (
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 
@@ -98,6 +99,7 @@ type compareOptions struct {
 	allPairs   bool
 	format     string
 	plotPath   string
+	compat     treceval.Version
 }
 
 func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, error) {
@@ -106,7 +108,8 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	o := &compareOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
 	var measures measureList
 	var tests, scoreCols stringList
-	fs.Var(&measures, "m", "measure `NAME` as in eval: map, map@K, ndcg@10, P_10, ...; repeatable (default map)")
+	fs.Var(&measures, "m", "measure `NAME` as in eval: map, map@K, ndcg@10, P_10, ndcg_cut_10, ...; repeatable (default map)")
+	compat := fs.String("compat", "10.0", "`VERSION` of trec_eval whose definitions the trec_eval names follow: 10.0 or 9.0.8")
 	fs.Var(&tests, "test", "`TEST`: t, wilcoxon, randomization, bootstrap or tukey; repeatable (default t and randomization)")
 	fs.IntVar(&o.samples, "samples", significance.DefaultSamples, "Monte Carlo samples of randomization, bootstrap and tukey")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the Monte Carlo samples")
@@ -179,6 +182,10 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{evaluate.MAP()}
 	}
+	if o.compat, err = treceval.ParseVersion(*compat); err != nil {
+		return bad("--compat: %v", err)
+	}
+	o.read.KeepDocs = o.read.KeepDocs || hasTrecEval(o.measures)
 	for _, t := range tests {
 		if !slices.Contains(compareTests, t) {
 			return bad("--test %q: want t, wilcoxon, randomization, bootstrap or tukey", t)
@@ -322,7 +329,7 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		}
 		res, err := evaluate.Run(ctx, r, evaluate.Options{
 			Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
-			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly,
+			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat,
 			PerQuery: func(b *evaluate.Batch) error {
 				for q := range b.Len() {
 					rv.qids = append(rv.qids, b.QID(q))

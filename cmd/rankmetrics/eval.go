@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
 const evalUsage = `usage: rankmetrics eval [flags] QRELS RUN
@@ -78,17 +80,28 @@ says when most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
-arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype). trec_eval's
-names are aliases with trec_eval's settings and stable ties (trec_eval orders
-equal scores by document id descending; give the run in that order): P_10,
-recip_rank, ndcg, ndcg_cut_10 (gain = label), map_cut_10, recall_10. All are
-computed in the same pass as MAP, per query under -q. Judged relevant documents
-the run missed count in map_cut_K's denominator (as weight-0 items of the
-TrecEval convention) but the other family measures do not see them: ndcg and
-ndcg_cut_K leave them out of the ideal ranking, recall counts only retrieved
-relevant documents, and P_K divides by min(K, list length), not K, so these
-differ from trec_eval on queries with missed relevant documents or fewer than
-K documents.
+arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype), or by the
+name Keras gives it (ndcg_metric: TF-Ranking's NDCG over the whole list).
+
+trec_eval's names are trec_eval's measures, computed by the code of rankmetrics
+trec_eval (--compat 10.0, the default, or 9.0.8): every value trec_eval -q
+prints per topic, as it prints it (P_10, recall_100, ndcg, ndcg_cut_10,
+map_cut_10, recip_rank, bpref, Rprec, success_1, iprec_at_recall_0.50, infAP,
+num_rel_ret...), or as a specification with parameters, which takes the whole
+-m value (-m P.5,10 gives P_5 and P_10; -m ndcg.0=0,1=1,2=3). They see every
+judged document of the query: unjudged run documents, relevant documents the
+run missed, negative labels (-2: in the pool, unjudged); ties are ordered by
+score, then document id, as trec_eval orders them, whatever the line order;
+values are float64 whatever --dtype and --ties say, item weights are ignored,
+and the overall value is trec_eval's (the mean over the queries evaluated; the
+counts num_ret, num_rel... are summed). Queries evaluated are trec_eval's:
+the run's judged queries, and with --qrels-only keep also the judged queries
+the run lacks (trec_eval -c); --run-only keep is refused. They need document
+ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
+(--doc-col, or --columns qid,doc,label,score), RKM1 has none. The bare names
+map, recall and dcg are TF-Ranking's (trec_eval's map, dcg and recall are
+rankmetrics trec_eval's). README's "Measure names" table lists every name with
+the definition it follows.
 
 Lists go to the metric in updates of --batch queries in input order, so
 TF-Ranking's per-list weights (which depend on the update) and random tie
@@ -130,6 +143,17 @@ func (m *measureList) String() string {
 }
 
 func (m *measureList) Set(s string) error {
+	// A trec_eval specification with parameters takes the whole value, as
+	// trec_eval's -m does: -m P.5,10 gives P_5 and P_10.
+	if list, ok, err := evaluate.ParseTrecEvalSpec(strings.TrimSpace(s)); ok {
+		if err != nil {
+			return err
+		}
+		for _, spec := range list {
+			*m = evaluate.AppendMeasure(*m, spec)
+		}
+		return nil
+	}
 	for _, part := range strings.Split(s, ",") {
 		spec, err := evaluate.ParseMeasure(part)
 		if err != nil {
@@ -155,6 +179,7 @@ type evalOptions struct {
 	plotK     int
 	runOnly   evaluate.Policy
 	qrelsOnly evaluate.Policy
+	compat    treceval.Version
 }
 
 func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) {
@@ -162,7 +187,8 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.SetOutput(stderr)
 	o := &evalOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
 	var measures measureList
-	fs.Var(&measures, "m", "measure `NAME`: map, map@K, a family metric key[@K] (ndcg@10, mrr, precision@5...) or a trec_eval name (P_10, recip_rank, ndcg_cut_10, map_cut_10); repeatable or comma-separated (default map)")
+	fs.Var(&measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10); repeatable or comma-separated (default map); README's \"Measure names\" table lists them all")
+	compat := fs.String("compat", "10.0", "`VERSION` of trec_eval whose definitions the trec_eval names follow: 10.0 or 9.0.8")
 	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
 	dtype := fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")
 	ties := fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")
@@ -268,6 +294,11 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if o.qrelsOnly, err = evaluate.ParsePolicy(*qrelsOnly); err != nil {
 		return bad("--qrels-only %v", err)
 	}
+	if o.compat, err = treceval.ParseVersion(*compat); err != nil {
+		return bad("--compat: %v", err)
+	}
+	// trec_eval's measures order ties by document id.
+	o.read.KeepDocs = o.read.KeepDocs || o.hasTrecEval()
 	return o, false, nil
 }
 
@@ -348,6 +379,8 @@ func (o *evalOptions) engineOptions(rep *reporter, prog *progress) evaluate.Opti
 		Workers:   o.workers,
 		RunOnly:   o.runOnly,
 		QrelsOnly: o.qrelsOnly,
+
+		TrecEvalVersion: o.compat,
 	}
 	if o.plotPath != "" {
 		eo.CurveK = o.plotK
@@ -374,6 +407,15 @@ func totalSize(paths []string) int64 {
 		n += st.Size()
 	}
 	return n
+}
+
+// measureDType is the dtype m's values are computed in: trec_eval's
+// measures are always float64, as trec_eval's doubles.
+func measureDType(m evaluate.Measure, d metric.DType) metric.DType {
+	if m.IsTrecEval() {
+		return metric.Float64
+	}
+	return d
 }
 
 // formatValue prints v so that parsing it gives back the same value of the
@@ -411,7 +453,7 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			r.w.WriteString("\n{\"qid\":")
 			r.w.WriteString(jsonString(qid))
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), d)))
+				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), measureDType(m, d))))
 			}
 			r.w.WriteString("}")
 		case "tsv":
@@ -420,12 +462,12 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			}
 			qid = textField(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
+				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), measureDType(m, d)))
 			}
 		default:
 			qid = textField(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
+				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), measureDType(m, d)))
 			}
 		}
 		r.wroteQuery = true
@@ -521,8 +563,21 @@ func (o *evalOptions) settings() string {
 	if !c.Ragged {
 		layout = "dense"
 	}
-	return fmt.Sprintf("dtype %s, ties %s, seed %d, accumulation %s, %s lists, %d queries per update",
+	line := fmt.Sprintf("dtype %s, ties %s, seed %d, accumulation %s, %s lists, %d queries per update",
 		c.DType, c.Ties, c.Seed, c.Accumulation, layout, o.batch)
+	if o.hasTrecEval() {
+		line += fmt.Sprintf("; trec_eval names as trec_eval %s (float64, ties by docno)", o.compat)
+	}
+	return line
+}
+
+// hasTrecEval reports whether a measure is trec_eval's.
+func (o *evalOptions) hasTrecEval() bool { return hasTrecEval(o.measures) }
+
+// hasTrecEval reports whether one of ms is trec_eval's: the input must
+// then keep its document ids, by which trec_eval orders ties.
+func hasTrecEval(ms []evaluate.Measure) bool {
+	return slices.ContainsFunc(ms, evaluate.Measure.IsTrecEval)
 }
 
 // finish writes the summary.
@@ -544,8 +599,12 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString(jsonString(p))
 		}
 		fmt.Fprintf(r.w, "],\"format\":%q},\n", inputFormat(o))
-		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d},\n",
+		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d",
 			o.cfg.DType, o.cfg.Ties, o.cfg.Seed, o.cfg.Accumulation, o.cfg.Ragged, o.batch)
+		if o.hasTrecEval() {
+			fmt.Fprintf(r.w, ",\"trec_eval\":%q", o.compat.String())
+		}
+		r.w.WriteString("},\n")
 		r.w.WriteString("\"counts\":{")
 		for i, c := range o.counts(res) {
 			if i > 0 {
@@ -558,7 +617,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if s > 0 {
 				r.w.WriteString(",")
 			}
-			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], d)))
+			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], measureDType(m, d))))
 		}
 		r.w.WriteString("}}\n")
 	case "tsv":
@@ -566,7 +625,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString("measure\tqid\tvalue\n")
 		}
 		for s, m := range o.measures {
-			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, formatValue(res.Values[s], d))
+			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, formatValue(res.Values[s], measureDType(m, d)))
 		}
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(r.w, "%s\tall\t%d\n", c.key, c.n)
@@ -584,7 +643,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "measure\tvalue")
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", m.Name, formatValue(res.Values[s], d))
+			fmt.Fprintf(tw, "%s\t%s\n", m.Name, formatValue(res.Values[s], measureDType(m, d)))
 		}
 		return tw.Flush()
 	}
