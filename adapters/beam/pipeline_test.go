@@ -3,6 +3,7 @@ package beam_test
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,11 +12,12 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	rmbeam "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/adapters/beam/internal/beamtest"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	os.Exit(beamtest.Main(m))
 }
 
 // TestGroupListsPipeline runs rows made in memory (the Row API, no reader)

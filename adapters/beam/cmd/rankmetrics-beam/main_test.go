@@ -9,20 +9,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/adapters/beam/internal/beamtest"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
+// asBinary, set in the environment, makes the test binary run main: the
+// tests run the command as users do without building it.
+const asBinary = "RANKMETRICS_BEAM_TEST_AS_BINARY"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asBinary) == "1" {
+		main()
+		os.Exit(0)
+	}
 	quietLogs()
-	ptest.MainWithDefault(m, "prism")
+	os.Exit(beamtest.Main(m))
 }
 
 func parse(t *testing.T, args ...string) (*plan, error) {
@@ -174,5 +183,104 @@ func TestExecuteDeadLetters(t *testing.T) {
 	p.o.output = ""
 	if _, err := execute(context.Background(), p, "dataflow", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--output and --dead-letters") {
 		t.Errorf("remote runner without --output: %v", err)
+	}
+}
+
+// TestBinary runs the command as a process (the test binary running main): the report is not written when the run
+// fails on dead letters, no temporary file outlives a run, and the help
+// says which measures Beam evaluates.
+func TestBinary(t *testing.T) {
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, want := writeData(t, dir, "77\t1\tNaN\n")
+	run := func(t *testing.T, args ...string) (stdout, stderr string, code int, tmp string) {
+		t.Helper()
+		tmp = t.TempDir()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, asBinary+"=1")
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+		case errors.As(err, &ee):
+			code = ee.ExitCode()
+		default:
+			t.Fatal(err)
+		}
+		return o.String(), e.String(), code, tmp
+	}
+	noLeftovers := func(t *testing.T, tmp string) {
+		t.Helper()
+		entries, err := os.ReadDir(tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			t.Errorf("the run left %s in its TMPDIR", e.Name())
+		}
+	}
+
+	t.Run("failed run writes no report", func(t *testing.T) {
+		report := filepath.Join(dir, "report.json")
+		_, stderr, code, tmp := run(t, "--input", path, "--ties", "stable", "--output", report)
+		if code != 1 {
+			t.Errorf("exit status %d, want 1\n%s", code, stderr)
+		}
+		msg := "rankmetrics-beam: too many dead letters: 1, more than --max-dead-letters 0 (report not written to " + report + ")"
+		if !strings.Contains(stderr, msg) {
+			t.Errorf("stderr lacks %q:\n%s", msg, stderr)
+		}
+		if _, err := os.Stat(report); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s after a failed run: %v, want no file", report, err)
+		}
+		noLeftovers(t, tmp)
+
+		// Allowed dead letters: the run succeeds and writes the report.
+		stdout, stderr, code, tmp := run(t, "--input", path, "--ties", "stable", "--output", report, "--max-dead-letters", "1")
+		if code != 0 {
+			t.Fatalf("exit status %d\n%s", code, stderr)
+		}
+		r, err := rm.ReadReport(context.Background(), report)
+		if err != nil || r.Measures[0].Value != want {
+			t.Errorf("report %+v, %v; want MAP %v", r, err, want)
+		}
+		if !strings.Contains(stdout, "report: "+report) || !strings.Contains(stderr, "1 dead letters in this run (give --dead-letters PATH to keep them)") {
+			t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+		}
+		noLeftovers(t, tmp)
+	})
+
+	t.Run("help names the measures", func(t *testing.T) {
+		_, stderr, code, _ := run(t, "-h")
+		if code != 0 && code != 2 {
+			t.Errorf("exit status %d", code)
+		}
+		if !strings.Contains(stderr, "It evaluates MAP and MAP@K only today") {
+			t.Errorf("help does not say Beam evaluates MAP only:\n%s", stderr)
+		}
+	})
+}
+
+// TestReadmeMeasures checks that the README says Beam evaluates MAP only,
+// and that its build instructions do not write into the source tree.
+func TestReadmeMeasures(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	if !strings.Contains(readme, "**Beam evaluates MAP and MAP@k only today**") {
+		t.Error("README does not say Beam evaluates MAP and MAP@k only")
+	}
+	for _, line := range strings.Split(readme, "\n") {
+		if strings.Contains(line, "go build") && !strings.Contains(line, "-o bin/") && !strings.Contains(line, `-o "$(go env GOPATH)/bin/"`) &&
+			!strings.Contains(line, "without `-o`") {
+			t.Errorf("README builds into the source tree: %s", line)
+		}
 	}
 }
