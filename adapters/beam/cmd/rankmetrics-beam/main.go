@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,6 +126,7 @@ type options struct {
 	deadLetters         string
 	maxDead             int64
 	blockSize           int64
+	maxLine, maxFile    int64
 	format              string
 	verbose             bool
 }
@@ -153,6 +155,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.deadLetters, "dead-letters", "", "write rejected rows to `PATH` (JSON lines); default: a temporary file (local runners only)")
 	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
 	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
+	fs.Int64Var(&o.maxLine, "max-line-bytes", beamio.DefaultMaxLineBytes, "longest line read, in `BYTES`; a longer line goes to the dead letters with its query")
+	fs.Int64Var(&o.maxFile, "max-file-bytes", beamio.DefaultMaxFileBytes, "most `BYTES` read into memory for one file read whole (a gzip or remote Parquet file, decompressed); a larger file goes to the dead letters")
 	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
 	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
 }
@@ -245,12 +249,18 @@ func (o *options) plan() (*plan, error) {
 	if o.blockSize < 0 {
 		return nil, fmt.Errorf("--block-size %d: want BYTES >= 0", o.blockSize)
 	}
+	if o.maxLine < 1 || o.maxLine > math.MaxInt32 {
+		return nil, fmt.Errorf("--max-line-bytes %d: want 1 <= BYTES <= %d", o.maxLine, math.MaxInt32)
+	}
+	if o.maxFile < 1 {
+		return nil, fmt.Errorf("--max-file-bytes %d: want BYTES >= 1", o.maxFile)
+	}
 	return p, nil
 }
 
 // build adds the whole evaluation to the pipeline.
 func (p *plan) build(s beam.Scope, paths rm.Paths) error {
-	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize}
+	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize, MaxLineBytes: p.o.maxLine, MaxFileBytes: p.o.maxFile}
 	var lists rm.Step
 	var upstream []rm.Step
 	var err error

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -64,6 +65,9 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"--input", "a.tsv", "--run-only", "drop"}, `--run-only "drop"`},
 		{[]string{"--input", "a.tsv", "--format", "xml"}, `--format "xml"`},
 		{[]string{"--input", "a.tsv", "--max-dead-letters", "-1"}, "--max-dead-letters -1"},
+		{[]string{"--input", "a.tsv", "--max-line-bytes", "0"}, "--max-line-bytes 0: want 1 <= BYTES <= 2147483647"},
+		{[]string{"--input", "a.tsv", "--max-line-bytes", "4294967296"}, "--max-line-bytes 4294967296"},
+		{[]string{"--input", "a.tsv", "--max-file-bytes", "-5"}, "--max-file-bytes -5: want BYTES >= 1"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -253,6 +257,36 @@ func TestBinary(t *testing.T) {
 			t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 		}
 		noLeftovers(t, tmp)
+	})
+
+	t.Run("a line over --max-line-bytes", func(t *testing.T) {
+		// A gzip file whose q7 has a 4 MiB line (4 KiB compressed): with
+		// a 1 KiB limit it goes to the dead letters, and q7 with it.
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		fmt.Fprintf(zw, "qid\tlabel\tscore\nq7\t1\t0.5\nq7\t0\t%s\nq8\t1\t1\n", strings.Repeat("9", 4<<20))
+		zw.Close()
+		bomb := filepath.Join(dir, "bomb.tsv.gz")
+		if err := os.WriteFile(bomb, z.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dead := filepath.Join(dir, "bomb-dead.jsonl")
+		stdout, stderr, code, _ := run(t, "--input", bomb, "--max-line-bytes", "1024", "--dead-letters", dead, "--format", "json")
+		if code != 1 {
+			t.Errorf("exit status %d, want 1\n%s", code, stderr)
+		}
+		for _, want := range []string{
+			"parse " + bomb + "@25 qid \"q7\": line longer than 1024 bytes, the most a line may hold: raise the limit with --max-line-bytes (Options.MaxLineBytes)",
+			"group " + bomb + "@16 qid \"q7\": the query has 1 row(s) rejected by the reader (the first at " + bomb + "@25: line longer than 1024 bytes",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
+		}
+		var r rm.Report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Counts.Queries != 1 || r.Measures[0].Value != 1 {
+			t.Errorf("report %s: %v; want q8 alone, MAP 1", stdout, err)
+		}
 	})
 
 	t.Run("help names the measures", func(t *testing.T) {
