@@ -41,35 +41,12 @@ func TestGroupListsPipeline(t *testing.T) {
 		// query is a dead letter of the evaluate step.
 		{QID: "q4", Doc: "w", Label: 1, Score: 1, Weight: math.Inf(1), HasWeight: true, Pos: pos(8)},
 	}
-	ms := []metric.Config{{Name: "map", TopN: metric.NoTopN, DType: metric.Float64, Ties: metric.Stable, Ragged: true}}
-	p, s := beam.NewPipelineWithRoot()
-	lists, err := rmbeam.GroupLists(s, beam.CreateList(s, rows), rmbeam.DedupeError)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := rmbeam.Evaluate(s, lists, ms, rmbeam.EvalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	paths := rmbeam.Paths{Report: filepath.Join(dir, "r.json"), DeadLetters: filepath.Join(dir, "d.jsonl")}
-	if err := rmbeam.Write(s, out, ms, paths); err != nil {
-		t.Fatal(err)
-	}
-	if err := ptest.Run(p); err != nil {
-		t.Fatal(err)
-	}
-	r, err := rmbeam.ReadReport(context.Background(), paths.Report)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, dead := evaluateOnPrism(t, func(s beam.Scope) (rmbeam.Step, error) {
+		return rmbeam.GroupLists(s, beam.CreateList(s, rows), rmbeam.DedupeError)
+	})
 	want := ((1+2.0/3)/2 + 0.5) / 2
 	if v := r.Measures[0].Value; math.Abs(v-want) > 1e-15 {
 		t.Errorf("MAP %v, want %v", v, want)
-	}
-	dead, err := rmbeam.ReadDeadLetters(context.Background(), paths.DeadLetters)
-	if err != nil {
-		t.Fatal(err)
 	}
 	c := r.Counts
 	if len(dead) != 3 || c.DeadGroupRows != 2 || c.DeadQueries != 1 || c.DeadQueryItems != 1 || c.Queries != 2 || c.Items != 5 || c.DeadLetters != 3 {
@@ -108,34 +85,11 @@ func TestGroupChunksRejections(t *testing.T) {
 		// q3: labels 0, 1 in score order: AP 1/2.
 		{QID: "q3", File: "a", Items: []rmbeam.Item{{Doc: "d1", Score: 2, Offset: 4}, {Doc: "d2", Label: 1, Score: 1, Offset: 5}}},
 	}
-	ms := []metric.Config{{Name: "map", TopN: metric.NoTopN, DType: metric.Float64, Ties: metric.Stable, Ragged: true}}
-	p, s := beam.NewPipelineWithRoot()
-	lists, err := rmbeam.GroupChunks(s, beam.CreateList(s, chunks), rmbeam.DedupeError)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := rmbeam.Evaluate(s, lists, ms, rmbeam.EvalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	paths := rmbeam.Paths{Report: filepath.Join(dir, "r.json"), DeadLetters: filepath.Join(dir, "d.jsonl")}
-	if err := rmbeam.Write(s, out, ms, paths); err != nil {
-		t.Fatal(err)
-	}
-	if err := ptest.Run(p); err != nil {
-		t.Fatal(err)
-	}
-	r, err := rmbeam.ReadReport(context.Background(), paths.Report)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, dead := evaluateOnPrism(t, func(s beam.Scope) (rmbeam.Step, error) {
+		return rmbeam.GroupChunks(s, beam.CreateList(s, chunks), rmbeam.DedupeError)
+	})
 	if c := r.Counts; r.Measures[0].Value != 0.5 || c.Queries != 1 || c.DeadGroupRows != 4 || c.DeadLetters != 4 {
 		t.Errorf("MAP %v, counts %+v; want 1/2 (q3 alone), 4 dead rows", r.Measures[0].Value, c)
-	}
-	dead, err := rmbeam.ReadDeadLetters(context.Background(), paths.DeadLetters)
-	if err != nil {
-		t.Fatal(err)
 	}
 	want := map[string]string{
 		"q1 a@0": "the query has 1 row(s) rejected by the reader (the first at a@2: bad), so it is not evaluated on the rest",
@@ -158,4 +112,37 @@ func TestGroupChunksRejections(t *testing.T) {
 			t.Errorf("dead letter %s: %q, want %q", k, got[k], w)
 		}
 	}
+}
+
+// evaluateOnPrism evaluates MAP (float64, stable ties) on the lists that
+// group makes, on prism, and returns the report and the dead letters.
+func evaluateOnPrism(t *testing.T, group func(beam.Scope) (rmbeam.Step, error)) (rmbeam.Report, []rmbeam.DeadLetter) {
+	t.Helper()
+	ms := []metric.Config{{Name: "map", TopN: metric.NoTopN, DType: metric.Float64, Ties: metric.Stable, Ragged: true}}
+	p, s := beam.NewPipelineWithRoot()
+	lists, err := group(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := rmbeam.Evaluate(s, lists, ms, rmbeam.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	paths := rmbeam.Paths{Report: filepath.Join(dir, "r.json"), DeadLetters: filepath.Join(dir, "d.jsonl")}
+	if err := rmbeam.Write(s, out, ms, paths); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rmbeam.ReadReport(context.Background(), paths.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead, err := rmbeam.ReadDeadLetters(context.Background(), paths.DeadLetters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, dead
 }
