@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +22,6 @@ import (
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
-	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
 const evalUsage = `usage: rankmetrics eval [flags] QRELS RUN
@@ -166,55 +164,27 @@ func (m *measureList) Set(s string) error {
 
 // evalOptions is the parsed command line of eval.
 type evalOptions struct {
-	paths     []string
-	read      runio.Options
-	measures  []evaluate.Measure
-	cfg       metric.Config
-	batch     int
-	workers   int
-	perQuery  bool
-	format    string
-	quiet     bool
-	plotPath  string
-	plotK     int
-	runOnly   evaluate.Policy
-	qrelsOnly evaluate.Policy
-	compat    treceval.Version
+	engineArgs
+	paths    []string
+	perQuery bool
+	format   string
+	quiet    bool
+	plotPath string
+	plotK    int
 }
 
 func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &evalOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
-	var measures measureList
-	fs.Var(&measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10); repeatable or comma-separated (default map); README's \"Measure names\" table lists them all")
-	compat := fs.String("compat", "10.0", "`VERSION` of trec_eval whose definitions the trec_eval names follow: 10.0 or 9.0.8")
+	o := &evalOptions{}
+	var ef engineFlags
+	ef.register(fs, &o.engineArgs, "seed", "skip", true)
 	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
-	dtype := fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")
-	ties := fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")
-	fs.Uint64Var(&o.cfg.Seed, "seed", 0, "seed of the random tie order")
-	accum := fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
-	ragged := fs.Bool("ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false pads them into dense batches, where labels < 0 are masked")
-	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers, at most 256 (results do not depend on it)")
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
-	inFormat := fs.String("input-format", "auto", "`FORMAT` of the input: auto (from the extension), trec, tsv, csv, jsonl, parquet or rkm1")
-	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column (TSV, CSV, Parquet) or key (JSON Lines)")
-	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key (JSON lists use NAME+\"s\")")
-	fs.StringVar(&o.read.Columns.Score, "score-col", "score", "`NAME` of the score column or key")
-	fs.StringVar(&o.read.Columns.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column or key")
-	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key (for duplicate checks)")
-	fs.IntVar(&o.read.MaxLineBytes, "max-line-bytes", runio.DefaultMaxLineBytes, "longest input line accepted, in `BYTES` (a bound on memory for corrupt or hostile files)")
-	fs.Int64Var(&o.read.MaxInputBytes, "max-input-bytes", runio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of an input read whole (a gzipped or piped Parquet or RKM1 file)")
-	positions := fs.String("columns", "", "headerless TSV/CSV: the columns in `ORDER`, comma-separated, from qid, doc, label, score, weight and - (skip), e.g. qid,doc,label,score")
-	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length; 72 MB for 1M one-item queries)")
-	dedupe := fs.String("dedupe", "error", "repeated (qid, doc): error, first (keep the first) or max (keep the highest score, or label in qrels)")
-	runOnly := fs.String("run-only", "skip", "queries of the run with no judgment: skip (trec_eval), or keep (AP 0)")
-	qrelsOnly := fs.String("qrels-only", "skip", "judged queries missing from the run: skip (trec_eval), or keep (AP 0, trec_eval -c)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, evalUsage)
 		fs.PrintDefaults()
@@ -238,47 +208,17 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if len(o.paths) == 0 || len(o.paths) > 2 {
 		return bad("want FILE, or QRELS RUN; got %d paths", len(o.paths))
 	}
-	var err error
-	if o.cfg.DType, err = metric.ParseDType(*dtype); err != nil {
-		return bad("--dtype: %v", err)
-	}
-	if o.cfg.Ties, err = metric.ParseTiePolicy(*ties); err != nil {
-		return bad("--ties: %v", err)
-	}
-	if o.cfg.Accumulation, err = metric.ParseAccumulation(*accum); err != nil {
-		return bad("--accumulation: %v", err)
-	}
-	o.cfg.Ragged = *ragged
-	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
-		return bad("--input-format: %v", err)
-	}
-	if o.read.MaxLineBytes < 1 || o.read.MaxInputBytes < 1 {
-		return bad("--max-line-bytes %d, --max-input-bytes %d: want sizes of at least 1 byte", o.read.MaxLineBytes, o.read.MaxInputBytes)
-	}
-	if o.read.Positions, err = runio.ParsePositions(*positions); err != nil {
-		return bad("--columns: %v", err)
-	}
-	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*unsorted); err != nil {
-		return bad("--unsorted: %v", err)
-	}
-	if o.read.Dedupe, err = runio.ParseDedupePolicy(*dedupe); err != nil {
-		return bad("--dedupe: %v", err)
+	if err := ef.parse(&o.engineArgs); err != nil {
+		return bad("%v", err)
 	}
 	if *topn < -1 {
 		return bad("--topn %d: want N >= 0", *topn)
 	}
-	o.measures = measures
 	if *topn >= 0 {
 		o.measures = evaluate.AppendMeasure(o.measures, evaluate.MAPAt(*topn))
 	}
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{evaluate.MAP()}
-	}
-	if o.batch < 1 {
-		return bad("--batch %d: want at least 1", o.batch)
-	}
-	if o.workers < 1 || o.workers > maxWorkers {
-		return bad("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
 	if o.plotK < 1 || o.plotK > maxPlotK {
 		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)
@@ -288,17 +228,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	default:
 		return bad("--format %q: want table, json or tsv", o.format)
 	}
-	if o.runOnly, err = evaluate.ParsePolicy(*runOnly); err != nil {
-		return bad("--run-only %v", err)
-	}
-	if o.qrelsOnly, err = evaluate.ParsePolicy(*qrelsOnly); err != nil {
-		return bad("--qrels-only %v", err)
-	}
-	if o.compat, err = treceval.ParseVersion(*compat); err != nil {
-		return bad("--compat: %v", err)
-	}
-	// trec_eval's measures order ties by document id.
-	o.read.KeepDocs = o.read.KeepDocs || o.hasTrecEval()
+	o.keepDocs()
 	return o, false, nil
 }
 

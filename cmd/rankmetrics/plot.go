@@ -313,6 +313,11 @@ func writePlot(path string, d plotData) error {
 	canvases := plot.Align([][]*plot.Plot{{curve, hist}}, tiles, body)
 	curve.Draw(canvases[0][0])
 	hist.Draw(canvases[0][1])
+	return writePNG(path, img)
+}
+
+// writePNG writes img to the file path as a PNG.
+func writePNG(path string, img *vgimg.Canvas) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
