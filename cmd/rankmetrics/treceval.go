@@ -82,12 +82,17 @@ numbers). RUN may be '-' for standard input (10.0 only, as in trec_eval).
   -D 0.QID  evaluate topic QID only (debug output is not reproduced)
   -v        print the version and exit
 
-Memory: a run sorted by topic (qids in increasing byte order, each topic
-in one block) is evaluated as a stream, one topic in memory at a time,
-after a first pass that checks every line. Any other line order is
-gathered in memory at about %d bytes per line plus the docno's bytes.
-The qrels file is held in memory.
-`, trecfile.BytesPerLine)
+Memory: every line is checked in a first pass (trec_eval reads both
+files whole before printing). A run sorted by topic (qids in increasing
+byte order, each topic in one block of lines) is then evaluated as a
+stream, one topic in memory at a time; a run whose topics are each in one
+block, in any order, is read again block by block in qid order (about %d
+bytes per topic plus the qid). Without -q, a run is evaluated in a single
+pass when every topic's values fit in %d MiB. Any other line order is
+gathered in memory at about %d bytes per line plus the docno's bytes. The
+qrels file is indexed the same way when each topic is in one block, and
+held in memory otherwise.
+`, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 
 func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
