@@ -11,23 +11,22 @@
 #   QUERIES=100000 bash bench/treceval.sh   # the 10M-line pair of issue 12
 #
 # On 100,000 topics the upstream build's quadratic topic lookup takes
-# minutes: UP_REPS (default REPS) sets its repetitions and UP_TIMEOUT
-# (seconds, default none) stops it; a stopped run is printed as ">" its CPU
-# time so far, a lower bound. BUILD (default /tmp/treceval-bench) holds the
+# minutes: UP_REPS (default REPS) sets its repetitions and UP_CPU_LIMIT
+# (CPU seconds, ulimit -t; default none) stops it; a stopped run is printed
+# as ">" its CPU time, a lower bound. BUILD (default /tmp/treceval-bench) holds the
 # builds and outputs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUERIES=${QUERIES:-10000}
 REPS=${REPS:-3}
 UP_REPS=${UP_REPS:-$REPS}
-UP_TIMEOUT=${UP_TIMEOUT:-0}
+UP_CPU_LIMIT=${UP_CPU_LIMIT:-unlimited}
 BUILD=${BUILD:-/tmp/treceval-bench}
 DATA=${DATA:-$BUILD/data-$QUERIES}
 REF=${TRECEVAL_REFERENCE:-$(cd .. && pwd)/shared/reference}
 [ -d "$REF" ] || REF=/work/shared/reference
 mkdir -p "$BUILD"
 [ -f "$DATA/run.txt" ] || go run ./bench/gen -out "$DATA" -queries "$QUERIES" -formats trec >&2
-parity/treceval_build.sh "$BUILD/ref"
 # o3-upstream, o3-linear: timed. g-linear: NIST's flags (-g) with the
 # linear lookup, whose output is the reference rankmetrics must print (the
 # -g build of ref/ has the quadratic lookup: minutes on 100,000 topics).
@@ -54,14 +53,14 @@ for variant in upstream linear g-linear; do
 done
 go build -o "$BUILD/rankmetrics" ./cmd/rankmetrics
 
-# measure NAME REPS TIMEOUT CMD...: best CPU and wall over REPS runs, peak
-# RSS; a run stopped by TIMEOUT (seconds, 0: none) prints its CPU time as a
-# lower bound (">" before the figures).
+# measure NAME REPS CPULIMIT CMD...: best CPU and wall over REPS runs, peak
+# RSS; a run stopped by CPULIMIT (ulimit -t) prints its CPU time as a lower
+# bound (">" before the figures).
 measure() {
 	local name=$1 reps=$2 limit=$3; shift 3
 	local best_cpu= best_wall= rss=0 mark=
 	for _ in $(seq "$reps"); do
-		if ! /usr/bin/time -f '%e %U %S %M' -o "$BUILD/time" timeout "$limit" "$@" > "$BUILD/out.$name"; then
+		if ! /usr/bin/time -f '%e %U %S %M' -o "$BUILD/time" bash -c 'ulimit -t "$0"; exec "$@"' "$limit" "$@" > "$BUILD/out.$name"; then
 			mark=">"
 		fi
 		read -r wall user sys kb < <(tail -1 "$BUILD/time")
@@ -76,9 +75,9 @@ q=$DATA/qrels.txt r=$DATA/run.txt
 echo "data: $(wc -l < "$r") run lines, $(wc -l < "$q") qrels lines; best of $REPS; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for m in all_trec map; do
 	"$BUILD/g-linear/trec_eval" -m $m "$q" "$r" > "$BUILD/expect.$m"
-	res=$(measure up "$UP_REPS" "$UP_TIMEOUT" "$BUILD/o3-upstream/trec_eval" -m $m "$q" "$r"
-		measure lin "$REPS" 0 "$BUILD/o3-linear/trec_eval" -m $m "$q" "$r"
-		measure rm "$REPS" 0 "$BUILD/rankmetrics" trec_eval -m $m "$q" "$r")
+	res=$(measure up "$UP_REPS" "$UP_CPU_LIMIT" "$BUILD/o3-upstream/trec_eval" -m $m "$q" "$r"
+		measure lin "$REPS" unlimited "$BUILD/o3-linear/trec_eval" -m $m "$q" "$r"
+		measure rm "$REPS" unlimited "$BUILD/rankmetrics" trec_eval -m $m "$q" "$r")
 	cmp -s "$BUILD/out.rm" "$BUILD/expect.$m" && same=identical || same=DIFFERENT
 	echo "$res" | awk -v m=$m -v same=$same '
 		{ cpu[$1]=$2; wall[$1]=$3; rss[$1]=$4; mark[$1]=$5 }
@@ -93,6 +92,6 @@ for m in all_trec map; do
 done
 # Streaming -q: per-topic lines of a run whose topics are in blocks.
 "$BUILD/g-linear/trec_eval" -q -m all_trec "$q" "$r" > "$BUILD/expect.q"
-res=$(measure rmq "$REPS" 0 "$BUILD/rankmetrics" trec_eval -q -m all_trec "$q" "$r")
+res=$(measure rmq "$REPS" unlimited "$BUILD/rankmetrics" trec_eval -q -m all_trec "$q" "$r")
 cmp -s "$BUILD/out.rmq" "$BUILD/expect.q" && same=identical || same=DIFFERENT
 echo "$res" | awk -v same=$same '{ printf "-q -m all_trec (output %s): rankmetrics cpu %.2f s, wall %.2f s, RSS %.1f MB\n", same, $2, $3, $4/1024 }'
