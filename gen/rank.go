@@ -89,9 +89,7 @@ func rankFunc(f *File, v variant) {
 		Clear(Id("ahead")),
 		Clear(Id("tied")),
 		If(Op("!").Id("grouped")).Block(
-			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
-				Id("ahead").Index(Id("lowerBound"+v.Name).Call(Id("rel"), Id("key"))).Op("++"),
-			),
+			countAhead(v.Key, v.Name, "rel"),
 		).Else().Block(
 			Id("ends").Op(":=").Append(Id("rel"), Id(v.Sent)),
 			ws().Dot("rel").Op("=").Id("ends"),
@@ -163,6 +161,18 @@ func rankFunc(f *File, v variant) {
 		),
 		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Add(v.ftz(Id("tp").Dot("result").Call().Op("/").Id("tr")))),
 		ret(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
+	)
+}
+
+// countAhead writes ahead[lowerBound(sorted, key)]++ for each key of oth:
+// for packed float32 keys, a call of countAhead32 (metric/ahead.go), which
+// counts with vector comparisons where the CPU has them.
+func countAhead(key, name, sorted string) Code {
+	if key == "key32" {
+		return Id("countAhead32").Call(Id(sorted), Id("oth"), Id("ahead"))
+	}
+	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+		Id("ahead").Index(Id("lowerBound"+name).Call(Id(sorted), Id("key"))).Op("++"),
 	)
 }
 

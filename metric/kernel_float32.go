@@ -123,9 +123,7 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, unranked int, wc f
 	clear(ahead)
 	clear(tied)
 	if !grouped {
-		for _, key := range oth {
-			ahead[lowerBoundFloat32(rel, key)]++
-		}
+		countAhead32(rel, oth, ahead)
 	} else {
 		ends := append(rel, sentinel32)
 		ws.rel = ends
