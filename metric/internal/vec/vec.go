@@ -41,9 +41,18 @@ func Packets32(xs []float32, acc *[8]float32) {
 // It panics if counts is shorter than pivots.
 func CountLE(xs, pivots []uint64, counts []int) {
 	_ = counts[:len(pivots)]
-	if avx2 {
-		countLEAVX2(xs, pivots, counts)
+	if !avx2 {
+		countLEGo(xs, pivots, counts)
 		return
 	}
-	countLEGo(xs, pivots, counts)
+	// The kernel takes whole vectors of 4; the last len(xs) % 4 are counted here.
+	n4 := len(xs) &^ 3
+	countLEAVX2(xs[:n4], pivots, counts)
+	for _, x := range xs[n4:] {
+		for j, p := range pivots {
+			if x <= p {
+				counts[j]++
+			}
+		}
+	}
 }

@@ -5,16 +5,16 @@
 #include "textflag.h"
 
 // func packets32AVX2(xs []float32, acc *[8]float32)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·packets32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         xs_base+0(FP), AX
 	MOVQ         xs_len+8(FP), CX
 	MOVQ         acc+24(FP), DX
 	MOVL         $0x7f800000, BX
-	MOVD         BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 	MOVL         $0x7fffffff, BX
-	MOVD         BX, X1
+	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
 	VPXOR        Y2, Y2, Y2
 	MOVQ         CX, BX
@@ -114,7 +114,7 @@ done:
 	RET
 
 // func countLEAVX2(xs []uint64, pivots []uint64, counts []int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, CMOV
 TEXT ·countLEAVX2(SB), NOSPLIT, $0-72
 	MOVQ xs_base+0(FP), AX
 	MOVQ xs_len+8(FP), CX
@@ -124,30 +124,63 @@ TEXT ·countLEAVX2(SB), NOSPLIT, $0-72
 
 	// Unsigned order is signed order with the sign bits flipped.
 	MOVQ         $0x8000000000000000, DI
-	MOVQ         DI, X0
+	VMOVQ        DI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         CX, DI
-	ANDQ         $-4, DI
+	MOVQ         BX, DI
+	DECQ         DI
 	XORQ         R8, R8
 
-pivot:
+	// Four pivots at a time, the last one repeated to fill the last block.
+block:
 	CMPQ         R8, BX
 	JAE          done
-	MOVQ         (DX)(R8*8), R9
-	MOVQ         R9, X1
+	MOVQ         R8, R9
+	CMPQ         R9, DI
+	CMOVQHI      DI, R9
+	VMOVQ        (DX)(R9*8), X1
 	VPBROADCASTQ X1, Y1
 	VPXOR        Y0, Y1, Y1
 	VPXOR        Y2, Y2, Y2
-	XORQ         R10, R10
+	MOVQ         R8, R9
+	ADDQ         $0x01, R9
+	CMPQ         R9, DI
+	CMOVQHI      DI, R9
+	VMOVQ        (DX)(R9*8), X3
+	VPBROADCASTQ X3, Y3
+	VPXOR        Y0, Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         R8, R9
+	ADDQ         $0x02, R9
+	CMPQ         R9, DI
+	CMOVQHI      DI, R9
+	VMOVQ        (DX)(R9*8), X5
+	VPBROADCASTQ X5, Y5
+	VPXOR        Y0, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	MOVQ         R8, R9
+	ADDQ         $0x03, R9
+	CMPQ         R9, DI
+	CMOVQHI      DI, R9
+	VMOVQ        (DX)(R9*8), X7
+	VPBROADCASTQ X7, Y7
+	VPXOR        Y0, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	XORQ         R9, R9
 
-	// acc counts, lane by lane, the elements greater than the pivot.
+	// acc[k] counts, lane by lane, the elements greater than pivot k.
 vector:
-	CMPQ     R10, DI
+	CMPQ     R9, CX
 	JAE      reduce
-	VPXOR    (AX)(R10*8), Y0, Y3
-	VPCMPGTQ Y1, Y3, Y3
-	VPSUBQ   Y3, Y2, Y2
-	ADDQ     $0x04, R10
+	VPXOR    (AX)(R9*8), Y0, Y9
+	VPCMPGTQ Y1, Y9, Y10
+	VPSUBQ   Y10, Y2, Y2
+	VPCMPGTQ Y3, Y9, Y10
+	VPSUBQ   Y10, Y4, Y4
+	VPCMPGTQ Y5, Y9, Y10
+	VPSUBQ   Y10, Y6, Y6
+	VPCMPGTQ Y7, Y9, Y9
+	VPSUBQ   Y9, Y8, Y8
+	ADDQ     $0x04, R9
 	JMP      vector
 
 reduce:
@@ -155,23 +188,50 @@ reduce:
 	VPADDQ       X1, X2, X2
 	VPSHUFD      $0x4e, X2, X1
 	VPADDQ       X1, X2, X2
-	VMOVQ        X2, R11
+	VMOVQ        X2, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, (SI)(R8*8)
+	MOVQ         R8, R9
+	ADDQ         $0x01, R9
+	CMPQ         R9, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y4, X1
+	VPADDQ       X1, X4, X4
+	VPSHUFD      $0x4e, X4, X1
+	VPADDQ       X1, X4, X4
+	VMOVQ        X4, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, 8(SI)(R8*8)
+	MOVQ         R8, R9
+	ADDQ         $0x02, R9
+	CMPQ         R9, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y6, X1
+	VPADDQ       X1, X6, X6
+	VPSHUFD      $0x4e, X6, X1
+	VPADDQ       X1, X6, X6
+	VMOVQ        X6, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, 16(SI)(R8*8)
+	MOVQ         R8, R9
+	ADDQ         $0x03, R9
+	CMPQ         R9, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y8, X1
+	VPADDQ       X1, X8, X8
+	VPSHUFD      $0x4e, X8, X1
+	VPADDQ       X1, X8, X8
+	VMOVQ        X8, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, 24(SI)(R8*8)
 
-	// The last len(xs) % 4 elements one at a time: the carry of p - x is x > p.
-scalar:
-	CMPQ R10, CX
-	JAE  store
-	CMPQ R9, (AX)(R10*8)
-	ADCQ $0x00, R11
-	INCQ R10
-	JMP  scalar
-
-store:
-	MOVQ CX, R9
-	SUBQ R11, R9
-	MOVQ R9, (SI)(R8*8)
-	INCQ R8
-	JMP  pivot
+next:
+	ADDQ $0x04, R8
+	JMP  block
 
 done:
 	VZEROUPPER

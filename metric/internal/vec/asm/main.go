@@ -28,7 +28,7 @@ func broadcast32(c uint32) reg.VecVirtual {
 	g := GP32()
 	MOVL(U32(c), g)
 	x := XMM()
-	MOVD(g, x)
+	VMOVD(g, x)
 	y := YMM()
 	VPBROADCASTD(x, y)
 	return y
@@ -116,8 +116,9 @@ func countLE() {
 	TEXT("countLEAVX2", NOSPLIT, "func(xs, pivots []uint64, counts []int)")
 	Pragma("noescape")
 	Doc(
-		"countLEAVX2 is countLEGo on AVX2: it sets counts[j] to the number of",
-		"elements of xs that are <= pivots[j], unsigned; len(counts) >= len(pivots).",
+		"countLEAVX2 is countLEGo on AVX2 for len(xs) a multiple of 4: it sets",
+		"counts[j] to the number of elements of xs that are <= pivots[j], unsigned;",
+		"len(counts) >= len(pivots).",
 	)
 	xp := Load(Param("xs").Base(), GP64())
 	n := Load(Param("xs").Len(), GP64())
@@ -129,68 +130,79 @@ func countLE() {
 	g := GP64()
 	MOVQ(U64(1<<63), g)
 	sx := XMM()
-	MOVQ(g, sx)
+	VMOVQ(g, sx)
 	sign := YMM()
 	VPBROADCASTQ(sx, sign)
 
-	n4 := GP64()
-	MOVQ(n, n4)
-	ANDQ(I32(-4), n4)
+	last := GP64()
+	MOVQ(np, last)
+	DECQ(last)
 	j := GP64()
 	XORQ(j, j)
 
-	Label("pivot")
+	Comment("Four pivots at a time, the last one repeated to fill the last block.")
+	Label("block")
 	CMPQ(j, np)
 	JAE(LabelRef("done"))
-	p := GP64()
-	MOVQ(Mem{Base: pp, Index: j, Scale: 8}, p)
-	px := XMM()
-	MOVQ(p, px)
-	pv := YMM()
-	VPBROADCASTQ(px, pv)
-	VPXOR(sign, pv, pv)
-	acc := YMM()
-	VPXOR(acc, acc, acc)
+	var pv, acc [4]reg.VecVirtual
+	for k := range pv {
+		t := GP64()
+		MOVQ(j, t)
+		if k > 0 {
+			ADDQ(Imm(uint64(k)), t)
+		}
+		CMPQ(t, last)
+		CMOVQHI(last, t)
+		px := XMM()
+		VMOVQ(Mem{Base: pp, Index: t, Scale: 8}, px)
+		pv[k] = YMM()
+		VPBROADCASTQ(px, pv[k])
+		VPXOR(sign, pv[k], pv[k])
+		acc[k] = YMM()
+		VPXOR(acc[k], acc[k], acc[k])
+	}
 	i := GP64()
 	XORQ(i, i)
 
-	Comment("acc counts, lane by lane, the elements greater than the pivot.")
+	Comment("acc[k] counts, lane by lane, the elements greater than pivot k.")
 	Label("vector")
-	CMPQ(i, n4)
+	CMPQ(i, n)
 	JAE(LabelRef("reduce"))
 	x := YMM()
 	VPXOR(Mem{Base: xp, Index: i, Scale: 8}, sign, x)
-	VPCMPGTQ(pv, x, x)
-	VPSUBQ(x, acc, acc)
+	for k := range pv {
+		gt := YMM()
+		VPCMPGTQ(pv[k], x, gt)
+		VPSUBQ(gt, acc[k], acc[k])
+	}
 	ADDQ(Imm(4), i)
 	JMP(LabelRef("vector"))
 
 	Label("reduce")
-	hi := XMM()
-	VEXTRACTI128(Imm(1), acc, hi)
-	lo := acc.AsX()
-	VPADDQ(hi, lo, lo)
-	VPSHUFD(Imm(0x4e), lo, hi)
-	VPADDQ(hi, lo, lo)
-	gt := GP64()
-	VMOVQ(lo, gt)
-
-	Comment("The last len(xs) % 4 elements one at a time: the carry of p - x is x > p.")
-	Label("scalar")
-	CMPQ(i, n)
-	JAE(LabelRef("store"))
-	CMPQ(p, Mem{Base: xp, Index: i, Scale: 8})
-	ADCQ(Imm(0), gt)
-	INCQ(i)
-	JMP(LabelRef("scalar"))
-
-	Label("store")
-	le := GP64()
-	MOVQ(n, le)
-	SUBQ(gt, le)
-	MOVQ(le, Mem{Base: cp, Index: j, Scale: 8})
-	INCQ(j)
-	JMP(LabelRef("pivot"))
+	for k := range acc {
+		if k > 0 {
+			t := GP64()
+			MOVQ(j, t)
+			ADDQ(Imm(uint64(k)), t)
+			CMPQ(t, np)
+			JAE(LabelRef("next"))
+		}
+		hi := XMM()
+		VEXTRACTI128(Imm(1), acc[k], hi)
+		lo := acc[k].AsX()
+		VPADDQ(hi, lo, lo)
+		VPSHUFD(Imm(0x4e), lo, hi)
+		VPADDQ(hi, lo, lo)
+		gt := GP64()
+		VMOVQ(lo, gt)
+		le := GP64()
+		MOVQ(n, le)
+		SUBQ(gt, le)
+		MOVQ(le, Mem{Base: cp, Index: j, Scale: 8, Disp: 8 * k})
+	}
+	Label("next")
+	ADDQ(Imm(4), j)
+	JMP(LabelRef("block"))
 
 	Label("done")
 	VZEROUPPER()
