@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
@@ -18,7 +17,7 @@ const opaMaxTerms = 1 << 22
 type famAcc struct {
 	total32, count32 float32
 	total64, count64 float64
-	exTotal, exCount exact.Sum
+	ex               ExactTotals
 }
 
 // family is the engine of every metric of the family and of Suite: one
@@ -64,8 +63,7 @@ func (f *family) Reset() {
 	for i := range f.acc {
 		a := &f.acc[i]
 		a.total32, a.count32, a.total64, a.count64 = 0, 0, 0, 0
-		a.exTotal.Reset()
-		a.exCount.Reset()
+		a.ex.Reset()
 	}
 	f.pcg.Seed(f.sets[0].Seed, 0)
 }
@@ -157,16 +155,14 @@ func (f *family) accumulate(bsz int) {
 		case f64 && exactly:
 			o := &f.ws64.out[j]
 			for b := range bsz {
-				a.exTotal.Add(o.v[b])
-				a.exCount.Add(o.lw[b])
+				a.ex.addProduct(o.v[b], o.lw[b])
 			}
 		case f64:
 			f.ws64.accumulate(j, &a.total64, &a.count64, bsz)
 		case exactly:
 			o := &f.ws32.out[j]
 			for b := range bsz {
-				a.exTotal.Add(float64(o.v[b]))
-				a.exCount.Add(float64(o.lw[b]))
+				a.ex.addProduct(float64(o.v[b]), float64(o.lw[b]))
 			}
 		default:
 			f.ws32.accumulate(j, &a.total32, &a.count32, bsz)
@@ -241,7 +237,7 @@ func (f *family) result(j int) float64 {
 	a := &f.acc[j]
 	switch {
 	case f.sets[0].accumulation() == Exact:
-		return a.exTotal.Ratio(&a.exCount)
+		return a.ex.Result()
 	case f.sets[0].DType == Float64:
 		if a.count64 == 0 {
 			return 0

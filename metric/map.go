@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
@@ -42,8 +41,8 @@ type MeanAveragePrecision struct {
 	ws64             workspaceFloat64
 	total32, count32 float32
 	total64, count64 float64
-	// exTotal and exCount are the exact sums of the Exact accumulation.
-	exTotal, exCount exact.Sum
+	// ex holds the exact sums of the Exact accumulation.
+	ex ExactTotals
 }
 
 var _ Metric = (*MeanAveragePrecision)(nil)
@@ -84,8 +83,7 @@ func (m *MeanAveragePrecision) Reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
-	m.exTotal.Reset()
-	m.exCount.Reset()
+	m.ex.Reset()
 	m.pcg.Seed(m.cfg.Seed, 0)
 }
 
@@ -193,15 +191,13 @@ func (m *MeanAveragePrecision) accumulate(bsz int) {
 	switch {
 	case m.cfg.DType == Float64 && exactly:
 		for b := range bsz {
-			m.exTotal.Add(m.ws64.v[b])
-			m.exCount.Add(m.ws64.lw[b])
+			m.ex.addProduct(m.ws64.v[b], m.ws64.lw[b])
 		}
 	case m.cfg.DType == Float64:
 		m.ws64.accumulate(&m.total64, &m.count64, bsz)
 	case exactly:
 		for b := range bsz {
-			m.exTotal.Add(float64(m.ws32.v[b]))
-			m.exCount.Add(float64(m.ws32.lw[b]))
+			m.ex.addProduct(float64(m.ws32.v[b]), float64(m.ws32.lw[b]))
 		}
 	default:
 		m.ws32.accumulate(&m.total32, &m.count32, bsz)
@@ -254,7 +250,7 @@ func (m *MeanAveragePrecision) Result() float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.cfg.accumulation() == Exact {
-		return m.exTotal.Ratio(&m.exCount)
+		return m.ex.Result()
 	}
 	if m.cfg.DType == Float64 {
 		if m.count64 == 0 {
