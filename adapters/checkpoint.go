@@ -15,7 +15,7 @@ var _ Callback = (*BestCheckpoint)(nil)
 
 // NewBestCheckpoint returns a BestCheckpoint that watches the metric named
 // monitor and calls save with the record of each new best. Options:
-// [WithMode], [WithMinDelta], [WithHook].
+// [WithMode], [WithMinDelta], [WithHook], [WithSignificance].
 func NewBestCheckpoint(monitor string, save func(best Record) error, opts ...Option) (*BestCheckpoint, error) {
 	if monitor == "" {
 		return nil, fmt.Errorf("adapters: BestCheckpoint: monitor name is empty")
@@ -27,7 +27,7 @@ func NewBestCheckpoint(monitor string, save func(best Record) error, opts ...Opt
 	if err != nil {
 		return nil, err
 	}
-	return &BestCheckpoint{save: save, t: tracker{key: monitor, mode: s.mode, minDelta: s.minDelta, hook: s.hook}}, nil
+	return &BestCheckpoint{save: save, t: tracker{key: monitor, mode: s.mode, minDelta: s.minDelta, hook: s.hook, sig: s.sig}}, nil
 }
 
 // OnEpochEnd observes the event when the monitored hook is EpochEnd.
@@ -44,7 +44,11 @@ func (c *BestCheckpoint) on(h Hook, e Event) (Action, error) {
 	if err != nil {
 		return Stop, err
 	}
-	if !c.t.observe(e, v) {
+	best, err := c.t.observe("BestCheckpoint", e, v)
+	if err != nil {
+		return Stop, err
+	}
+	if !best {
 		return Continue, nil
 	}
 	if err := c.save(c.t.best); err != nil {
@@ -59,3 +63,8 @@ func (c *BestCheckpoint) Best() (best Record, ok bool) { return c.t.best, c.t.se
 
 // Saves returns how many times the save function succeeded.
 func (c *BestCheckpoint) Saves() int { return c.saves }
+
+// NotSignificant returns the number of evaluations that were better than
+// the best in mean but not significantly so ([WithSignificance]; 0
+// without it).
+func (c *BestCheckpoint) NotSignificant() int { return c.t.notSignificant() }

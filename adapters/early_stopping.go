@@ -30,7 +30,7 @@ var _ Callback = (*EarlyStopping)(nil)
 
 // NewEarlyStopping returns an EarlyStopping that watches the metric named
 // monitor. Options: [WithMode], [WithMinDelta], [WithHook], [WithPatience],
-// [WithBaseline], [WithRestoreBest].
+// [WithBaseline], [WithRestoreBest], [WithSignificance].
 func NewEarlyStopping(monitor string, opts ...Option) (*EarlyStopping, error) {
 	if monitor == "" {
 		return nil, fmt.Errorf("adapters: EarlyStopping: monitor name is empty")
@@ -39,7 +39,7 @@ func NewEarlyStopping(monitor string, opts ...Option) (*EarlyStopping, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &EarlyStopping{s: s, t: tracker{key: monitor, mode: s.mode, minDelta: s.minDelta, hook: s.hook}}, nil
+	return &EarlyStopping{s: s, t: tracker{key: monitor, mode: s.mode, minDelta: s.minDelta, hook: s.hook, sig: s.sig}}, nil
 }
 
 // OnEpochEnd observes the event when the monitored hook is EpochEnd.
@@ -61,7 +61,9 @@ func (es *EarlyStopping) on(h Hook, e Event) (Action, error) {
 	}
 	es.n++
 	es.wait++
-	es.current = es.t.observe(e, v)
+	if es.current, err = es.t.observe("EarlyStopping", e, v); err != nil {
+		return Stop, err
+	}
 	es.restored = false
 	if es.current {
 		if es.s.save != nil {
@@ -118,3 +120,8 @@ func (es *EarlyStopping) Stopped() (at Record, ok bool) {
 // Wait returns the number of evaluations since the last one that reset the
 // wait.
 func (es *EarlyStopping) Wait() int { return es.wait }
+
+// NotSignificant returns the number of evaluations that were better than
+// the best in mean but not significantly so ([WithSignificance]; 0
+// without it).
+func (es *EarlyStopping) NotSignificant() int { return es.t.notSignificant() }

@@ -48,6 +48,7 @@ type settings struct {
 	save       func(Record) error
 	restore    func(Record) error
 	restoreSet bool
+	sig        *sigTracker // WithSignificance
 }
 
 // WithMode sets whether higher (Max, the default) or lower (Min) values are
@@ -156,6 +157,7 @@ type tracker struct {
 	hook     Hook
 	best     Record
 	seen     bool
+	sig      *sigTracker // nil without WithSignificance
 }
 
 // value returns the monitored value of e, or an error naming the key and the
@@ -188,11 +190,17 @@ func (t *tracker) better(v, ref float64) bool {
 }
 
 // observe records v and reports whether it is a new best. The first
-// observation always is.
-func (t *tracker) observe(e Event, v float64) bool {
+// observation always is. With WithSignificance, a better v must also be
+// significantly better.
+func (t *tracker) observe(kind string, e Event, v float64) (bool, error) {
 	if t.seen && !t.better(v, t.best.Value) {
-		return false
+		return false, nil
+	}
+	if t.sig != nil {
+		if ok, err := t.sig.accept(kind, e, !t.seen); !ok || err != nil {
+			return false, err
+		}
 	}
 	t.best, t.seen = Record{Epoch: e.Epoch, Step: e.Step, Value: v}, true
-	return true
+	return true, nil
 }

@@ -17,4 +17,11 @@
 // eval evaluates ranking outputs from files (TREC qrels and run, TSV, CSV,
 // JSON Lines, Parquet, RKM1) with MAP, any metric of the family and
 // trec_eval's measure names; run "rankmetrics eval -h".
+//
+//	rankmetrics compare [flags] QRELS RUN_A RUN_B [RUN...]
+//
+// compare evaluates each run with eval's engine and compares the per-query
+// values of every run with a baseline, or of every pair, with paired
+// significance tests (package significance), corrections, intervals and
+// effect sizes; run "rankmetrics compare -h".
 package main

@@ -182,7 +182,10 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.StringVar(&o.read.Columns.Score, "score-col", "score", "`NAME` of the score column or key")
 	fs.StringVar(&o.read.Columns.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column or key")
 	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key (for duplicate checks)")
-	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory)")
+	fs.IntVar(&o.read.MaxLineBytes, "max-line-bytes", runio.DefaultMaxLineBytes, "longest input line accepted, in `BYTES` (a bound on memory for corrupt or hostile files)")
+	fs.Int64Var(&o.read.MaxInputBytes, "max-input-bytes", runio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of an input read whole (a gzipped or piped Parquet or RKM1 file)")
+	positions := fs.String("columns", "", "headerless TSV/CSV: the columns in `ORDER`, comma-separated, from qid, doc, label, score, weight and - (skip), e.g. qid,doc,label,score")
+	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length; 72 MB for 1M one-item queries)")
 	dedupe := fs.String("dedupe", "error", "repeated (qid, doc): error, first (keep the first) or max (keep the highest score, or label in qrels)")
 	runOnly := fs.String("run-only", "skip", "queries of the run with no judgment: skip (trec_eval), or keep (AP 0)")
 	qrelsOnly := fs.String("qrels-only", "skip", "judged queries missing from the run: skip (trec_eval), or keep (AP 0, trec_eval -c)")
@@ -222,6 +225,12 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	o.cfg.Ragged = *ragged
 	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
 		return bad("--input-format: %v", err)
+	}
+	if o.read.MaxLineBytes < 1 || o.read.MaxInputBytes < 1 {
+		return bad("--max-line-bytes %d, --max-input-bytes %d: want sizes of at least 1 byte", o.read.MaxLineBytes, o.read.MaxInputBytes)
+	}
+	if o.read.Positions, err = runio.ParsePositions(*positions); err != nil {
+		return bad("--columns: %v", err)
 	}
 	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*unsorted); err != nil {
 		return bad("--unsorted: %v", err)

@@ -21,6 +21,7 @@ type command struct {
 // commands returns the subcommands by name.
 func commands() map[string]command {
 	return map[string]command{
+		"compare":   {"paired significance tests of runs over the same queries: t, Wilcoxon, randomization, bootstrap, Tukey HSD", runCompare},
 		"compute":   {"answer JSON Lines metric cases (the parity interface)", runCompute},
 		"eval":      {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
 		"trec_eval": {"trec_eval 10.0 or 9.0.8, byte-identical output (--compat)", runTrecEval},

@@ -25,5 +25,10 @@
 // (TF-Ranking's MeanAveragePrecisionMetric with topn=10), with a progress
 // bar on stderr. Early stopping (adapters.EarlyStopping) stops training when
 // MAP@10 has not improved for -patience epochs and restores the weights of
-// the best epoch, which are then scored on the test split.
+// the best epoch, which are then scored on the test split. Alongside it, a
+// BestCheckpoint with adapters.WithSignificance keeps the per-query AP of
+// the best epoch (adapters.PerQuery records them) and counts an epoch as
+// better only when a paired t-test over the validation queries says so at
+// -alpha; the epochs better in mean but not significantly are marked and
+// counted.
 package main

@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.lr, "lr", cfg.lr, "Adam learning rate")
 	fs.Uint64Var(&cfg.seed, "seed", cfg.seed, "seed of the weight initialisation and the shuffling")
 	fs.IntVar(&cfg.topn, "topn", cfg.topn, "MAP cutoff (MAP@topn)")
+	fs.Float64Var(&cfg.alpha, "alpha", cfg.alpha, "level of the paired t-test that tells whether an epoch is significantly better than the best one")
 	progress := fs.Bool("progress", isTerminal(stderr), "draw a progress bar on stderr (default: when stderr is a terminal)")
 	historyFile := fs.String("history", "", "write every epoch's metrics to `file` (.json for JSON, else CSV)")
 	if err := fs.Parse(args); err != nil {
@@ -84,6 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "best epoch %d: validation %s %.4f (untrained %.4f, %+.4f); best weights restored\n",
 		res.best.Epoch, label, res.best.Value, res.untrained, res.best.Value-res.untrained)
+	fmt.Fprintf(stdout, "significance: %d epochs beat the best validation %s in mean but not significantly (paired t-test over %d queries, alpha %g); the last significantly better epoch is %d (%s %.4f)\n",
+		res.notSignificant, label, len(d.valid.Queries), cfg.alpha, res.sigBest.Epoch, label, res.sigBest.Value)
 	if !math.IsNaN(res.test) {
 		fmt.Fprintf(stdout, "test %s with the best weights: %.4f\n", label, res.test)
 	}

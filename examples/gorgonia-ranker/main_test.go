@@ -284,7 +284,7 @@ func TestRunWithLETORFiles(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	// 72 training queries: the last 20% (15) are held out for validation.
-	for _, want := range []string{"data: train.txt: train 57 queries", "validation 15 queries", "test 24 queries", "model: linear", "epoch   3", "best epoch", "test MAP@10"} {
+	for _, want := range []string{"data: train.txt: train 57 queries", "validation 15 queries", "test 24 queries", "model: linear", "epoch   3", "best epoch", "significance: ", "paired t-test over 15 queries", "test MAP@10"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

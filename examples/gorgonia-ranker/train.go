@@ -13,6 +13,7 @@ import (
 	rmgorgonia "github.com/rankmetrics/rankmetrics/adapters/gorgonia"
 	"github.com/rankmetrics/rankmetrics/internal/ltrdata"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/significance"
 )
 
 // config holds the training settings (the command-line flags).
@@ -25,10 +26,11 @@ type config struct {
 	lr       float64
 	seed     uint64
 	topn     int
+	alpha    float64 // level of the paired t-test of validation epochs
 }
 
 func defaultConfig() config {
-	return config{model: "mlp", hidden: 32, lists: 16, epochs: 50, patience: 5, lr: 0.002, seed: 1, topn: 10}
+	return config{model: "mlp", hidden: 32, lists: 16, epochs: 50, patience: 5, lr: 0.002, seed: 1, topn: 10, alpha: 0.05}
 }
 
 // data holds the splits; test may be nil.
@@ -51,6 +53,11 @@ type result struct {
 	stopped   bool
 	test      float64 // test MAP with the best weights; NaN without a test split
 	history   *adapters.History
+	// sigBest is the last epoch that beat the best one significantly
+	// (paired t-test over the validation queries at config.alpha), and
+	// notSignificant the number of epochs that beat it in mean only.
+	sigBest        adapters.Record
+	notSignificant int
 }
 
 // perEpoch returns the mean training and validation time of an epoch.
@@ -69,6 +76,7 @@ type trainer struct {
 	m     *model
 	b     *batcher
 	ev    *rmgorgonia.Evaluator
+	pq    *adapters.PerQuery // the validation MAP, recording every query's AP
 	key   string
 	shuf  *rand.Rand
 	order []ltrdata.Query
@@ -83,6 +91,9 @@ func newTrainer(cfg config, d data) (*trainer, error) {
 	}
 	if cfg.topn < 1 {
 		return nil, fmt.Errorf("-topn %d: want >= 1", cfg.topn)
+	}
+	if !(cfg.alpha > 0 && cfg.alpha < 1) {
+		return nil, fmt.Errorf("-alpha %v: want 0 < alpha < 1", cfg.alpha)
 	}
 	for _, s := range []struct {
 		name string
@@ -112,13 +123,18 @@ func newTrainer(cfg config, d data) (*trainer, error) {
 		m.close()
 		return nil, err
 	}
-	ev, err := rmgorgonia.NewEvaluator(rmgorgonia.NewScoringVM(m.scores), m.scores, rmgorgonia.BindNodes(m.x, nil), []metric.Metric{mapMetric})
+	pq, err := adapters.NewPerQuery(mapMetric)
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	ev, err := rmgorgonia.NewEvaluator(rmgorgonia.NewScoringVM(m.scores), m.scores, rmgorgonia.BindNodes(m.x, nil), []metric.Metric{pq})
 	if err != nil {
 		m.close()
 		return nil, err
 	}
 	return &trainer{
-		cfg: cfg, m: m, b: b, ev: ev, key: ev.Keys()[0],
+		cfg: cfg, m: m, b: b, ev: ev, pq: pq, key: ev.Keys()[0],
 		shuf:  rand.New(rand.NewPCG(cfg.seed, 0x5a17)),
 		order: append([]ltrdata.Query(nil), d.train.Queries...),
 	}, nil
@@ -206,7 +222,14 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 	if err != nil {
 		return nil, err
 	}
-	callbacks := adapters.Callbacks{es, res.history}
+	// A second opinion on "better": an epoch counts only when a paired
+	// t-test over the validation queries says it beats the best one.
+	sig, err := adapters.NewBestCheckpoint(t.key, func(r adapters.Record) error { res.sigBest = r; return nil },
+		adapters.WithSignificance(func(adapters.Event) ([]float64, error) { return t.pq.Values(), nil }, significance.PairedT, cfg.alpha))
+	if err != nil {
+		return nil, err
+	}
+	callbacks := adapters.Callbacks{es, sig, res.history}
 
 	step := 0
 	for epoch := 1; epoch <= cfg.epochs; epoch++ {
@@ -226,12 +249,17 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 		metrics["loss"] = loss
 		st := epochStats{loss: loss, valMAP: metrics[t.key], trainTook: t1.Sub(t0), valTook: time.Since(t1)}
 		res.epochs = append(res.epochs, st)
-		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %.4f  (train %.3fs, validation %.3fs)\n",
-			epoch, st.loss, label, st.valMAP, st.trainTook.Seconds(), st.valTook.Seconds())
+		before := sig.NotSignificant()
 		act, err := callbacks.EpochEnd(epoch, step, metrics)
 		if err != nil {
 			return nil, err
 		}
+		note := ""
+		if sig.NotSignificant() > before {
+			note = fmt.Sprintf("  better in mean than epoch %d, not significantly (paired t, p > %g)", res.sigBest.Epoch, cfg.alpha)
+		}
+		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %.4f  (train %.3fs, validation %.3fs)%s\n",
+			epoch, st.loss, label, st.valMAP, st.trainTook.Seconds(), st.valTook.Seconds(), note)
 		if act == adapters.Stop {
 			res.stopped = true
 			break
@@ -241,6 +269,7 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 		return nil, err
 	}
 	res.best, _ = es.Best()
+	res.notSignificant = sig.NotSignificant()
 	if d.test != nil && len(d.test.Queries) > 0 {
 		if res.test, err = t.evaluate(ctx, d.test); err != nil {
 			return nil, fmt.Errorf("test evaluation: %w", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // delimSource reads TSV or CSV with a header row.
@@ -25,6 +26,7 @@ type delimSource struct {
 	unq    []byte
 	closer io.Closer
 	roles  []colRole // role of each column, for the fast path
+	layout string    // where the columns come from, for messages
 	noFast bool      // tests: always take the general path
 }
 
@@ -52,27 +54,40 @@ func NewDelimitedReader(ctx context.Context, r io.Reader, name string, delim byt
 
 func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Options) (*delimSource, error) {
 	cols, wReq, dReq := opts.Columns.WithDefaults()
-	s := &delimSource{lr: newLineReader(r, name, opts.bufferSize()), delim: delim, quoted: quoted, cols: cols}
+	s := &delimSource{lr: newLineReader(r, name, &opts), delim: delim, quoted: quoted, cols: cols}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c
 	}
-	hdr, err := s.lr.next()
-	if err == io.EOF {
-		return nil, &ParseError{File: name, Msg: "empty input: no header line"}
+	var hdr []byte
+	if len(opts.Positions) > 0 {
+		// No header: the columns are given in order, under the default
+		// names, which the errors then use.
+		s.cols, wReq, dReq = DefaultColumns, false, false
+		cols = s.cols
+		s.names = opts.Positions
+		s.layout = "given by --columns"
+		s.ncols = len(s.names)
+		hdr = []byte(strings.Join(s.names, string(delim)))
+	} else {
+		var err error
+		if hdr, err = s.lr.next(); err == io.EOF {
+			return nil, &ParseError{File: name, Msg: "empty input: no header line"}
+		} else if err != nil {
+			return nil, err
+		}
+		hdr = bytes.TrimPrefix(hdr, []byte("\xef\xbb\xbf"))
+		fields, err := s.split(hdr)
+		if err != nil {
+			return nil, err
+		}
+		s.layout = "in the header"
+		s.ncols = len(fields)
+		s.names = make([]string, len(fields))
+		for i, f := range fields {
+			s.names[i] = string(f)
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	hdr = bytes.TrimPrefix(hdr, []byte("\xef\xbb\xbf"))
-	fields, err := s.split(hdr)
-	if err != nil {
-		return nil, err
-	}
-	s.ncols = len(fields)
-	s.names = make([]string, len(fields))
-	for i, f := range fields {
-		s.names[i] = string(f)
-	}
+
 	find := func(want string, required bool) (int, error) {
 		at := -1
 		for i, n := range s.names {
@@ -85,10 +100,11 @@ func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Opti
 		}
 		if at < 0 && required {
 			return -1, &ParseError{File: name, Line: s.lr.line, Field: "header", Value: clip(hdr),
-				Msg: fmt.Sprintf("no column named %q", want)}
+				Msg: fmt.Sprintf("no column named %q (the first line must be a header naming the columns; for a file without one, give them in order with --columns, as in --columns qid,doc,label,score)", want)}
 		}
 		return at, nil
 	}
+	var err error
 	if s.iQID, err = find(cols.QID, true); err != nil {
 		return nil, err
 	}
@@ -278,6 +294,9 @@ func (s *delimSource) fast(r *row) bool {
 		}
 		i++
 	}
+	if i-1 > l.max { // over the line limit: the general path reports it
+		return false
+	}
 	l.pos += i
 	l.line++
 	r.line = l.line
@@ -298,7 +317,7 @@ func (s *delimSource) next(r *row) error {
 	}
 	if len(f) != s.ncols {
 		return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
-			Msg: fmt.Sprintf("expected %d fields as in the header, found %d", s.ncols, len(f))}
+			Msg: fmt.Sprintf("expected %d fields as %s, found %d", s.ncols, s.layout, len(f))}
 	}
 	r.line = s.lr.line
 	r.qid = f[s.iQID]
@@ -308,6 +327,9 @@ func (s *delimSource) next(r *row) error {
 	var ok bool
 	if r.label, ok = parseFloat(f[s.iLabel]); !ok {
 		return s.fieldErr(s.cols.Label, f[s.iLabel], "not a number")
+	}
+	if math.IsInf(r.label, 0) {
+		return s.fieldErr(s.cols.Label, f[s.iLabel], msgInfLabel)
 	}
 	if r.score, ok = parseFloat(f[s.iScore]); !ok {
 		return s.fieldErr(s.cols.Score, f[s.iScore], "not a number")

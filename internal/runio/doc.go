@@ -12,7 +12,9 @@
 //     average precision denominator, as in TF-Ranking's whole-list denominator.
 //     Items keep the run file's line order; the rank column is not used.
 //   - TSV and CSV with a header row; the qid, label, score, weight and doc
-//     column names are settable ([Columns]). CSV fields may be quoted.
+//     column names are settable ([Columns]), or, without a header, the
+//     columns are given in order ([Options.Positions]). CSV fields may be
+//     quoted.
 //   - JSON Lines, either one item per line
 //     `{"qid":"q1","label":1,"score":0.5,"weight":1,"doc":"d1"}` or one list per
 //     line `{"qid":"q1","labels":[...],"scores":[...],"weights":[...],"docs":[...]}`.
@@ -31,9 +33,45 @@
 // otherwise. With [UnsortedError] (the default) a decreasing qid is an error
 // that names the file and line. With [UnsortedGroup] the whole input is read
 // into memory first and grouped by qid (queries come out in order of first
-// appearance); this costs about 45 bytes per item plus the length of its
-// document id (430 MB for 10M TSV rows), and for TREC as much again for the
-// qrels, which are held as well.
+// appearance). Measured by BenchmarkGroupedMemory (heap after loading), this
+// costs about 30 bytes per item (label, score, line and a link), 8 more with
+// weights, 4 more plus the id's length with document ids, and about 45
+// bytes per query plus the length of its qid: 72 bytes per line for 1M
+// one-item queries, 30 per item for 10k queries of 100 items (300 MB for
+// 10M TSV rows). For TREC the qrels are held as well.
+//
+// # Limits
+//
+// Hostile input ends in an error, never in unbounded memory or a crash:
+//
+//   - Text formats (TREC, TSV, CSV, JSON Lines): a line is at most
+//     [Options.MaxLineBytes] long (default 64 MiB, flag --max-line-bytes);
+//     a longer one is an error naming the file and line, after reading at
+//     most the limit. Gzip does not change this: the limit is on the
+//     decompressed line.
+//   - TSV and CSV: the first line is a header naming the columns, unless
+//     [Options.Positions] (flag --columns) gives them in order. A CSV
+//     quoted field cannot span lines.
+//   - JSON Lines: one object per line. Values under unknown keys are
+//     skipped iteratively, at one byte per nesting level, so any nesting
+//     that fits in a line is fine. Strings decode as encoding/json decodes
+//     them, except that a lone UTF-16 surrogate escape (\ud800 not followed
+//     by a low surrogate escape, or a low one alone) is an error:
+//     encoding/json would turn each into U+FFFD and merge distinct ids.
+//     NaN, Infinity and -Infinity are accepted as numbers, as Python's json
+//     module writes them.
+//   - Parquet and RKM1 are read in place from a file; gzipped or from
+//     standard input they are decompressed into memory first, at most
+//     [Options.MaxInputBytes] (default 4 GiB, flag --max-input-bytes).
+//     A Parquet file that makes the Parquet decoder panic (corrupt metadata
+//     or pages) is an error naming the file and row.
+//   - RKM1: the header's Q and L must match the file size (12 + 5*Q*L
+//     bytes) before anything is allocated, and L = 0 with Q > 0 is an error.
+//   - Labels must be finite in every format (inf, -inf, Infinity and
+//     numbers beyond float64's range such as 1e400 are errors); NaN is a
+//     mask in single-file formats and an error in qrels. Scores may be
+//     ±Inf, never NaN; weights never NaN.
+//   - [UnsortedGroup] holds the whole input, at the cost given above.
 //
 // # Bad input
 //

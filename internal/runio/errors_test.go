@@ -26,8 +26,8 @@ func TestDelimitedErrors(t *testing.T) {
 		want  string
 	}{
 		{"empty", '\t', Options{}, "", `in.tsv: empty input: no header line`},
-		{"missing column", '\t', Options{}, "qid\tlabel\n", `in.tsv:1: field header: value "qid\tlabel": no column named "score"`},
-		{"missing explicit weight", '\t', Options{Columns: Columns{Weight: "w"}}, "qid\tlabel\tscore\n", `in.tsv:1: field header: value "qid\tlabel\tscore": no column named "w"`},
+		{"missing column", '\t', Options{}, "qid\tlabel\n", `in.tsv:1: field header: value "qid\tlabel": no column named "score" (the first line must be a header naming the columns; for a file without one, give them in order with --columns, as in --columns qid,doc,label,score)`},
+		{"missing explicit weight", '\t', Options{Columns: Columns{Weight: "w"}}, "qid\tlabel\tscore\n", `in.tsv:1: field header: value "qid\tlabel\tscore": no column named "w" (the first line must be a header naming the columns; for a file without one, give them in order with --columns, as in --columns qid,doc,label,score)`},
 		{"duplicate column", '\t', Options{}, "qid\tlabel\tscore\tqid\n", `in.tsv:1: field header: value "qid": column appears twice`},
 		{"bad score", '\t', Options{}, "qid\tlabel\tscore\n1\t1\t0.5\n1\t0\tx1\n", `in.tsv:3: field score: value "x1": not a number`},
 		{"bad label", '\t', Options{}, "qid\tlabel\tscore\n\n1\tyes\t0.5\n", `in.tsv:3: field label: value "yes": not a number`},

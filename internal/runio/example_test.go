@@ -64,3 +64,34 @@ func ExampleParseError() {
 	// Output:
 	// preds.tsv:3: field score: value "abc": not a number
 }
+
+func ExampleParsePositions() {
+	// A headerless TREC-like TSV: qid, an ignored column, doc, label, score.
+	in := "q1\tx\td1\t1\t0.9\nq1\tx\td2\t0\t1.5\n"
+	cols, err := runio.ParsePositions("qid,-,doc,label,score")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := runio.NewDelimitedReader(context.Background(), strings.NewReader(in), "run.tsv", '\t', runio.Options{Positions: cols, KeepDocs: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	var q runio.Query
+	for r.Next(&q) == nil {
+		fmt.Println(q.QID, q.Docs, q.Labels, q.Scores)
+	}
+	// Output:
+	// q1 [d1 d2] [1 0] [0.9 1.5]
+}
+
+func ExampleOptions_limits() {
+	// A line longer than MaxLineBytes is an error naming the flag to raise.
+	in := `{"qid":"q1","label":1,"score":0.5,"note":"` + strings.Repeat("x", 100) + `"}` + "\n"
+	_, err := runio.NewJSONLReader(context.Background(), strings.NewReader(in), "preds.jsonl", runio.Options{MaxLineBytes: 64})
+	fmt.Println(err)
+	// Output:
+	// preds.jsonl:1: line longer than 64 bytes (--max-line-bytes raises the limit)
+}

@@ -1,6 +1,7 @@
 package runio
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strings"
@@ -141,12 +142,55 @@ func FuzzJSONL(f *testing.F) {
 	f.Add(`{"qid":"1","label":1,"score":0.5}` + "\n" + `{"qid":"1","label":0,"score":1,"x":[1,{"y":"z"}]}` + "\n")
 	f.Add(`{"qid":2,"docs":["a","b"],"labels":[1,0],"scores":[Infinity,-1e3],"weights":[1,0]}` + "\n")
 	f.Add(`{"qid":"\u00e9\ud83d\ude00","label":1,"score":NaN}` + "\n")
+	f.Add(`{"qid":"q\udc80","label":1,"score":1}` + "\n" + `{"qid":"q\ud800\u0041","label":1,"score":1}` + "\n")
+	// Deep nesting (TestJSONLDeepNesting has 20M levels; seeds stay small
+	// so that the fuzzer mutates them quickly).
+	f.Add(`{"qid":"1","label":1,"score":1,"x":` + strings.Repeat(`[{"a":`, 200) + "0" + strings.Repeat("}]", 200) + "}\n")
+	f.Add(`{"qid":"1","label":1,"score":1,"x":` + strings.Repeat("[", 500) + "}\n")
+	f.Add(`{"qid":"1","labels":[Infinity],"scores":[1]}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		r, err := NewJSONLReader(bg, strings.NewReader(in), "f.jsonl", Options{Dedupe: DedupeFirst})
+		r, err := NewJSONLReader(bg, strings.NewReader(in), "f.jsonl", Options{Dedupe: DedupeFirst, MaxLineBytes: 1 << 20})
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v (%T) is not a ParseError", err, err)
+			}
+			return
+		}
+		checkInvariants(t, r)
+	})
+}
+
+// FuzzParquet reads mutations of valid Parquet files: every outcome must be
+// queries or an error naming the file, never a panic.
+func FuzzParquet(f *testing.F) {
+	f.Add(smallParquet(f))
+	one := 1.0
+	f.Add(writeParquet(f, []optionalRow{{"a", 1, &one}, {"b", 0, nil}}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewParquetReader(bg, bytes.NewReader(data), int64(len(data)), "f.parquet", Options{Columns: Columns{Weight: "weight"}})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.parquet") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		checkInvariants(t, r)
+	})
+}
+
+// FuzzRKM1 reads RKM1 files with any header and body.
+func FuzzRKM1(f *testing.F) {
+	f.Add(append(rkm1Header(1, 2), 1, 0, 0, 0, 0, 0x3f, 0, 0, 0x80, 0x7f))
+	f.Add(rkm1Header(1<<32-1, 0))
+	f.Add(rkm1Header(1, 1<<32-1))
+	f.Add(append(rkm1Header(2, 1), 0xff, 2, 0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0xff))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewRKM1Reader(bg, bytes.NewReader(data), int64(len(data)), "f.bin")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "f.bin" {
+				t.Fatalf("error %v is not a ParseError naming the file", err)
 			}
 			return
 		}

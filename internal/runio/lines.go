@@ -21,9 +21,17 @@ type lineReader struct {
 	line  int64
 	blank int64
 	eof   bool
+	max   int // longest line accepted, terminator excluded
 }
 
-func newLineReader(r io.Reader, name string, size int) *lineReader {
+// newLineReader reads r with the buffer size and line limit of opts. The
+// window never exceeds the limit by more than the terminator, so every
+// longer line goes through longLine, which enforces the limit.
+func newLineReader(r io.Reader, name string, opts *Options) *lineReader {
+	size, maxLine := opts.bufferSize(), opts.maxLine()
+	if size > maxLine+2 {
+		size = max(maxLine+2, 16)
+	}
 	br, ok := r.(*bufio.Reader)
 	if st, isStream := r.(*stream); isStream {
 		br, ok = st.Reader, true
@@ -31,7 +39,7 @@ func newLineReader(r io.Reader, name string, size int) *lineReader {
 	if !ok || br.Size() < size {
 		br = bufio.NewReaderSize(r, size)
 	}
-	return &lineReader{name: name, br: br}
+	return &lineReader{name: name, br: br, max: maxLine}
 }
 
 // refill discards the consumed bytes and makes the window hold more than
@@ -83,13 +91,13 @@ func (l *lineReader) raw() ([]byte, error) {
 		if i := bytes.IndexByte(l.win[l.pos:], '\n'); i >= 0 {
 			b := l.win[l.pos : l.pos+i]
 			l.pos += i + 1
-			return b, nil
+			return l.check(b)
 		}
 		if l.eof {
 			if l.pos < len(l.win) {
 				b := l.win[l.pos:]
 				l.pos = len(l.win)
-				return b, nil
+				return l.check(b)
 			}
 			return nil, io.EOF
 		}
@@ -99,9 +107,32 @@ func (l *lineReader) raw() ([]byte, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			return l.longLine()
 		default:
-			return nil, fmt.Errorf("%s: line %d: %w", l.name, l.line+1, err)
+			return nil, l.readErr(err)
 		}
 	}
+}
+
+// readErr reports a failed read (a gzip or disk error) at the next line.
+func (l *lineReader) readErr(err error) error {
+	return &ParseError{File: l.name, Line: l.line + 1, Msg: "cannot read", Err: err}
+}
+
+// check returns b, or an error if it is longer than the limit (a "\r"
+// before the "\n" does not count).
+func (l *lineReader) check(b []byte) ([]byte, error) {
+	n := len(b)
+	if n > 0 && b[n-1] == '\r' {
+		n--
+	}
+	if n > l.max {
+		return nil, l.tooLong()
+	}
+	return b, nil
+}
+
+func (l *lineReader) tooLong() error {
+	return &ParseError{File: l.name, Line: l.line + 1,
+		Msg: fmt.Sprintf("line longer than %d bytes (%s raises the limit)", l.max, flagMaxLine)}
 }
 
 // longLine reads a line longer than the buffer, whose start fills it.
@@ -111,16 +142,20 @@ func (l *lineReader) longLine() ([]byte, error) {
 	l.win, l.pos = nil, 0
 	for {
 		b, err := l.br.ReadSlice('\n')
+		// Stop before holding more than the limit (plus "\r\n").
+		if len(l.long)+len(b) > l.max+2 {
+			return nil, l.tooLong()
+		}
 		l.long = append(l.long, b...)
 		switch {
 		case err == nil:
-			return l.long[:len(l.long)-1], nil
+			return l.check(l.long[:len(l.long)-1])
 		case errors.Is(err, bufio.ErrBufferFull):
 		case err == io.EOF:
 			l.eof = true
-			return l.long, nil
+			return l.check(l.long)
 		default:
-			return nil, fmt.Errorf("%s: line %d: %w", l.name, l.line+1, err)
+			return nil, l.readErr(err)
 		}
 	}
 }

@@ -157,21 +157,21 @@ func MaybeGunzip(r io.Reader, name string, bufSize int) (io.Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad gzip header: %w", name, err)
 		}
-		return gzipReader{zr, name}, nil
+		return gzipReader{zr}, nil
 	}
 	return br, nil
 }
 
-// gzipReader names the file in decompression errors.
+// gzipReader marks decompression errors as gzip's. The file name is added
+// once, by whoever reports the error (the line reader, or readWhole).
 type gzipReader struct {
 	*gzip.Reader
-	name string
 }
 
 func (g gzipReader) Read(p []byte) (int, error) {
 	n, err := g.Reader.Read(p)
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("%s: gzip: %w", g.name, err)
+		err = fmt.Errorf("gzip: %w", err)
 	}
 	return n, err
 }
@@ -209,11 +209,24 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 		return nil, 0, nil, err
 	}
 	defer s.Close()
-	data, err := io.ReadAll(s)
+	data, err := readWhole(s, path, opts.maxInput())
 	if err != nil {
 		return nil, 0, nil, err
 	}
 	return bytes.NewReader(data), int64(len(data)), io.NopCloser(nil), nil
+}
+
+// readWhole reads r to its end, failing once it has given more than limit
+// bytes, so a decompression bomb costs at most the limit.
+func readWhole(r io.Reader, name string, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: decompressed input larger than %d bytes, the limit for inputs read whole (%s raises it)", name, limit, flagMaxInput)
+	}
+	return data, nil
 }
 
 // countingReader adds the bytes it reads to n.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -211,6 +212,76 @@ type Options struct {
 	// from the files (as stored, so compressed bytes for gzip input), for
 	// progress reports. It is updated from the reading goroutines.
 	BytesRead *atomic.Int64
+	// Positions, when not empty, says that TSV or CSV input has no header
+	// and names its columns in order (see [ParsePositions]).
+	Positions []string
+	// MaxLineBytes bounds the length of one line of a text input (TREC,
+	// TSV, CSV, JSON Lines), terminator excluded; a longer line is an
+	// error. Zero means [DefaultMaxLineBytes].
+	MaxLineBytes int
+	// MaxInputBytes bounds the decompressed size of an input that is read
+	// whole into memory (a gzipped or piped Parquet or RKM1 file); a larger
+	// one is an error. Zero means [DefaultMaxInputBytes].
+	MaxInputBytes int64
+}
+
+// Column roles of [Options.Positions]: "-" is a column that is not read.
+var positionRoles = []string{"qid", "doc", "label", "score", "weight", "-"}
+
+// ParsePositions parses the column roles of a headerless TSV or CSV file,
+// comma-separated and in order: qid, label and score once each, doc and
+// weight at most once, and "-" for any column to ignore, as in
+// "qid,-,doc,-,score" for a TREC run saved as TSV without its rank and tag.
+// The empty string means the input has a header (nil).
+func ParsePositions(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	roles := strings.Split(s, ",")
+	seen := map[string]bool{}
+	for _, r := range roles {
+		if !slices.Contains(positionRoles, r) {
+			return nil, fmt.Errorf("unknown column %q in %q (want qid, doc, label, score, weight, or - to skip a column)", r, s)
+		}
+		if r != "-" && seen[r] {
+			return nil, fmt.Errorf("column %s appears twice in %q", r, s)
+		}
+		seen[r] = true
+	}
+	for _, r := range []string{"qid", "label", "score"} {
+		if !seen[r] {
+			return nil, fmt.Errorf("no %s column in %q (qid, label and score are required)", r, s)
+		}
+	}
+	return roles, nil
+}
+
+// DefaultMaxLineBytes is the default longest line: 64 MiB, far above any
+// real line (a JSON list of 1M items is about 30 MB).
+const DefaultMaxLineBytes = 64 << 20
+
+// DefaultMaxInputBytes is the default largest decompressed input read
+// whole: 4 GiB.
+const DefaultMaxInputBytes = 4 << 30
+
+// Flag names of the limits, for the errors that say how to raise them.
+const (
+	flagMaxLine  = "--max-line-bytes"
+	flagMaxInput = "--max-input-bytes"
+)
+
+func (o *Options) maxLine() int {
+	if o.MaxLineBytes <= 0 {
+		return DefaultMaxLineBytes
+	}
+	return o.MaxLineBytes
+}
+
+func (o *Options) maxInput() int64 {
+	if o.MaxInputBytes <= 0 {
+		return DefaultMaxInputBytes
+	}
+	return o.MaxInputBytes
 }
 
 func (o *Options) bufferSize() int {

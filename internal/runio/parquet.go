@@ -2,6 +2,7 @@ package runio
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ type parquetSource struct {
 	weight *pcol
 	doc    *pcol
 	closer io.Closer
+	broken error // set once parquet-go panicked: the reader state is lost
 }
 
 type pcol struct {
@@ -55,13 +57,48 @@ func NewParquetReader(ctx context.Context, r io.ReaderAt, size int64, name strin
 	return newStreamReader(ctx, src, name, opts), nil
 }
 
-func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (*parquetSource, error) {
+// corrupt turns a panic of parquet-go, which it raises on some corrupt
+// files (a bad offset or length in the metadata or a page), into an error.
+func corrupt(name string, row int64, p any) error {
+	return &ParseError{File: name, Line: row, Msg: "corrupt Parquet file", Err: fmt.Errorf("the Parquet decoder failed: %v", p)}
+}
+
+// checkParquetFooter checks the file's magic bytes and footer length before
+// parquet-go sees it: OpenFile allocates the footer length as read, so a
+// corrupt length made a 4 KB file allocate up to 4 GB.
+func checkParquetFooter(r io.ReaderAt, size int64, name string) error {
+	var tail [8]byte
+	if size < 12 {
+		return &ParseError{File: name, Field: "size", Value: strconv.FormatInt(size, 10), Msg: "not a Parquet file: too short"}
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return &ParseError{File: name, Msg: "cannot read the Parquet footer", Err: err}
+	}
+	if string(tail[4:]) != "PAR1" {
+		return &ParseError{File: name, Field: "magic", Value: string(tail[4:]), Msg: "not a Parquet file (no PAR1 at the end)"}
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return &ParseError{File: name, Field: "footer length", Value: strconv.FormatInt(n, 10),
+			Msg: fmt.Sprintf("corrupt Parquet file: the footer cannot be longer than the %d-byte file", size)}
+	}
+	return nil
+}
+
+func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *parquetSource, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, corrupt(name, 0, p)
+		}
+	}()
+	if err := checkParquetFooter(r, size, name); err != nil {
+		return nil, err
+	}
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
 	cols, wReq, dReq := opts.Columns.WithDefaults()
-	s := &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
+	s = &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c
 	}
@@ -108,6 +145,13 @@ func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (*pa
 	if s.doc, err = lookup(cols.Doc, dReq, true); err != nil {
 		return nil, err
 	}
+	var idx []int
+	for _, c := range s.all() {
+		idx = append(idx, c.idx)
+	}
+	if err := checkPages(r, size, name, f.Metadata(), idx); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -142,8 +186,12 @@ func (s *parquetSource) hasDocs() bool     { return s.doc != nil }
 func (s *parquetSource) docField() string  { return s.cols.Doc }
 func (s *parquetSource) blankLines() int64 { return 0 }
 
-func (s *parquetSource) close() error {
-	var err error
+func (s *parquetSource) close() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = corrupt(s.name, 0, p)
+		}
+	}()
 	for _, c := range s.all() {
 		if c.r != nil {
 			err = errors.Join(err, c.r.Close())
@@ -235,7 +283,18 @@ func (s *parquetSource) id(c *pcol) ([]byte, error) {
 	return c.lastText, nil
 }
 
-func (s *parquetSource) next(r *row) error {
+// next reads one row. A panic inside parquet-go (a corrupt page) becomes an
+// error here, on the goroutine that reads, and every later call returns it.
+func (s *parquetSource) next(r *row) (err error) {
+	if s.broken != nil {
+		return s.broken
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.broken = corrupt(s.name, s.row, p)
+			err = s.broken
+		}
+	}()
 	for s.left == 0 {
 		if s.next_ >= len(s.groups) {
 			return io.EOF
@@ -247,7 +306,6 @@ func (s *parquetSource) next(r *row) error {
 	s.left--
 	s.row++
 	r.line = s.row
-	var err error
 	if r.qid, err = s.id(s.qid); err != nil {
 		return err
 	}
@@ -256,6 +314,9 @@ func (s *parquetSource) next(r *row) error {
 	}
 	if r.label, err = s.num(s.label); err != nil {
 		return err
+	}
+	if math.IsInf(r.label, 0) {
+		return &ParseError{File: s.name, Line: s.row, Field: s.cols.Label, Value: strconv.FormatFloat(r.label, 'g', -1, 64), Msg: msgInfLabel}
 	}
 	if r.score, err = s.num(s.score); err != nil {
 		return err

@@ -70,7 +70,7 @@ type floatQIDRow struct {
 	Score float64 `parquet:"score"`
 }
 
-func writeParquet[T any](t *testing.T, rows []T) []byte {
+func writeParquet[T any](t testing.TB, rows []T) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := parquet.NewGenericWriter[T](&b)
@@ -107,7 +107,7 @@ func TestParquetErrors(t *testing.T) {
 		{"unsorted", writeParquet(t, []optionalRow{{"b", 1, &one}, {"a", 1, &one}}), Options{},
 			`p.parquet:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
 		{"not parquet", []byte("qid\tlabel\tscore\n"), Options{},
-			`p.parquet: not a readable Parquet file: `},
+			`p.parquet: field magic: value "ore\n": not a Parquet file (no PAR1 at the end)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

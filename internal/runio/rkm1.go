@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 )
 
@@ -39,16 +40,28 @@ func NewRKM1Reader(ctx context.Context, r io.ReaderAt, size int64, name string) 
 	if string(hdr[:4]) != RKM1Magic {
 		return nil, &ParseError{File: name, Field: "magic", Value: string(hdr[:4]), Msg: "not an RKM1 file"}
 	}
-	q := int64(binary.LittleEndian.Uint32(hdr[4:]))
-	l := int64(binary.LittleEndian.Uint32(hdr[8:]))
-	if want := 12 + 5*q*l; size != want {
-		return nil, &ParseError{File: name, Field: "size", Value: strconv.FormatInt(size, 10),
-			Msg: fmt.Sprintf("an RKM1 file with Q=%d L=%d has %d bytes", q, l, want)}
+	q := uint64(binary.LittleEndian.Uint32(hdr[4:]))
+	l := uint64(binary.LittleEndian.Uint32(hdr[8:]))
+	if q > 0 && l == 0 {
+		return nil, &ParseError{File: name, Field: "L", Value: "0", Msg: fmt.Sprintf("Q=%d lists of no items (a list needs at least one item)", q)}
 	}
+	// Check the header against the file size before allocating anything.
+	// Q*L < 2^64 since both are below 2^32, and 5*Q*L cannot overflow once
+	// Q*L fits in the size.
+	if n := q * l; size < 12 || n > uint64(size-12)/5 || 12+5*n != uint64(size) {
+		want := new(big.Int).Mul(new(big.Int).SetUint64(q), new(big.Int).SetUint64(l))
+		want.Mul(want, big.NewInt(5)).Add(want, big.NewInt(12))
+		return nil, &ParseError{File: name, Field: "size", Value: strconv.FormatInt(size, 10),
+			Msg: fmt.Sprintf("an RKM1 file with Q=%d L=%d has %s bytes", q, l, want)}
+	}
+	n := int64(q * l)
 	t := &rkm1Reader{ctx: ctx, name: name, q: int(q), l: int(l),
-		labels: bufio.NewReaderSize(io.NewSectionReader(r, 12, q*l), 1<<16),
-		scores: bufio.NewReaderSize(io.NewSectionReader(r, 12+q*l, 4*q*l), 1<<18),
-		lbuf:   make([]byte, l), sbuf: make([]byte, 4*l)}
+		labels: bufio.NewReaderSize(io.NewSectionReader(r, 12, n), 1<<16),
+		scores: bufio.NewReaderSize(io.NewSectionReader(r, 12+n, 4*n), 1<<18)}
+	if q > 0 {
+		// Bounded by the file size, checked above.
+		t.lbuf, t.sbuf = make([]byte, l), make([]byte, 4*l)
+	}
 	if c, ok := r.(io.Closer); ok {
 		t.closer = c
 	}

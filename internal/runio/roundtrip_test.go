@@ -67,15 +67,7 @@ func randomQueries(seed uint64, n int, weights, docs bool) []Query {
 func writeFile(t *testing.T, dir, name string, data []byte, zip bool) string {
 	t.Helper()
 	if zip {
-		var b bytes.Buffer
-		zw := gzip.NewWriter(&b)
-		if _, err := zw.Write(data); err != nil {
-			t.Fatal(err)
-		}
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		data = b.Bytes()
+		data = gzipBytes(t, data)
 		name += ".gz"
 	}
 	p := filepath.Join(dir, name)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -156,4 +157,55 @@ func BenchmarkParseFloat(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkGroupedMemory measures the heap that UnsortedGroup holds once
+// the whole input is loaded, per item and per query: 1M one-item queries
+// (the per-query cost), and 10k queries of 100 items (the per-item cost),
+// with and without document ids. The figures are quoted in the docs.
+func BenchmarkGroupedMemory(b *testing.B) {
+	for _, tc := range []struct {
+		name         string
+		queries, per int
+		docs         bool
+	}{
+		{"1Mx1", 1_000_000, 1, false},
+		{"10kx100", 10_000, 100, false},
+		{"10kx100docs", 10_000, 100, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			if tc.docs {
+				buf.WriteString("qid\tdoc\tlabel\tscore\n")
+			} else {
+				buf.WriteString("qid\tlabel\tscore\n")
+			}
+			for i := range tc.queries * tc.per {
+				// Queries interleave, so the input is unsorted.
+				q := i % tc.queries
+				buf.WriteString(strconv.Itoa(q * 7))
+				if tc.docs {
+					buf.WriteString("\tD" + strconv.Itoa(i/tc.queries))
+				}
+				buf.WriteString("\t1\t0.5\n")
+			}
+			data := buf.Bytes()
+			var perLine float64
+			for b.Loop() {
+				r := mustOpen(NewDelimitedReader(bg, bytes.NewReader(data), "g.tsv", '\t', Options{Unsorted: UnsortedGroup}))
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				var q Query
+				if err := r.Next(&q); err != nil { // loads everything
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				perLine = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(tc.queries*tc.per)
+				runtime.KeepAlive(r)
+			}
+			b.ReportMetric(perLine, "heapB/item")
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 )
 
 // row is one item as parsed by a rowSource. qid and doc may point into the
@@ -189,26 +190,43 @@ func (s *streamReader) add(q *Query, r *row) error {
 	return nil
 }
 
-// groupedRows holds a whole input grouped by qid (UnsortedGroup).
+// groupedRows holds a whole input grouped by qid (UnsortedGroup). The
+// rows stay in flat arrays in input order, and each qid's rows are a
+// linked list through nextRow: per item this costs the label, score and
+// line (24 bytes), the link (4), and the weight (8) and document id (its
+// bytes plus 4) when present; per query the qid, its list head and a map
+// entry. Slices of slices per qid cost about twice as much for one-item
+// queries.
 type groupedRows struct {
-	groups []*rowGroup
-	next   int
-}
-
-type rowGroup struct {
-	qid     string
+	heads   []groupHead // in order of first appearance
 	labels  []float64
 	scores  []float64
 	weights []float64
 	lines   []int64
+	nextRow []int32 // the qid's next row, or -1
 	docs    []byte
-	docEnd  []uint32
+	docEnd  []uint32 // end of each row's document id in docs
+	next    int
 }
+
+type groupHead struct {
+	qid         string
+	first, last int32
+	n           int32
+}
+
+// Largest input that UnsortedGroup holds: rows and document bytes are
+// indexed with 32 bits.
+const (
+	maxGroupedRows     = math.MaxInt32
+	maxGroupedDocBytes = math.MaxUint32
+)
 
 func (s *streamReader) loadGrouped() error {
 	g := &groupedRows{}
-	index := make(map[string]int)
-	var last *rowGroup
+	index := make(map[string]int32)
+	last := int32(-1) // head of the previous row's qid
+	withW, withD := s.src.hasWeights(), s.src.hasDocs()
 	for n := 0; ; n++ {
 		if n&0xffff == 0 {
 			if err := s.ctx.Err(); err != nil {
@@ -224,24 +242,36 @@ func (s *streamReader) loadGrouped() error {
 		}
 		s.stats.Rows++
 		r := &s.r
-		if last == nil || last.qid != string(r.qid) {
-			i, ok := index[string(r.qid)]
+		if n >= maxGroupedRows || withD && uint64(len(g.docs))+uint64(len(r.doc)) > maxGroupedDocBytes {
+			return &ParseError{File: s.name, Line: r.line, Msg: "too large to group in memory (over 2^31 rows or 4 GiB of document ids): sort the input by qid and read it without --unsorted group"}
+		}
+		row := int32(n)
+		if last < 0 || g.heads[last].qid != string(r.qid) {
+			h, ok := index[string(r.qid)]
 			if !ok {
-				i = len(g.groups)
-				g.groups = append(g.groups, &rowGroup{qid: string(r.qid)})
-				index[g.groups[i].qid] = i
+				h = int32(len(g.heads))
+				g.heads = append(g.heads, groupHead{qid: string(r.qid), first: row, last: row})
+				index[g.heads[h].qid] = h
+			} else {
+				g.nextRow[g.heads[h].last] = row
 			}
-			last = g.groups[i]
+			last = h
+		} else {
+			g.nextRow[g.heads[last].last] = row
 		}
-		last.labels = append(last.labels, r.label)
-		last.scores = append(last.scores, r.score)
-		last.lines = append(last.lines, r.line)
-		if s.src.hasWeights() {
-			last.weights = append(last.weights, r.weight)
+		hd := &g.heads[last]
+		hd.last = row
+		hd.n++
+		g.labels = append(g.labels, r.label)
+		g.scores = append(g.scores, r.score)
+		g.lines = append(g.lines, r.line)
+		g.nextRow = append(g.nextRow, -1)
+		if withW {
+			g.weights = append(g.weights, r.weight)
 		}
-		if s.src.hasDocs() {
-			last.docs = append(last.docs, r.doc...)
-			last.docEnd = append(last.docEnd, uint32(len(last.docs)))
+		if withD {
+			g.docs = append(g.docs, r.doc...)
+			g.docEnd = append(g.docEnd, uint32(len(g.docs)))
 		}
 	}
 	s.grouped = g
@@ -255,28 +285,29 @@ func (s *streamReader) nextGrouped(q *Query) error {
 		}
 	}
 	g := s.grouped
-	if g.next >= len(g.groups) {
+	if g.next >= len(g.heads) {
 		s.done = true
 		s.grouped = nil
 		return io.EOF
 	}
-	grp := g.groups[g.next]
-	g.groups[g.next] = nil // release memory as we go
+	hd := g.heads[g.next]
 	g.next++
 	q.reset(s.src.hasWeights(), s.opts.KeepDocs && s.src.hasDocs())
-	q.QID = grp.qid
-	q.Line = grp.lines[0]
-	s.beginQuery(q, len(grp.scores))
+	q.QID = hd.qid
+	q.Line = g.lines[hd.first]
+	s.beginQuery(q, int(hd.n))
 	var r row
-	start := uint32(0)
-	for i := range grp.scores {
-		r.label, r.score, r.line = grp.labels[i], grp.scores[i], grp.lines[i]
-		if grp.weights != nil {
-			r.weight = grp.weights[i]
+	for i := hd.first; i >= 0; i = g.nextRow[i] {
+		r.label, r.score, r.line = g.labels[i], g.scores[i], g.lines[i]
+		if g.weights != nil {
+			r.weight = g.weights[i]
 		}
-		if grp.docEnd != nil {
-			r.doc = grp.docs[start:grp.docEnd[i]]
-			start = grp.docEnd[i]
+		if g.docEnd != nil {
+			start := uint32(0)
+			if i > 0 {
+				start = g.docEnd[i-1]
+			}
+			r.doc = g.docs[start:g.docEnd[i]]
 		}
 		if err := s.add(q, &r); err != nil {
 			return err

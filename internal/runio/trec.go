@@ -55,8 +55,8 @@ type trecParser struct {
 	closer  io.Closer
 }
 
-func newTRECParser(r io.Reader, name string, isRun bool, size int) *trecParser {
-	p := &trecParser{lr: newLineReader(r, name, size), isRun: isRun, fields: make([][]byte, 0, 8)}
+func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
+	p := &trecParser{lr: newLineReader(r, name, opts), isRun: isRun, fields: make([][]byte, 0, 8)}
 	if c, ok := r.(io.Closer); ok {
 		p.closer = c
 	}
@@ -109,6 +109,9 @@ func (p *trecParser) parse(b []byte) (qid, doc []byte, v float64, err error) {
 	l, ok := parseFloat(f[3])
 	if !ok || math.IsNaN(l) {
 		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "rel", Value: clip(f[3]), Msg: "not a number"}
+	}
+	if math.IsInf(l, 0) {
+		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "rel", Value: clip(f[3]), Msg: "infinite relevance (judgments must be finite)"}
 	}
 	return f[0], f[2], l, nil
 }
@@ -321,8 +324,8 @@ type trecReader struct {
 // background goroutines, one query at a time.
 func NewTRECReader(ctx context.Context, qrels, run io.Reader, qrelsName, runName string, opts Options) (Reader, error) {
 	t := &trecReader{ctx: ctx, opts: opts, qname: qrelsName, rname: runName, tbl: newDocTable()}
-	t.qp = newTRECParser(qrels, qrelsName, false, opts.bufferSize())
-	t.rp = newTRECParser(run, runName, true, opts.bufferSize())
+	t.qp = newTRECParser(qrels, qrelsName, false, &opts)
+	t.rp = newTRECParser(run, runName, true, &opts)
 	if opts.Unsorted == UnsortedError {
 		t.qs = startBlockStream(t.qp)
 		t.rs = startBlockStream(t.rp)

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/significance"
+)
+
+const compareUsage = `usage: rankmetrics compare [flags] QRELS RUN_A RUN_B [RUN...]
+       rankmetrics compare [flags] FILE_A FILE_B [FILE...]
+       rankmetrics compare [flags] --score-col a --score-col b [...] FILE
+
+Compares systems over the same queries with paired significance tests. Each
+run is evaluated by the engine of "rankmetrics eval" (the per-query values of
+eval -q, for any measure eval accepts); then every run is compared with the
+baseline (--baseline, default the first run) or every pair (--all-pairs).
+
+Inputs: a TREC qrels file and two or more runs; or two or more prediction
+files (TSV, CSV, JSON Lines, Parquet, RKM1; labels in each); or one prediction
+file with several --score-col columns, one run per column.
+
+Pairing: the queries are paired by qid. By default the queries are the
+qrels' judged queries: a run that misses one gets 0 on it, as trec_eval -c
+(--qrels-only keep), and queries only in a run are left out (--run-only
+skip). With other settings, the queries are those every run has; the others
+are counted on stderr.
+
+Tests (--test, repeatable, two-sided; default t and randomization):
+  t              Student's paired t-test
+  wilcoxon       signed-rank test, zeros dropped, exact for n <= 50 untied
+  randomization  Fisher's sign-flip test of the mean difference: exact when
+                 2^n <= --samples, else --samples Monte Carlo samples
+  bootstrap      paired bootstrap: shift-method p and percentile interval
+  tukey          randomised Tukey HSD over all runs (Carterette 2012); its p
+                 is already family-wise over all pairs, so --correction does
+                 not apply to it (p_adjusted = p)
+p_adjusted applies --correction over the comparisons of one measure and one
+test. diff is the mean of the per-query differences run - baseline;
+effect_size is diff / sd of the differences; ci_low and ci_high bound the
+(1 - alpha) t interval of diff. A difference is significant (a superscript in
+the tables, a * after p_adj) when p_adjusted <= alpha. In JSON, runs[].mean is
+the value eval reports for the run over its queries; mean_baseline and
+mean_run are the plain means over the paired queries. Non-finite statistics
+(t of equal non-zero differences, the effect size with sd 0, the interval of
+one query) are null in JSON. Monte Carlo results depend only on --seed, never
+on --workers.
+
+Flags:
+`
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*s = append(*s, p)
+		}
+	}
+	return nil
+}
+
+// The tests of --test, in report order.
+var compareTests = []string{"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
+
+// compareOptions is the parsed command line of compare.
+type compareOptions struct {
+	paths      []string
+	trec       bool
+	read       runio.Options
+	scoreCols  []string
+	measures   []evaluate.Measure
+	cfg        metric.Config
+	batch      int
+	workers    int
+	runOnly    evaluate.Policy
+	qrelsOnly  evaluate.Policy
+	tests      []string
+	samples    int
+	seed       uint64
+	alpha      float64
+	correction significance.Correction
+	baseline   string
+	allPairs   bool
+	format     string
+	plotPath   string
+}
+
+func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, error) {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &compareOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
+	var measures measureList
+	var tests, scoreCols stringList
+	fs.Var(&measures, "m", "measure `NAME` as in eval: map, map@K, ndcg@10, P_10, ...; repeatable (default map)")
+	fs.Var(&tests, "test", "`TEST`: t, wilcoxon, randomization, bootstrap or tukey; repeatable (default t and randomization)")
+	fs.IntVar(&o.samples, "samples", significance.DefaultSamples, "Monte Carlo samples of randomization, bootstrap and tukey")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed of the Monte Carlo samples")
+	fs.Float64Var(&o.alpha, "alpha", significance.DefaultAlpha, "significance level; intervals cover 1 - alpha")
+	correction := fs.String("correction", "holm", "multiple-comparison correction per measure and test: none, bonferroni, holm or bh")
+	fs.StringVar(&o.baseline, "baseline", "", "the baseline `RUN` (its name or path; default the first run)")
+	fs.BoolVar(&o.allPairs, "all-pairs", false, "compare every pair of runs instead of each run with the baseline")
+	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure")
+	dtype := fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's) or float64")
+	ties := fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")
+	fs.Uint64Var(&o.cfg.Seed, "ties-seed", 0, "seed of the random tie order (eval's --seed)")
+	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
+	inFormat := fs.String("input-format", "auto", "input format: auto, trec, tsv, csv, jsonl, parquet or rkm1")
+	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column or key")
+	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key")
+	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
+	fs.StringVar(&o.read.Columns.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column or key")
+	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key")
+	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the input in memory)")
+	dedupe := fs.String("dedupe", "error", "repeated (qid, doc): error, first or max")
+	runOnly := fs.String("run-only", "skip", "queries of a run with no judgment: skip, or keep (value 0)")
+	qrelsOnly := fs.String("qrels-only", "keep", "judged queries missing from a run: keep (value 0, trec_eval -c) or skip")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, compareUsage)
+		fs.PrintDefaults()
+	}
+	rest := args
+	for {
+		if help, err := parseFlags(fs, rest); help || err != nil {
+			return nil, help, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		o.paths = append(o.paths, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	bad := func(format string, a ...any) (*compareOptions, bool, error) {
+		fmt.Fprintf(stderr, "compare: "+format+"\n", a...)
+		return nil, false, errUsage
+	}
+	var err error
+	if o.cfg.DType, err = metric.ParseDType(*dtype); err != nil {
+		return bad("--dtype: %v", err)
+	}
+	if o.cfg.Ties, err = metric.ParseTiePolicy(*ties); err != nil {
+		return bad("--ties: %v", err)
+	}
+	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
+		return bad("--input-format: %v", err)
+	}
+	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*unsorted); err != nil {
+		return bad("--unsorted: %v", err)
+	}
+	if o.read.Dedupe, err = runio.ParseDedupePolicy(*dedupe); err != nil {
+		return bad("--dedupe: %v", err)
+	}
+	if o.runOnly, err = evaluate.ParsePolicy(*runOnly); err != nil {
+		return bad("--run-only %v", err)
+	}
+	if o.qrelsOnly, err = evaluate.ParsePolicy(*qrelsOnly); err != nil {
+		return bad("--qrels-only %v", err)
+	}
+	if o.correction, err = significance.ParseCorrection(*correction); err != nil {
+		return bad("--correction %q: want none, bonferroni, holm or bh", *correction)
+	}
+	o.measures = measures
+	if len(o.measures) == 0 {
+		o.measures = []evaluate.Measure{evaluate.MAP()}
+	}
+	for _, t := range tests {
+		if !slices.Contains(compareTests, t) {
+			return bad("--test %q: want t, wilcoxon, randomization, bootstrap or tukey", t)
+		}
+	}
+	if len(tests) == 0 {
+		tests = stringList{"t", "randomization"}
+	}
+	for _, t := range compareTests { // report order, no repeats
+		if slices.Contains(tests, t) {
+			o.tests = append(o.tests, t)
+		}
+	}
+	switch {
+	case o.samples < 1:
+		return bad("--samples %d: want at least 1", o.samples)
+	case !(o.alpha > 0 && o.alpha < 1):
+		return bad("--alpha %v: want 0 < alpha < 1", o.alpha)
+	case o.batch < 1:
+		return bad("--batch %d: want at least 1", o.batch)
+	case o.workers < 1:
+		return bad("--workers %d: want at least 1", o.workers)
+	case o.allPairs && o.baseline != "":
+		return bad("--baseline and --all-pairs exclude each other")
+	}
+	switch o.format {
+	case "table", "markdown", "latex", "json", "tsv":
+	default:
+		return bad("--format %q: want table, markdown, latex, json or tsv", o.format)
+	}
+	o.scoreCols = scoreCols
+	if len(o.scoreCols) == 0 {
+		o.scoreCols = []string{"score"}
+	}
+	// TREC unless the format, or the first file's extension, says a
+	// prediction file.
+	o.trec = o.read.Format == runio.FormatTREC
+	if o.read.Format == runio.FormatAuto && len(o.paths) > 0 {
+		f, err := runio.DetectFormat(o.paths[0])
+		o.trec = err != nil || f == runio.FormatTREC
+	}
+	nRuns := len(o.paths)
+	if o.trec {
+		nRuns--
+		if len(o.scoreCols) > 1 {
+			return bad("--score-col is repeated, but TREC runs have no score columns")
+		}
+	} else if len(o.scoreCols) > 1 {
+		if len(o.paths) != 1 {
+			return bad("a repeated --score-col compares the columns of one file; got %d files", len(o.paths))
+		}
+		nRuns = len(o.scoreCols)
+	}
+	if nRuns < 2 {
+		return bad("want at least two runs (QRELS RUN_A RUN_B, FILE_A FILE_B, or FILE with two --score-col); got %d paths (see rankmetrics compare -h)", len(o.paths))
+	}
+	return o, false, nil
+}
+
+// runValues is the per-query values of one run.
+type runValues struct {
+	name, file string
+	qids       []string
+	values     [][]float64 // [measure][query]
+	means      []float64   // overall value of each measure, as eval reports it
+}
+
+// runCompare implements "rankmetrics compare".
+func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	o, help, err := parseCompareArgs(args, stderr)
+	if help || err != nil {
+		return err
+	}
+	o.read.Stdin = stdin
+	runs, err := o.evaluateRuns(ctx)
+	if err != nil {
+		return err
+	}
+	qids, values, err := pairQueries(runs, o.measures, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := o.compare(ctx, runs, qids, values)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	if err := rep.write(out, o.format); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if o.plotPath != "" {
+		if err := writeComparePlot(o.plotPath, rep, values); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
+	}
+	return nil
+}
+
+// evaluateRuns evaluates every run with eval's engine and keeps its
+// per-query values.
+func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error) {
+	type input struct {
+		name, file string
+		paths      []string
+		scoreCol   string
+	}
+	var inputs []input
+	switch {
+	case o.trec:
+		for _, p := range o.paths[1:] {
+			inputs = append(inputs, input{filepath.Base(p), p, []string{o.paths[0], p}, "score"})
+		}
+	case len(o.scoreCols) > 1:
+		for _, c := range o.scoreCols {
+			inputs = append(inputs, input{c, o.paths[0], o.paths[:1], c})
+		}
+	default:
+		for _, p := range o.paths {
+			inputs = append(inputs, input{filepath.Base(p), p, []string{p}, o.scoreCols[0]})
+		}
+	}
+	seen := map[string]int{}
+	runs := make([]*runValues, len(inputs))
+	for i, in := range inputs {
+		name := in.name
+		if seen[name]++; seen[name] > 1 {
+			name = fmt.Sprintf("%s#%d", name, seen[name])
+		}
+		rv := &runValues{name: name, file: in.file, values: make([][]float64, len(o.measures))}
+		read := o.read
+		read.Columns.Score = in.scoreCol
+		if o.trec {
+			read.Format = runio.FormatTREC
+		}
+		r, err := runio.Open(ctx, in.paths, read)
+		if err != nil {
+			return nil, err
+		}
+		res, err := evaluate.Run(ctx, r, evaluate.Options{
+			Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
+			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly,
+			PerQuery: func(b *evaluate.Batch) error {
+				for q := range b.Len() {
+					rv.qids = append(rv.qids, b.QID(q))
+					for m := range o.measures {
+						rv.values[m] = append(rv.values[m], b.Value(m, q))
+					}
+				}
+				return nil
+			},
+		})
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", in.file, err)
+		}
+		rv.means = res.Values
+		runs[i] = rv
+	}
+	return runs, nil
+}
+
+// pairQueries returns the queries every run has, in the first run's order,
+// and values[run][measure][query] on them. It counts on stderr the queries
+// of each run that are not in every run. A non-finite value is an error
+// naming the run, the measure and the query.
+func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Writer) ([]string, [][][]float64, error) {
+	count := map[string]int{}
+	for _, r := range runs {
+		for _, q := range r.qids {
+			count[q]++
+		}
+	}
+	var qids []string
+	for _, q := range runs[0].qids {
+		if count[q] == len(runs) {
+			qids = append(qids, q)
+		}
+	}
+	values := make([][][]float64, len(runs))
+	for i, r := range runs {
+		if dropped := len(r.qids) - len(qids); dropped > 0 {
+			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", r.name, dropped, len(r.qids))
+		}
+		pos := make(map[string]int, len(r.qids))
+		for k, q := range r.qids {
+			if _, dup := pos[q]; dup {
+				return nil, nil, fmt.Errorf("run %s: query %q appears twice (the input is not grouped by qid; see --unsorted group)", r.file, q)
+			}
+			pos[q] = k
+		}
+		values[i] = make([][]float64, len(r.values))
+		for m, vals := range r.values {
+			values[i][m] = make([]float64, len(qids))
+			for k, q := range qids {
+				v := vals[pos[q]]
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, nil, fmt.Errorf("run %s: query %q: %s is %v: the paired tests need finite per-query values", r.file, q, measures[m].Name, v)
+				}
+				values[i][m][k] = v
+			}
+		}
+	}
+	if len(qids) == 0 {
+		return nil, nil, fmt.Errorf("no query is in every run: nothing to compare")
+	}
+	return qids, values, nil
+}

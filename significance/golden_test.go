@@ -1,0 +1,172 @@
+package significance
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// goldenEnv names a golden file to check instead of the committed one
+// (parity/stats/check.sh sets it to a file made with a fresh seed).
+const goldenEnv = "RANKMETRICS_SCIPY_GOLDEN"
+
+type goldenFile struct {
+	Versions map[string]string `json:"versions"`
+	Seed     int               `json:"seed"`
+	Samples  int               `json:"samples"`
+	Alpha    float64           `json:"alpha"`
+	Cases    []struct {
+		Name     string    `json:"name"`
+		Baseline []float64 `json:"baseline"`
+		Run      []float64 `json:"run"`
+		T        *struct {
+			Statistic, P float64
+		} `json:"t"`
+		Wilcoxon *struct {
+			Statistic, P float64
+			Method       string
+		} `json:"wilcoxon"`
+		Randomization *struct {
+			Statistic, P float64
+			Exact        bool
+		} `json:"randomization"`
+		Bootstrap *struct {
+			Low, High     float64
+			StandardError float64 `json:"standard_error"`
+		} `json:"bootstrap"`
+	} `json:"cases"`
+}
+
+func relErr(got, want float64) float64 {
+	if got == want {
+		return 0
+	}
+	return math.Abs(got-want) / math.Max(math.Abs(want), math.SmallestNonzeroFloat64)
+}
+
+// TestScipyGolden checks the tests against scipy's values in
+// testdata/scipy_golden.json (made by parity/stats/golden.py): t and
+// Wilcoxon p within 1e-9 relative, exact randomization p exactly, Monte
+// Carlo p and bootstrap bounds within 5 standard errors of the difference of
+// two independent Monte Carlo estimates.
+func TestScipyGolden(t *testing.T) {
+	path := "testdata/scipy_golden.json"
+	if p := os.Getenv(goldenEnv); p != "" {
+		path = p
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(g.Cases) == 0 {
+		t.Fatalf("%s: no cases", path)
+	}
+	ctx := context.Background()
+	passed, failed := 0, 0
+	maxRel := map[string]float64{}
+	counts := map[string]int{}
+	check := func(kind, name string, ok bool, format string, args ...any) {
+		counts[kind]++
+		if ok {
+			passed++
+			return
+		}
+		failed++
+		t.Errorf("%s %s: "+format, append([]any{name, kind}, args...)...)
+	}
+	B := float64(g.Samples)
+	for ci, c := range g.Cases {
+		d, err := Differences(c.Baseline, c.Run)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		if c.T != nil {
+			r, err := PairedT(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := max(relErr(r.P, c.T.P), relErr(r.Statistic, c.T.Statistic))
+			maxRel["t"] = max(maxRel["t"], e)
+			check("t", c.Name, e <= 1e-9, "got t=%v p=%v, scipy t=%v p=%v (rel %.3g)", r.Statistic, r.P, c.T.Statistic, c.T.P, e)
+		}
+		if c.Wilcoxon != nil {
+			r, err := Wilcoxon(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := relErr(r.P, c.Wilcoxon.P)
+			maxRel["wilcoxon"] = max(maxRel["wilcoxon"], e)
+			ok := e <= 1e-9 && r.Statistic == c.Wilcoxon.Statistic && r.Exact == (c.Wilcoxon.Method == "exact")
+			check("wilcoxon", c.Name, ok, "got W=%v p=%v exact=%v, scipy W=%v p=%v %s (rel %.3g)", r.Statistic, r.P, r.Exact, c.Wilcoxon.Statistic, c.Wilcoxon.P, c.Wilcoxon.Method, e)
+		}
+		if c.Randomization != nil {
+			r, err := Randomization(ctx, d, WithSamples(g.Samples), WithSeed(uint64(g.Seed)), WithStream(uint64(ci)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Randomization.Exact {
+				check("randomization-exact", c.Name, r.Exact && r.P == c.Randomization.P, "got p=%v exact=%v, scipy exact p=%v", r.P, r.Exact, c.Randomization.P)
+			} else {
+				// Our estimate (1+count)/(1+B) of p has variance
+				// p(1-p)/B; scipy's 2 min(one-sided p) has 4 (p/2)(1-p/2)/B.
+				pp := c.Randomization.P
+				se := math.Sqrt((max(pp*(1-pp), 1/B) + pp*(2-pp)) / B)
+				maxRel["randomization-mc (se)"] = max(maxRel["randomization-mc (se)"], math.Abs(r.P-pp)/se)
+				check("randomization-mc", c.Name, !r.Exact && math.Abs(r.P-pp) <= 5*se+2/B, "got p=%v, scipy p=%v (5 se = %.3g)", r.P, pp, 5*se)
+			}
+		}
+		if c.Bootstrap != nil {
+			r, err := Bootstrap(ctx, d, WithSamples(g.Samples), WithSeed(uint64(g.Seed)), WithStream(uint64(ci)), WithAlpha(g.Alpha))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// standard error of a q-quantile estimated from B draws of a
+			// roughly normal distribution with sd standard_error; two
+			// independent estimates differ by sqrt(2) times that.
+			q := g.Alpha / 2
+			zq := distuv.UnitNormal.Quantile(q)
+			se := math.Sqrt(2*q*(1-q)/B) / distuv.UnitNormal.Prob(zq) * c.Bootstrap.StandardError
+			// With values on a grid (ties), the resampled means live on
+			// a lattice of step gap/n and a percentile may land one or
+			// two atoms away: allow two steps.
+			lattice := 2 * latticeStep(d)
+			tol := 5*se + lattice + 1e-12
+			if se > 0 {
+				gap := max(math.Abs(r.Low-c.Bootstrap.Low), math.Abs(r.High-c.Bootstrap.High))
+				maxRel["bootstrap (se)"] = max(maxRel["bootstrap (se)"], max(gap-lattice, 0)/se)
+			}
+			ok := math.Abs(r.Low-c.Bootstrap.Low) <= tol && math.Abs(r.High-c.Bootstrap.High) <= tol
+			check("bootstrap", c.Name, ok, "got [%v, %v], scipy [%v, %v] (tolerance %.3g)", r.Low, r.High, c.Bootstrap.Low, c.Bootstrap.High, tol)
+		}
+	}
+	t.Logf("scipy %s, seed %d: cases per test %v; max relative error t %.3g, wilcoxon %.3g; largest Monte Carlo gap in standard errors: randomization %.2f, bootstrap bounds %.2f beyond two lattice steps (limit 5)",
+		g.Versions["scipy"], g.Seed, counts, maxRel["t"], maxRel["wilcoxon"], maxRel["randomization-mc (se)"], maxRel["bootstrap (se)"])
+	t.Logf("%d passed, %d failed", passed, failed)
+}
+
+// latticeStep returns the smallest gap above 1e-9 between two of the
+// values (smaller gaps are rounding: 0.3 - 0.2 != 0.1) over their number:
+// the step of the lattice of resampled means (0 when all values are equal).
+func latticeStep(d []float64) float64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	step := math.Inf(1)
+	for i := 1; i < len(s); i++ {
+		if g := s[i] - s[i-1]; g > 1e-9 {
+			step = min(step, g)
+		}
+	}
+	if math.IsInf(step, 1) {
+		return 0
+	}
+	return step / float64(len(d))
+}
