@@ -43,8 +43,7 @@ func (s *Settings) describe() string {
 // state returns metric j's accumulator. The caller holds f.mu.
 func (f *family) state(j int) FamilyState {
 	rng, _ := f.pcg.MarshalBinary() // a PCG always marshals
-	a := &f.acc[j]
-	s := accState(f.sets[j].DType, f.sets[j].accumulation() == Exact, &a.ex, a.total32, a.count32, a.total64, a.count64, rng)
+	s := f.acc[j].state(f.sets[j].DType, f.sets[j].accumulation() == Exact, rng)
 	return FamilyState{Settings: f.sets[j], Total: s.Total, Count: s.Count, ExactTotal: s.ExactTotal, ExactCount: s.ExactCount, RNG: rng}
 }
 
@@ -73,17 +72,7 @@ func (f *family) checkState(j int, s *FamilyState) error {
 // addState adds a checked state to metric j's totals. The caller holds
 // f.mu.
 func (f *family) addState(j int, s *FamilyState) {
-	a := &f.acc[j]
-	if f.sets[j].accumulation() == Exact {
-		var ex ExactTotals
-		_ = ex.SetState(State{ExactTotal: s.ExactTotal, ExactCount: s.ExactCount}) // checked
-		a.ex.Merge(&ex)
-		return
-	}
-	a.total32 += float32(s.Total)
-	a.count32 += float32(s.Count)
-	a.total64 += s.Total
-	a.count64 += s.Count
+	f.acc[j].add(f.sets[j].accumulation() == Exact, s.ExactTotal, s.ExactCount, s.Total, s.Count)
 }
 
 // SetState replaces the metric's accumulator with s, which must come from a
@@ -103,9 +92,7 @@ func (f *family) SetState(s FamilyState) error {
 			return fmt.Errorf("metric: SetState: rng: %w", err)
 		}
 	}
-	a := &f.acc[0]
-	a.total32, a.count32, a.total64, a.count64 = 0, 0, 0, 0
-	a.ex.Reset()
+	f.acc[0].reset()
 	f.addState(0, &s)
 	return nil
 }

@@ -26,24 +26,8 @@ func (m *MeanAveragePrecision) State() State {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rng, _ := m.pcg.MarshalBinary() // a PCG always marshals
-	s := accState(m.cfg.DType, m.cfg.accumulation() == Exact, &m.ex, m.total32, m.count32, m.total64, m.count64, rng)
+	s := m.acc.state(m.cfg.DType, m.cfg.accumulation() == Exact, rng)
 	s.Config = m.cfg
-	return s
-}
-
-// accState returns the state of an accumulator: the exact sums under Exact
-// accumulation, else the totals of the dtype. The caller sets its Config.
-func accState(d DType, exactly bool, ex *ExactTotals, total32, count32 float32, total64, count64 float64, rng []byte) State {
-	var s State
-	switch {
-	case exactly:
-		s = ex.State(Config{})
-	case d == Float32:
-		s = State{Total: float64(total32), Count: float64(count32)}
-	default:
-		s = State{Total: total64, Count: count64}
-	}
-	s.RNG = rng
 	return s
 }
 
@@ -93,16 +77,7 @@ func checkTotals(exactTotal, exactCount string, total, count float64, exactly bo
 
 // addState adds the totals of a checked state. The caller holds m.mu.
 func (m *MeanAveragePrecision) addState(s *State) {
-	if m.cfg.accumulation() == Exact {
-		var ex ExactTotals
-		_ = ex.SetState(*s) // checked
-		m.ex.Merge(&ex)
-		return
-	}
-	m.total32 += float32(s.Total)
-	m.count32 += float32(s.Count)
-	m.total64 += s.Total
-	m.count64 += s.Count
+	m.acc.add(m.cfg.accumulation() == Exact, s.ExactTotal, s.ExactCount, s.Total, s.Count)
 }
 
 // SetState replaces the metric's accumulator with s, which must come from a
@@ -121,8 +96,7 @@ func (m *MeanAveragePrecision) SetState(s State) error {
 			return fmt.Errorf("metric: SetState: rng: %w", err)
 		}
 	}
-	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
-	m.ex.Reset()
+	m.acc.reset()
 	m.addState(&s)
 	return nil
 }
