@@ -88,6 +88,12 @@ func writeComparePlot(path string, r *compareReport, values [][][]float64) error
 			p.Legend.Add(fmt.Sprintf("mean %+.4f, W/T/L %d/%d/%d", c.sum.Diff, c.sum.Wins, c.sum.Ties, c.sum.Losses), mean)
 			p.Legend.Top, p.Legend.Left = true, true
 			p.X.Min, p.X.Max = 0, float64(len(d))+1
+			if len(d) > 0 {
+				lo, hi := min(d[0], 0), max(d[len(d)-1], 0)
+				pad := max((hi-lo)*0.05, 1e-9)
+				p.Y.Min, p.Y.Max = lo-pad, hi+pad
+			}
+			p.Y.Tick.Marker = stepTicks{}
 			plots[m] = append(plots[m], p)
 		}
 	}

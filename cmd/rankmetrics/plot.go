@@ -136,17 +136,7 @@ func lattice(values map[float64]int64, prefer int) int {
 }
 
 // niceStep returns the smallest of 1, 2, 5, 10, 20, 50... that is >= x.
-func niceStep(x float64) float64 {
-	step := 1.0
-	for {
-		for _, m := range []float64{1, 2, 5} {
-			if m*step >= x {
-				return m * step
-			}
-		}
-		step *= 10
-	}
-}
+func niceStep(x float64) float64 { return niceStep10(1, x) }
 
 // kTicks marks k = 1 and every few k up to its maximum with labels, and
 // every k with unlabelled ticks while they are not too dense.
@@ -179,6 +169,41 @@ func (countTicks) Ticks(lo, hi float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	return ts
+}
+
+// stepTicks labels the multiples of a round step (1, 2 or 5 times a power
+// of ten) inside the axis, so that 0 is a tick whenever the axis spans it.
+type stepTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (stepTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 3, 64)}}
+	}
+	x := (hi - lo) / 8
+	step := niceStep10(math.Pow(10, math.Floor(math.Log10(x))), x)
+	var ts []plot.Tick
+	for i := math.Ceil(lo / step); i*step <= hi; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // no "-0" label
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 3, 64)})
+	}
+	return ts
+}
+
+// niceStep10 returns the least of 1, 2 or 5 times a power of ten, from
+// unit upwards, that is at least x.
+func niceStep10(unit, x float64) float64 {
+	for {
+		for _, m := range []float64{1, 2, 5} {
+			if m*unit >= x {
+				return m * unit
+			}
+		}
+		unit *= 10
+	}
 }
 
 // latticeTicks labels the multiples of 1/d, or every few of them.

@@ -250,3 +250,25 @@ func TestPlotTicks(t *testing.T) {
 		t.Errorf("%d ticks for k 1..50, want 50", n)
 	}
 }
+
+func TestStepTicks(t *testing.T) {
+	// Steps worked by hand: the span over 8, rounded up to 1, 2 or 5 times
+	// a power of ten; ticks at the multiples inside the axis.
+	for _, c := range []struct {
+		lo, hi float64
+		want   []float64
+	}{
+		{-0.19, 0.45, []float64{-0.1, 0, 0.1, 0.2, 0.3, 0.4}},                           // span/8 = 0.08 -> 0.1
+		{0, 30, []float64{0, 5, 10, 15, 20, 25, 30}},                                    // 3.75 -> 5
+		{-0.004, 0.011, []float64{-0.004, -0.002, 0, 0.002, 0.004, 0.006, 0.008, 0.01}}, // 0.001875 -> 0.002
+		{0.5, 0.5, []float64{0.5}},
+	} {
+		var got []float64
+		for _, tk := range (stepTicks{}).Ticks(c.lo, c.hi) {
+			got = append(got, math.Round(tk.Value*1e9)/1e9)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Ticks(%v, %v) = %v, want %v", c.lo, c.hi, got, c.want)
+		}
+	}
+}
