@@ -68,9 +68,10 @@ func dedupeIndex(n int, d Dedupe, key func(i int) string, val func(i int) float6
 }
 
 // buildList builds the list of one query from its rows, given in any
-// order. When the query cannot be built it returns one dead letter per row
-// instead, and counts them.
-func buildList(qid string, rows []Row, d Dedupe) (List, []DeadLetter, Counts) {
+// order. When the query cannot be built, or rejected is not empty (the
+// reason other rows of the query were rejected), it returns one dead letter
+// per row instead, and counts them.
+func buildList(qid string, rows []Row, d Dedupe, rejected string) (List, []DeadLetter, Counts) {
 	slices.SortFunc(rows, func(a, b Row) int { return compareRows(&a, &b) })
 	var c Counts
 	fail := func(reason string) (List, []DeadLetter, Counts) {
@@ -81,6 +82,9 @@ func buildList(qid string, rows []Row, d Dedupe) (List, []DeadLetter, Counts) {
 		c.DeadGroupRows += int64(len(rows))
 		c.DeadLetters += int64(len(rows))
 		return List{}, dead, c
+	}
+	if rejected != "" {
+		return fail(rejected)
 	}
 	weighted := 0
 	for i := range rows {
@@ -115,9 +119,9 @@ func buildList(qid string, rows []Row, d Dedupe) (List, []DeadLetter, Counts) {
 // joinTREC builds the list of one TREC query from its qrels lines and run
 // lines, given in any order, as trec_eval joins them: run documents without
 // a judgment get label 0, and judged documents absent from the run go to
-// List.Unranked. When the query cannot be built it returns one dead letter
-// per line instead.
-func joinTREC(qid string, qrels []Judgment, run []Row, d Dedupe) (List, []DeadLetter, Counts) {
+// List.Unranked. When the query cannot be built, or rejected is not empty,
+// it returns one dead letter per line instead.
+func joinTREC(qid string, qrels []Judgment, run []Row, d Dedupe, rejected string) (List, []DeadLetter, Counts) {
 	slices.SortFunc(qrels, func(a, b Judgment) int { return compareJudgments(&a, &b) })
 	slices.SortFunc(run, func(a, b Row) int { return compareRows(&a, &b) })
 	var c Counts
@@ -133,6 +137,9 @@ func joinTREC(qid string, qrels []Judgment, run []Row, d Dedupe) (List, []DeadLe
 		c.DeadGroupRows += int64(len(run))
 		c.DeadLetters += int64(len(dead))
 		return List{}, dead, c
+	}
+	if rejected != "" {
+		return fail(rejected)
 	}
 	qkeep, qdropped, reason := dedupeIndex(len(qrels), d,
 		func(i int) string { return qrels[i].Doc },

@@ -23,7 +23,7 @@ func TestBuildListOrdersByPos(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(trial), 0))
 		in := append([]Row(nil), rows...)
 		rng.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
-		l, dead, _ := buildList("q", in, DedupeError)
+		l, dead, _ := buildList("q", in, DedupeError, "")
 		if dead != nil {
 			t.Fatalf("dead letters %v", dead)
 		}
@@ -62,7 +62,7 @@ func TestBuildListDedupe(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.d.String(), func(t *testing.T) {
-			l, dead, _ := buildList("q", append([]Row(nil), rows...), tc.d)
+			l, dead, _ := buildList("q", append([]Row(nil), rows...), tc.d, "")
 			if dead != nil {
 				t.Fatalf("dead letters %v", dead)
 			}
@@ -75,7 +75,7 @@ func TestBuildListDedupe(t *testing.T) {
 		})
 	}
 	t.Run("error", func(t *testing.T) {
-		_, dead, c := buildList("q", append([]Row(nil), rows...), DedupeError)
+		_, dead, c := buildList("q", append([]Row(nil), rows...), DedupeError, "")
 		if len(dead) != len(rows) {
 			t.Fatalf("%d dead letters, want one per row (%d)", len(dead), len(rows))
 		}
@@ -94,7 +94,7 @@ func TestBuildListMixedWeights(t *testing.T) {
 	a := row("q", "a", 1, 1, "f", 0)
 	a.HasWeight, a.Weight = true, 2
 	b := row("q", "b", 0, 2, "g", 0)
-	_, dead, c := buildList("q", []Row{a, b}, DedupeError)
+	_, dead, c := buildList("q", []Row{a, b}, DedupeError, "")
 	if len(dead) != 2 || !strings.Contains(dead[0].Reason, "mixes 1 rows with a weight and 1 without") {
 		t.Fatalf("dead letters %+v", dead)
 	}
@@ -102,7 +102,7 @@ func TestBuildListMixedWeights(t *testing.T) {
 		t.Errorf("counts %+v", c)
 	}
 	b.HasWeight, b.Weight = true, 0.5
-	l, dead, _ := buildList("q", []Row{b, a}, DedupeError)
+	l, dead, _ := buildList("q", []Row{b, a}, DedupeError, "")
 	if dead != nil || !reflect.DeepEqual(l.Weights, []float64{2, 0.5}) {
 		t.Errorf("weights %v, dead %v", l.Weights, dead)
 	}
@@ -124,7 +124,7 @@ func TestJoinTREC(t *testing.T) {
 		row("q", "d1", 0, 0.9, "run", 0),
 		row("q", "d3", 0, 0.7, "run", 10),
 	}
-	l, dead, _ := joinTREC("q", qrels, run, DedupeError)
+	l, dead, _ := joinTREC("q", qrels, run, DedupeError, "")
 	if dead != nil {
 		t.Fatal(dead)
 	}
@@ -142,17 +142,17 @@ func TestJoinTREC(t *testing.T) {
 		t.Errorf("counts %+v match %v, want %+v both", l.Counts, l.Match, want)
 	}
 
-	l, _, _ = joinTREC("q", nil, run[:1], DedupeError)
+	l, _, _ = joinTREC("q", nil, run[:1], DedupeError, "")
 	if l.Match != MatchRunOnly || l.Counts.RunOnlyQueries != 1 || l.Counts.UnjudgedItems != 1 {
 		t.Errorf("run-only: %+v", l)
 	}
-	l, _, _ = joinTREC("q", []Judgment{judgment("q", "d3", 2, 30)}, nil, DedupeError)
+	l, _, _ = joinTREC("q", []Judgment{judgment("q", "d3", 2, 30)}, nil, DedupeError, "")
 	if l.Match != MatchQrelsOnly || l.Counts.QrelsOnlyQueries != 1 || len(l.Scores) != 0 || !reflect.DeepEqual(l.Unranked, []float64{2}) {
 		t.Errorf("qrels-only: %+v", l)
 	}
 
 	dupQrels := append([]Judgment{judgment("q", "d1", 3, 40)}, qrels...)
-	_, dead, c := joinTREC("q", dupQrels, run, DedupeError)
+	_, dead, c := joinTREC("q", dupQrels, run, DedupeError, "")
 	if len(dead) != len(dupQrels)+len(run) || !strings.HasPrefix(dead[0].Reason, "qrels: document \"d1\" appears twice") {
 		t.Fatalf("dead %+v", dead)
 	}
@@ -160,7 +160,7 @@ func TestJoinTREC(t *testing.T) {
 		t.Errorf("counts %+v", c)
 	}
 	// DedupeMax on qrels keeps the largest label.
-	l, _, _ = joinTREC("q", dupQrels, run, DedupeMax)
+	l, _, _ = joinTREC("q", dupQrels, run, DedupeMax, "")
 	if l.Labels[0] != 3 || l.Counts.QrelsDuplicatesDropped != 1 {
 		t.Errorf("max: labels %v counts %+v", l.Labels, l.Counts)
 	}

@@ -28,9 +28,11 @@ type Counts struct {
 	QrelsRows int64 `json:"qrels_rows"`
 	// ParseErrors counts the records sent to the dead letters by a reader.
 	ParseErrors int64 `json:"parse_errors"`
-	// FileErrors counts files that could not be read at all (no header,
-	// a header without a needed column, not Parquet); their records are
-	// dead letters too, counted in ParseErrors.
+	// FileErrors counts files that could not be read at all or to the end
+	// (no header, a header without a needed column, a corrupt or too
+	// large Parquet file); their records are dead letters too, counted in
+	// ParseErrors, or, for rows read before a Parquet file failed, in
+	// DeadGroupRows with their queries.
 	FileErrors int64 `json:"file_errors"`
 
 	// DuplicatesDropped and QrelsDuplicatesDropped count rows dropped by

@@ -165,7 +165,25 @@ func readAll(ctx context.Context, path string) ([]byte, error) {
 	return io.ReadAll(rc)
 }
 
-// ReadReport reads a Report written by Write.
+// WriteReport writes r to path, through Beam's file systems, as Write
+// does: one line of JSON.
+func WriteReport(ctx context.Context, path string, r Report) error {
+	line, err := formatReport(r)
+	if err != nil {
+		return err
+	}
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	defer fs.Close()
+	if err := filesystem.Write(ctx, fs, path, []byte(line+"\n")); err != nil {
+		return fmt.Errorf("report %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadReport reads a Report written by Write or WriteReport.
 func ReadReport(ctx context.Context, path string) (Report, error) {
 	b, err := readAll(ctx, path)
 	if err != nil {

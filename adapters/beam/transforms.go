@@ -22,17 +22,23 @@ func init() {
 	beam.RegisterType(reflect.TypeOf(Counts{}))
 	beam.RegisterType(reflect.TypeOf(Report{}))
 	beam.RegisterType(reflect.TypeOf(MeasureResult{}))
+	beam.RegisterType(reflect.TypeOf(FileFailure{}))
 	beam.RegisterCoder(reflect.TypeOf(Accumulator{}), encodeAccumulator, decodeAccumulator)
 
 	register.Function1x1(rowChunk)
-	register.Function1x2(keyChunk)
+	register.Function2x0(keyChunk)
+	register.Function2x0(failedFile)
+	register.Function1x3(keyTRECChunk)
 	register.Function2x1(addCounts)
-	register.DoFn5x1[string, func(*Chunk) bool, func(List), func(DeadLetter), func(Counts), error](&groupFn{})
+	register.DoFn6x1[string, func(*Chunk) bool, func(*FileFailure) bool, func(List), func(DeadLetter), func(Counts), error](&groupFn{})
 	register.DoFn6x1[string, func(*Chunk) bool, func(*Chunk) bool, func(List), func(DeadLetter), func(Counts), error](&joinFn{})
 	register.DoFn5x1[context.Context, List, func(QueryValue), func(DeadLetter), func(Counts), error](&evalFn{})
 	register.DoFn4x1[[]byte, func(*Report) bool, func(*Counts) bool, func(Report), error](&reportFn{})
 	register.Combiner3[Accumulator, QueryValue, Report](&OverallFn{})
 	register.Iter1[Chunk]()
+	register.Iter1[FileFailure]()
+	register.Emitter1[FileFailure]()
+	register.Emitter2[string, Chunk]()
 	register.Iter1[Report]()
 	register.Iter1[Counts]()
 	register.Emitter1[List]()
@@ -59,15 +65,112 @@ func rowChunk(r Row) Chunk {
 	return Chunk{QID: r.QID, File: r.Pos.File, Items: []Item{{Doc: r.Doc, Label: r.Label, Score: r.Score,
 		Weight: r.Weight, HasWeight: r.HasWeight, Offset: r.Pos.Offset}}}
 }
-func keyChunk(c Chunk) (string, Chunk) { return c.QID, c }
-func addCounts(a, b Counts) Counts     { return a.Add(b) }
+func addCounts(a, b Counts) Counts { return a.Add(b) }
+
+// keyChunk keys a chunk by its qid; FileFailed chunks go to failedFile.
+func keyChunk(c Chunk, emit func(string, Chunk)) {
+	if !c.FileFailed {
+		emit(c.QID, c)
+	}
+}
+
+// FileFailure says that a reader could not read File to the end, for
+// Reason: every query with a row from File goes to the dead letters.
+type FileFailure struct {
+	File   string
+	Reason string
+}
+
+// keyTRECChunk keys a chunk by its qid for JoinTREC, which does not take
+// FileFailed chunks (the TREC readers fail on a read error instead).
+func keyTRECChunk(c Chunk) (string, Chunk, error) {
+	if c.FileFailed {
+		return "", Chunk{}, fmt.Errorf("rankmetrics: JoinTREC cannot take a FileFailed chunk (%s: %s)", c.File, c.Reason)
+	}
+	return c.QID, c, nil
+}
+
+func failedFile(c Chunk, emit func(FileFailure)) {
+	if c.FileFailed {
+		emit(FileFailure{File: c.File, Reason: c.Reason})
+	}
+}
+
+// rejections gathers what the readers rejected of one query, from the
+// Rejected fields of its chunks and the files that failed.
+type rejections struct {
+	n      int64
+	at     Pos
+	reason string
+	failed map[string]string // file -> reason
+}
+
+// newRejections reads the failed files of the side input.
+func newRejections(failed func(*FileFailure) bool) *rejections {
+	r := &rejections{}
+	var f FileFailure
+	for failed(&f) {
+		if r.failed == nil {
+			r.failed = map[string]string{}
+		}
+		if _, ok := r.failed[f.File]; !ok || f.Reason < r.failed[f.File] {
+			r.failed[f.File] = f.Reason
+		}
+	}
+	return r
+}
+
+// add notes the rejected rows of a chunk, keeping the first by position.
+func (r *rejections) add(c *Chunk) {
+	if c.Rejected == 0 {
+		return
+	}
+	at := Pos{File: c.File, Offset: c.RejectedAt}
+	if r.n == 0 || at.Compare(r.at) < 0 {
+		r.at, r.reason = at, c.Reason
+	}
+	r.n += c.Rejected
+}
+
+// why returns the reason the query of these rows must go to the dead
+// letters, or "".
+func (r *rejections) why(rows []Row) string {
+	if r.n > 0 {
+		return fmt.Sprintf("the query has %d row(s) rejected by the reader (the first at %s: %s), so it is not evaluated on the rest", r.n, r.at, r.reason)
+	}
+	if len(r.failed) == 0 {
+		return ""
+	}
+	files := map[string]bool{}
+	for i := range rows {
+		files[rows[i].Pos.File] = true
+	}
+	first := ""
+	for f := range files {
+		if _, ok := r.failed[f]; ok && (first == "" || f < first) {
+			first = f
+		}
+	}
+	if first == "" {
+		return ""
+	}
+	return fmt.Sprintf("the query has rows in %s, which could not be read to the end (%s), so it is not evaluated on part of its rows", first, r.failed[first])
+}
+
+// groupBy keys chunks by qid and gathers the FileFailed ones into the side
+// input of the grouping DoFn.
+func groupBy(s beam.Scope, chunks beam.PCollection) (keyed, failed beam.PCollection) {
+	return beam.ParDo(s, keyChunk, chunks), beam.ParDo(s, failedFile, chunks)
+}
 
 // GroupLists groups rows (a PCollection of Row) by qid into one List per
 // query (Step.Output, a PCollection of List). The items of a list are in
 // Pos order, whatever order the rows arrive in, so every later result is
 // independent of how the input was sharded or shuffled. Repeated documents
 // are handled by dedupe; a query that cannot be built sends each of its
-// rows to the dead letters with the reason.
+// rows to the dead letters with the reason, and so does a query of which a
+// reader rejected a row (see Chunk): a query is evaluated on all of its
+// rows or not at all.
 func GroupLists(s beam.Scope, rows beam.PCollection, dedupe Dedupe) (Step, error) {
 	s = s.Scope("rankmetrics.GroupLists")
 	return GroupChunks(s, beam.ParDo(s, rowChunk, rows), dedupe)
@@ -80,9 +183,9 @@ func GroupChunks(s beam.Scope, chunks beam.PCollection, dedupe Dedupe) (Step, er
 		return Step{}, err
 	}
 	s = s.Scope("rankmetrics.GroupChunks")
-	keyed := beam.ParDo(s, keyChunk, chunks)
+	keyed, failed := groupBy(s, chunks)
 	grouped := beam.GroupByKey(s, keyed)
-	lists, dead, counts := beam.ParDo3(s, &groupFn{Dedupe: dedupe}, grouped)
+	lists, dead, counts := beam.ParDo3(s, &groupFn{Dedupe: dedupe}, grouped, beam.SideInput{Input: failed})
 	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
 }
 
@@ -91,13 +194,15 @@ type groupFn struct {
 }
 
 // ProcessElement builds the list of one query.
-func (f *groupFn) ProcessElement(qid string, iter func(*Chunk) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
+func (f *groupFn) ProcessElement(qid string, iter func(*Chunk) bool, failed func(*FileFailure) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
 	var rows []Row
 	var ch Chunk
+	rej := newRejections(failed)
 	for iter(&ch) {
 		rows = ch.appendRows(rows)
+		rej.add(&ch)
 	}
-	l, dl, c := buildList(qid, rows, f.Dedupe)
+	l, dl, c := buildList(qid, rows, f.Dedupe, rej.why(rows))
 	if dl != nil {
 		for _, d := range dl {
 			dead(d)
@@ -115,14 +220,20 @@ func (f *groupFn) ProcessElement(qid string, iter func(*Chunk) bool, emit func(L
 // run documents without a judgment get label 0, and judged documents the
 // run does not rank go to List.Unranked, where the relevant ones still
 // count in the AP denominator. Queries found in only one of the files are
-// kept and counted (RunOnlyQueries, QrelsOnlyQueries).
+// kept and counted (RunOnlyQueries, QrelsOnlyQueries). A query of which a
+// reader rejected a qrels or run line goes wholly to the dead letters. A
+// chunk marked FileFailed fails the pipeline: beamio.ReadTREC emits none
+// (a text file that cannot be read to the end is an error).
 func JoinTREC(s beam.Scope, qrels, run beam.PCollection, dedupe Dedupe) (Step, error) {
 	if err := dedupe.valid(); err != nil {
 		return Step{}, err
 	}
 	s = s.Scope("rankmetrics.JoinTREC")
-	qk := beam.ParDo(s, keyChunk, qrels)
-	rk := beam.ParDo(s, keyChunk, run)
+	// No side input of failed files here: prism cannot feed a CoGBK
+	// result to a DoFn with a side input (Beam 2.77: "Unexpected coder:
+	// CoGBK").
+	qk := beam.ParDo(s, keyTRECChunk, qrels)
+	rk := beam.ParDo(s, keyTRECChunk, run)
 	joined := beam.CoGroupByKey(s, qk, rk)
 	lists, dead, counts := beam.ParDo3(s, &joinFn{Dedupe: dedupe}, joined)
 	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
@@ -136,14 +247,17 @@ type joinFn struct {
 func (f *joinFn) ProcessElement(qid string, qiter func(*Chunk) bool, riter func(*Chunk) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
 	var qrels []Judgment
 	var ch Chunk
+	var rej rejections
 	for qiter(&ch) {
 		qrels = ch.appendJudgments(qrels)
+		rej.add(&ch)
 	}
 	var run []Row
 	for riter(&ch) {
 		run = ch.appendRows(run)
+		rej.add(&ch)
 	}
-	l, dl, c := joinTREC(qid, qrels, run, f.Dedupe)
+	l, dl, c := joinTREC(qid, qrels, run, f.Dedupe, rej.why(nil))
 	if dl != nil {
 		for _, d := range dl {
 			dead(d)

@@ -58,10 +58,24 @@ type Row struct {
 // readers of package beamio emit. Input sorted by qid then travels in a
 // few elements per query instead of one per row, which makes the shuffle
 // much cheaper; unsorted input gives chunks of one row.
+//
+// A chunk also carries what a reader rejected, so that a query is never
+// evaluated on part of its rows: Rejected counts rows of the query that the
+// reader sent to the dead letters (the first of them at RejectedAt, for
+// Reason), and a chunk with FileFailed set (and no QID) says that File
+// could not be read to the end. The grouping steps send every row of such
+// a query to the dead letters.
 type Chunk struct {
 	QID   string
 	File  string
 	Items []Item
+	// Rejected counts rows of the query rejected by the reader; Reason is
+	// the reason of the one at offset RejectedAt of File.
+	Rejected   int64
+	RejectedAt int64
+	Reason     string
+	// FileFailed says File could not be read to the end, for Reason.
+	FileFailed bool
 }
 
 // Item is one row of a Chunk. For TREC qrels chunks Label is the
@@ -105,21 +119,37 @@ type Chunker struct {
 // NewChunker returns a Chunker that passes full chunks to emit.
 func NewChunker(emit func(Chunk)) *Chunker { return &Chunker{emit: emit} }
 
+func (c *Chunker) empty() bool { return len(c.cur.Items) == 0 && c.cur.Rejected == 0 }
+
+// start makes the chunk being gathered one of qid and file, emitting the
+// current one first if it is of another query or file, or full.
+func (c *Chunker) start(qid, file string) {
+	if !c.empty() && (c.cur.QID != qid || c.cur.File != file || len(c.cur.Items) == MaxChunkItems) {
+		c.Flush()
+	}
+	c.cur.QID, c.cur.File = qid, file
+}
+
 // Add adds a row read from file. A row of another query or file than the
 // chunk's starts a new chunk.
 func (c *Chunker) Add(qid, file string, it Item) {
-	if len(c.cur.Items) > 0 && (c.cur.QID != qid || c.cur.File != file || len(c.cur.Items) == MaxChunkItems) {
-		c.Flush()
-	}
-	if len(c.cur.Items) == 0 {
-		c.cur.QID, c.cur.File = qid, file
-	}
+	c.start(qid, file)
 	c.cur.Items = append(c.cur.Items, it)
+}
+
+// Reject records that the row of query qid at offset of file was sent to
+// the dead letters for reason, so that the whole query is (see Chunk).
+func (c *Chunker) Reject(qid, file string, offset int64, reason string) {
+	c.start(qid, file)
+	if c.cur.Rejected == 0 || offset < c.cur.RejectedAt {
+		c.cur.RejectedAt, c.cur.Reason = offset, reason
+	}
+	c.cur.Rejected++
 }
 
 // Flush emits the chunk being gathered, if any.
 func (c *Chunker) Flush() {
-	if len(c.cur.Items) == 0 {
+	if c.empty() {
 		return
 	}
 	c.emit(c.cur)

@@ -8,13 +8,11 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
-	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 
@@ -79,16 +77,10 @@ var compareTests = []string{"t", "wilcoxon", "randomization", "bootstrap", "tuke
 
 // compareOptions is the parsed command line of compare.
 type compareOptions struct {
+	engineArgs
 	paths      []string
 	trec       bool
-	read       runio.Options
 	scoreCols  []string
-	measures   []evaluate.Measure
-	cfg        metric.Config
-	batch      int
-	workers    int
-	runOnly    evaluate.Policy
-	qrelsOnly  evaluate.Policy
 	tests      []string
 	samples    int
 	seed       uint64
@@ -103,10 +95,13 @@ type compareOptions struct {
 func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &compareOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
-	var measures measureList
+	o := &compareOptions{}
+	var ef engineFlags
+	// --seed is the Monte Carlo seed here; the tie seed is --ties-seed. A
+	// run missing a judged query scores 0 on it (--qrels-only keep), so
+	// that every run has a value on every query of the comparison.
+	ef.register(fs, &o.engineArgs, "ties-seed", "keep", false)
 	var tests, scoreCols stringList
-	fs.Var(&measures, "m", "measure `NAME` as in eval: map, map@K, ndcg@10, P_10, ...; repeatable (default map)")
 	fs.Var(&tests, "test", "`TEST`: t, wilcoxon, randomization, bootstrap or tukey; repeatable (default t and randomization)")
 	fs.IntVar(&o.samples, "samples", significance.DefaultSamples, "Monte Carlo samples of randomization, bootstrap and tukey")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the Monte Carlo samples")
@@ -116,21 +111,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	fs.BoolVar(&o.allPairs, "all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure")
-	dtype := fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's) or float64")
-	ties := fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")
-	fs.Uint64Var(&o.cfg.Seed, "ties-seed", 0, "seed of the random tie order (eval's --seed)")
-	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
-	inFormat := fs.String("input-format", "auto", "input format: auto, trec, tsv, csv, jsonl, parquet or rkm1")
-	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column or key")
-	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key")
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
-	fs.StringVar(&o.read.Columns.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column or key")
-	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key")
-	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the input in memory)")
-	dedupe := fs.String("dedupe", "error", "repeated (qid, doc): error, first or max")
-	runOnly := fs.String("run-only", "skip", "queries of a run with no judgment: skip, or keep (value 0)")
-	qrelsOnly := fs.String("qrels-only", "keep", "judged queries missing from a run: keep (value 0, trec_eval -c) or skip")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, compareUsage)
 		fs.PrintDefaults()
@@ -147,38 +128,19 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 		rest = fs.Args()[1:]
 	}
 	bad := func(format string, a ...any) (*compareOptions, bool, error) {
-		fmt.Fprintf(stderr, "compare: "+format+"\n", a...)
-		return nil, false, errUsage
+		return nil, false, usageError(stderr, "compare", fmt.Sprintf(format, a...))
+	}
+	if err := ef.parse(&o.engineArgs); err != nil {
+		return bad("%v", err)
 	}
 	var err error
-	if o.cfg.DType, err = metric.ParseDType(*dtype); err != nil {
-		return bad("--dtype: %v", err)
-	}
-	if o.cfg.Ties, err = metric.ParseTiePolicy(*ties); err != nil {
-		return bad("--ties: %v", err)
-	}
-	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
-		return bad("--input-format: %v", err)
-	}
-	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*unsorted); err != nil {
-		return bad("--unsorted: %v", err)
-	}
-	if o.read.Dedupe, err = runio.ParseDedupePolicy(*dedupe); err != nil {
-		return bad("--dedupe: %v", err)
-	}
-	if o.runOnly, err = evaluate.ParsePolicy(*runOnly); err != nil {
-		return bad("--run-only %v", err)
-	}
-	if o.qrelsOnly, err = evaluate.ParsePolicy(*qrelsOnly); err != nil {
-		return bad("--qrels-only %v", err)
-	}
 	if o.correction, err = significance.ParseCorrection(*correction); err != nil {
 		return bad("--correction %q: want none, bonferroni, holm or bh", *correction)
 	}
-	o.measures = measures
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{evaluate.MAP()}
 	}
+	o.keepDocs()
 	for _, t := range tests {
 		if !slices.Contains(compareTests, t) {
 			return bad("--test %q: want t, wilcoxon, randomization, bootstrap or tukey", t)
@@ -197,10 +159,6 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 		return bad("--samples %d: want at least 1", o.samples)
 	case !(o.alpha > 0 && o.alpha < 1):
 		return bad("--alpha %v: want 0 < alpha < 1", o.alpha)
-	case o.batch < 1:
-		return bad("--batch %d: want at least 1", o.batch)
-	case o.workers < 1:
-		return bad("--workers %d: want at least 1", o.workers)
 	case o.allPairs && o.baseline != "":
 		return bad("--baseline and --all-pairs exclude each other")
 	}
@@ -322,7 +280,7 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		}
 		res, err := evaluate.Run(ctx, r, evaluate.Options{
 			Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
-			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly,
+			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat,
 			PerQuery: func(b *evaluate.Batch) error {
 				for q := range b.Len() {
 					rv.qids = append(rv.qids, b.QID(q))

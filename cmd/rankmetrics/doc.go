@@ -15,8 +15,10 @@
 //	rankmetrics eval [flags] QRELS RUN | FILE
 //
 // eval evaluates ranking outputs from files (TREC qrels and run, TSV, CSV,
-// JSON Lines, Parquet, RKM1) with MAP, any metric of the family and
-// trec_eval's measure names; run "rankmetrics eval -h".
+// JSON Lines, Parquet, RKM1) with MAP, any metric of the family under
+// TF-Ranking's names, and trec_eval's measures under trec_eval's names,
+// computed by package metric/treceval as "rankmetrics trec_eval" computes
+// them (--compat 10.0 or 9.0.8); run "rankmetrics eval -h".
 //
 //	rankmetrics compare [flags] QRELS RUN_A RUN_B [RUN...]
 //

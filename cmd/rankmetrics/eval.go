@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,17 +78,28 @@ says when most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
-arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype). trec_eval's
-names are aliases with trec_eval's settings and stable ties (trec_eval orders
-equal scores by document id descending; give the run in that order): P_10,
-recip_rank, ndcg, ndcg_cut_10 (gain = label), map_cut_10, recall_10. All are
-computed in the same pass as MAP, per query under -q. Judged relevant documents
-the run missed count in map_cut_K's denominator (as weight-0 items of the
-TrecEval convention) but the other family measures do not see them: ndcg and
-ndcg_cut_K leave them out of the ideal ranking, recall counts only retrieved
-relevant documents, and P_K divides by min(K, list length), not K, so these
-differ from trec_eval on queries with missed relevant documents or fewer than
-K documents.
+arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype), or by the
+name Keras gives it (ndcg_metric: TF-Ranking's NDCG over the whole list).
+
+trec_eval's names are trec_eval's measures, computed by the code of rankmetrics
+trec_eval (--compat 10.0, the default, or 9.0.8): every value trec_eval -q
+prints per topic, as it prints it (P_10, recall_100, ndcg, ndcg_cut_10,
+map_cut_10, recip_rank, bpref, Rprec, success_1, iprec_at_recall_0.50, infAP,
+num_rel_ret...), or as a specification with parameters, which takes the whole
+-m value (-m P.5,10 gives P_5 and P_10; -m ndcg.0=0,1=1,2=3). They see every
+judged document of the query: unjudged run documents, relevant documents the
+run missed, negative labels (-2: in the pool, unjudged); ties are ordered by
+score, then document id, as trec_eval orders them, whatever the line order;
+values are float64 whatever --dtype and --ties say, item weights are ignored,
+and the overall value is trec_eval's (the mean over the queries evaluated; the
+counts num_ret, num_rel... are summed). Queries evaluated are trec_eval's:
+the run's judged queries, and with --qrels-only keep also the judged queries
+the run lacks (trec_eval -c); --run-only keep is refused. They need document
+ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
+(--doc-col, or --columns qid,doc,label,score), RKM1 has none. The bare names
+map, recall and dcg are TF-Ranking's (trec_eval's map, dcg and recall are
+rankmetrics trec_eval's). README's "Measure names" table lists every name with
+the definition it follows.
 
 Lists go to the metric in updates of --batch queries in input order, so
 TF-Ranking's per-list weights (which depend on the update) and random tie
@@ -130,6 +141,17 @@ func (m *measureList) String() string {
 }
 
 func (m *measureList) Set(s string) error {
+	// A trec_eval specification with parameters takes the whole value, as
+	// trec_eval's -m does: -m P.5,10 gives P_5 and P_10.
+	if list, ok, err := evaluate.ParseTrecEvalSpec(strings.TrimSpace(s)); ok {
+		if err != nil {
+			return err
+		}
+		for _, spec := range list {
+			*m = evaluate.AppendMeasure(*m, spec)
+		}
+		return nil
+	}
 	for _, part := range strings.Split(s, ",") {
 		spec, err := evaluate.ParseMeasure(part)
 		if err != nil {
@@ -142,53 +164,27 @@ func (m *measureList) Set(s string) error {
 
 // evalOptions is the parsed command line of eval.
 type evalOptions struct {
-	paths     []string
-	read      runio.Options
-	measures  []evaluate.Measure
-	cfg       metric.Config
-	batch     int
-	workers   int
-	perQuery  bool
-	format    string
-	quiet     bool
-	plotPath  string
-	plotK     int
-	runOnly   evaluate.Policy
-	qrelsOnly evaluate.Policy
+	engineArgs
+	paths    []string
+	perQuery bool
+	format   string
+	quiet    bool
+	plotPath string
+	plotK    int
 }
 
 func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &evalOptions{cfg: metric.DefaultConfig(metric.DefaultMAPName)}
-	var measures measureList
-	fs.Var(&measures, "m", "measure `NAME`: map, map@K, a family metric key[@K] (ndcg@10, mrr, precision@5...) or a trec_eval name (P_10, recip_rank, ndcg_cut_10, map_cut_10); repeatable or comma-separated (default map)")
+	o := &evalOptions{}
+	var ef engineFlags
+	ef.register(fs, &o.engineArgs, "seed", "skip", true)
 	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
-	dtype := fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")
-	ties := fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")
-	fs.Uint64Var(&o.cfg.Seed, "seed", 0, "seed of the random tie order")
-	accum := fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
-	ragged := fs.Bool("ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false pads them into dense batches, where labels < 0 are masked")
-	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers, at most 256 (results do not depend on it)")
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
-	inFormat := fs.String("input-format", "auto", "`FORMAT` of the input: auto (from the extension), trec, tsv, csv, jsonl, parquet or rkm1")
-	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column (TSV, CSV, Parquet) or key (JSON Lines)")
-	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key (JSON lists use NAME+\"s\")")
-	fs.StringVar(&o.read.Columns.Score, "score-col", "score", "`NAME` of the score column or key")
-	fs.StringVar(&o.read.Columns.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column or key")
-	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key (for duplicate checks)")
-	fs.IntVar(&o.read.MaxLineBytes, "max-line-bytes", runio.DefaultMaxLineBytes, "longest input line accepted, in `BYTES` (a bound on memory for corrupt or hostile files)")
-	fs.Int64Var(&o.read.MaxInputBytes, "max-input-bytes", runio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of an input read whole (a gzipped or piped Parquet or RKM1 file)")
-	positions := fs.String("columns", "", "headerless TSV/CSV: the columns in `ORDER`, comma-separated, from qid, doc, label, score, weight and - (skip), e.g. qid,doc,label,score")
-	unsorted := fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length; 72 MB for 1M one-item queries)")
-	dedupe := fs.String("dedupe", "error", "repeated (qid, doc): error, first (keep the first) or max (keep the highest score, or label in qrels)")
-	runOnly := fs.String("run-only", "skip", "queries of the run with no judgment: skip (trec_eval), or keep (AP 0)")
-	qrelsOnly := fs.String("qrels-only", "skip", "judged queries missing from the run: skip (trec_eval), or keep (AP 0, trec_eval -c)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, evalUsage)
 		fs.PrintDefaults()
@@ -212,47 +208,17 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if len(o.paths) == 0 || len(o.paths) > 2 {
 		return bad("want FILE, or QRELS RUN; got %d paths", len(o.paths))
 	}
-	var err error
-	if o.cfg.DType, err = metric.ParseDType(*dtype); err != nil {
-		return bad("--dtype: %v", err)
-	}
-	if o.cfg.Ties, err = metric.ParseTiePolicy(*ties); err != nil {
-		return bad("--ties: %v", err)
-	}
-	if o.cfg.Accumulation, err = metric.ParseAccumulation(*accum); err != nil {
-		return bad("--accumulation: %v", err)
-	}
-	o.cfg.Ragged = *ragged
-	if o.read.Format, err = runio.ParseFormat(*inFormat); err != nil {
-		return bad("--input-format: %v", err)
-	}
-	if o.read.MaxLineBytes < 1 || o.read.MaxInputBytes < 1 {
-		return bad("--max-line-bytes %d, --max-input-bytes %d: want sizes of at least 1 byte", o.read.MaxLineBytes, o.read.MaxInputBytes)
-	}
-	if o.read.Positions, err = runio.ParsePositions(*positions); err != nil {
-		return bad("--columns: %v", err)
-	}
-	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*unsorted); err != nil {
-		return bad("--unsorted: %v", err)
-	}
-	if o.read.Dedupe, err = runio.ParseDedupePolicy(*dedupe); err != nil {
-		return bad("--dedupe: %v", err)
+	if err := ef.parse(&o.engineArgs); err != nil {
+		return bad("%v", err)
 	}
 	if *topn < -1 {
 		return bad("--topn %d: want N >= 0", *topn)
 	}
-	o.measures = measures
 	if *topn >= 0 {
 		o.measures = evaluate.AppendMeasure(o.measures, evaluate.MAPAt(*topn))
 	}
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{evaluate.MAP()}
-	}
-	if o.batch < 1 {
-		return bad("--batch %d: want at least 1", o.batch)
-	}
-	if o.workers < 1 || o.workers > maxWorkers {
-		return bad("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
 	if o.plotK < 1 || o.plotK > maxPlotK {
 		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)
@@ -262,12 +228,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	default:
 		return bad("--format %q: want table, json or tsv", o.format)
 	}
-	if o.runOnly, err = evaluate.ParsePolicy(*runOnly); err != nil {
-		return bad("--run-only %v", err)
-	}
-	if o.qrelsOnly, err = evaluate.ParsePolicy(*qrelsOnly); err != nil {
-		return bad("--qrels-only %v", err)
-	}
+	o.keepDocs()
 	return o, false, nil
 }
 
@@ -348,6 +309,8 @@ func (o *evalOptions) engineOptions(rep *reporter, prog *progress) evaluate.Opti
 		Workers:   o.workers,
 		RunOnly:   o.runOnly,
 		QrelsOnly: o.qrelsOnly,
+
+		TrecEvalVersion: o.compat,
 	}
 	if o.plotPath != "" {
 		eo.CurveK = o.plotK
@@ -374,6 +337,15 @@ func totalSize(paths []string) int64 {
 		n += st.Size()
 	}
 	return n
+}
+
+// measureDType is the dtype m's values are computed in: trec_eval's
+// measures are always float64, as trec_eval's doubles.
+func measureDType(m evaluate.Measure, d metric.DType) metric.DType {
+	if m.IsTrecEval() {
+		return metric.Float64
+	}
+	return d
 }
 
 // formatValue prints v so that parsing it gives back the same value of the
@@ -411,7 +383,7 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			r.w.WriteString("\n{\"qid\":")
 			r.w.WriteString(jsonString(qid))
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), d)))
+				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), measureDType(m, d))))
 			}
 			r.w.WriteString("}")
 		case "tsv":
@@ -420,12 +392,12 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			}
 			qid = textField(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
+				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), measureDType(m, d)))
 			}
 		default:
 			qid = textField(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), d))
+				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), measureDType(m, d)))
 			}
 		}
 		r.wroteQuery = true
@@ -521,8 +493,21 @@ func (o *evalOptions) settings() string {
 	if !c.Ragged {
 		layout = "dense"
 	}
-	return fmt.Sprintf("dtype %s, ties %s, seed %d, accumulation %s, %s lists, %d queries per update",
+	line := fmt.Sprintf("dtype %s, ties %s, seed %d, accumulation %s, %s lists, %d queries per update",
 		c.DType, c.Ties, c.Seed, c.Accumulation, layout, o.batch)
+	if o.hasTrecEval() {
+		line += fmt.Sprintf("; trec_eval names as trec_eval %s (float64, ties by docno)", o.compat)
+	}
+	return line
+}
+
+// hasTrecEval reports whether a measure is trec_eval's.
+func (o *evalOptions) hasTrecEval() bool { return hasTrecEval(o.measures) }
+
+// hasTrecEval reports whether one of ms is trec_eval's: the input must
+// then keep its document ids, by which trec_eval orders ties.
+func hasTrecEval(ms []evaluate.Measure) bool {
+	return slices.ContainsFunc(ms, evaluate.Measure.IsTrecEval)
 }
 
 // finish writes the summary.
@@ -544,8 +529,12 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString(jsonString(p))
 		}
 		fmt.Fprintf(r.w, "],\"format\":%q},\n", inputFormat(o))
-		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d},\n",
+		fmt.Fprintf(r.w, "\"settings\":{\"dtype\":%q,\"ties\":%q,\"seed\":%d,\"accumulation\":%q,\"ragged\":%v,\"batch\":%d",
 			o.cfg.DType, o.cfg.Ties, o.cfg.Seed, o.cfg.Accumulation, o.cfg.Ragged, o.batch)
+		if o.hasTrecEval() {
+			fmt.Fprintf(r.w, ",\"trec_eval\":%q", o.compat.String())
+		}
+		r.w.WriteString("},\n")
 		r.w.WriteString("\"counts\":{")
 		for i, c := range o.counts(res) {
 			if i > 0 {
@@ -558,7 +547,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if s > 0 {
 				r.w.WriteString(",")
 			}
-			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], d)))
+			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], measureDType(m, d))))
 		}
 		r.w.WriteString("}}\n")
 	case "tsv":
@@ -566,7 +555,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString("measure\tqid\tvalue\n")
 		}
 		for s, m := range o.measures {
-			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, formatValue(res.Values[s], d))
+			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, formatValue(res.Values[s], measureDType(m, d)))
 		}
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(r.w, "%s\tall\t%d\n", c.key, c.n)
@@ -584,7 +573,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "measure\tvalue")
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", m.Name, formatValue(res.Values[s], d))
+			fmt.Fprintf(tw, "%s\t%s\n", m.Name, formatValue(res.Values[s], measureDType(m, d)))
 		}
 		return tw.Flush()
 	}

@@ -68,7 +68,7 @@ func (o *evalOptions) plot(res *evaluate.Result) plotData {
 	p := plotData{
 		Measure: m.Name,
 		Title: fmt.Sprintf("%s: %s = %s over %d queries", o.runName(), m.Name,
-			formatValue(res.Values[res.HistMeasure], o.cfg.DType), res.Evaluated),
+			formatValue(res.Values[res.HistMeasure], measureDType(m, o.cfg.DType)), res.Evaluated),
 	}
 	n := min(len(res.Curve), res.Longest)
 	if n < len(res.Curve) {
@@ -313,6 +313,11 @@ func writePlot(path string, d plotData) error {
 	canvases := plot.Align([][]*plot.Plot{{curve, hist}}, tiles, body)
 	curve.Draw(canvases[0][0])
 	hist.Draw(canvases[0][1])
+	return writePNG(path, img)
+}
+
+// writePNG writes img to the file path as a PNG.
+func writePNG(path string, img *vgimg.Canvas) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -149,15 +149,15 @@ func TestEvalPlotDiscreteBins(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(8, 8))
 	var b strings.Builder
-	b.WriteString("qid\tlabel\tscore\n")
+	b.WriteString("qid\tdoc\tlabel\tscore\n")
 	for q := range 300 {
 		rel := r.Float64() // each query its own share of relevant items
-		for range 10 + r.IntN(15) {
+		for i := range 10 + r.IntN(15) {
 			l := 0
 			if r.Float64() < rel {
 				l = 1
 			}
-			fmt.Fprintf(&b, "%04d\t%d\t%d\n", q, l, r.IntN(1000))
+			fmt.Fprintf(&b, "%04d\td%d\t%d\t%d\n", q, i, l, r.IntN(1000))
 		}
 	}
 	in := writeTemp(t, dir, "d.tsv", b.String())

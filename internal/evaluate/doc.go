@@ -1,8 +1,8 @@
 // Package evaluate is the engine of "rankmetrics eval": it reads the
 // queries of a [runio.Reader], packs them into metric updates, computes
-// MAP and MAP@k, and any metric of the family (NDCG, MRR, precision...,
-// also under trec_eval's names, see [ParseMeasure]) on parallel workers,
-// and adds the updates up in input order.
+// MAP and MAP@k, any metric of the family (NDCG, MRR, precision...) and
+// trec_eval's measures under trec_eval's names (see [ParseMeasure]) on
+// parallel workers, and adds the updates up in input order.
 //
 // # Determinism
 //
@@ -20,22 +20,32 @@
 // ([runio.Query.UnrankedLabels]) reach the metric as unranked counts
 // (metric.MeanAveragePrecision.UpdateUnranked): they count in the AP
 // denominator and take no rank, as in trec_eval and in TF-Ranking's
-// whole-list denominator. The family measures under the TrecEval
-// convention (map_cut_K) get them as items of weight 0, ranked below every
-// retrieved document, which that convention counts in the denominator
-// only. The other family measures do not see them: NDCG leaves them out
-// of the ideal ranking and recall out of its denominator, so ndcg,
-// ndcg_cut_K and recall_K differ from trec_eval on queries whose run
-// misses relevant documents; and precision at K divides by min(K, list
-// length) as TF-Ranking does, where trec_eval's P_K divides by K.
-// Family measures named by trec_eval keep its settings' stable tie order
-// (trec_eval orders equal scores by document id descending: give the run
-// in that order); the others follow [metric.Config.Ties]. Family measures
-// with the same tie policy and the same lists share one [metric.Suite],
-// so one ranking of each list serves them all. Queries found only in the
-// run or only in the
+// whole-list denominator. A family measure under the TrecEval convention
+// (a Measure built with those settings; no name selects it) gets them as
+// items of weight 0, ranked below every retrieved document, which that
+// convention counts in the denominator only. The other family measures do
+// not see them. Family measures follow [metric.Config.Ties]; those with
+// the same tie policy and the same lists share one [metric.Suite], so one
+// ranking of each list serves them all. Queries found only in the run or
+// only in the
 // qrels are skipped or kept as [Options.RunOnly] and [Options.QrelsOnly]
 // say, and counted either way in the [Result].
+//
+// # trec_eval's measures
+//
+// A measure named by trec_eval (Measure.TrecEval is set) is computed by
+// metric/treceval, the code of "rankmetrics trec_eval", in the version
+// [Options.TrecEvalVersion] names (treceval.go is the one place that
+// parses and computes them). Each query goes to it as trec_eval sees a
+// topic: the ranked documents with their ids and scores, ranked by score
+// then document id; the judgments of the judged ones (a TREC run document
+// absent from the qrels is unjudged, see [runio.Query.Unjudged]) and of
+// the judged documents the run missed. Inputs without document ids are
+// refused ([ErrNoDocIDs]), and so are non-integer labels and queries whose
+// every judgment is negative. The overall value is trec_eval's summary
+// over the queries evaluated: a judged query the run lacks, kept with
+// [Options.QrelsOnly], is scored as trec_eval -c scores it; run-only
+// queries cannot be kept.
 //
 // # Output
 //

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
 // HistBins is the number of bins of Result.Hist over [0, 1].
@@ -39,6 +40,9 @@ type Options struct {
 	// RunOnly and QrelsOnly say what to do with TREC queries found only
 	// in the run or only in the qrels.
 	RunOnly, QrelsOnly Policy
+	// TrecEvalVersion is the trec_eval release whose definitions the
+	// trec_eval measures follow (10.0 by default).
+	TrecEvalVersion treceval.Version
 	// CurveK, when > 0, adds MAP@1 to MAP@CurveK to the measures computed,
 	// returned in Result.Curve.
 	CurveK int
@@ -127,6 +131,8 @@ type engine struct {
 	fam    []*metric.Settings
 	groups []group
 	ext    bool
+	// trec computes the trec_eval measures; nil when there is none.
+	trec *trecEval
 	// interrupted reports whether the caller's context is done.
 	interrupted func() bool
 }
@@ -192,6 +198,10 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 		e.curve = append(e.curve, index(e.specs, k))
 	}
 	e.fam = make([]*metric.Settings, len(e.specs))
+	var err error
+	if e.trec, err = newTrecEval(e.specs, &o); err != nil {
+		return nil, err
+	}
 	for i, m := range e.specs {
 		if m.Family == nil {
 			continue
@@ -256,7 +266,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 		faccs[g] = m
 	}
 	for s, spec := range e.specs {
-		if e.fam[s] != nil {
+		if e.fam[s] != nil || e.trec.has(s) {
 			continue
 		}
 		cfg := o.Config
@@ -326,6 +336,9 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 		for k, sc := range faccs[g].Results() {
 			res.Values[e.groups[g].specs[k]] = sc.Value
 		}
+	}
+	if e.trec != nil {
+		e.trec.final(res.Values)
 	}
 	for _, s := range e.curve {
 		res.Curve = append(res.Curve, accs[s].Result())
@@ -412,6 +425,11 @@ func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, fre
 	if err := (*j).add(q, e.f64, e.ext); err != nil {
 		return err
 	}
+	if e.trec != nil {
+		if err := e.trec.add(*j, q); err != nil {
+			return err
+		}
+	}
 	res.Longest = max(res.Longest, len(q.Scores))
 	if p := o.Progress; p != nil {
 		p.Queries.Add(1)
@@ -457,8 +475,13 @@ func (e *engine) compute(j *job) error {
 			j.per[s] = j.gper[g][k]
 		}
 	}
+	if e.trec != nil {
+		if err := e.trec.compute(j); err != nil {
+			return err
+		}
+	}
 	for s, spec := range e.specs {
-		if e.fam[s] != nil {
+		if e.fam[s] != nil || e.trec.has(s) {
 			continue
 		}
 		m := j.accs[s]
@@ -493,6 +516,9 @@ func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*me
 		if err := m.Merge(j.faccs[g]); err != nil {
 			return err
 		}
+	}
+	if e.trec != nil {
+		e.trec.reduce(j)
 	}
 	res.Evaluated += int64(len(j.qids))
 	res.Items += int64(j.items - j.placeholders)
@@ -541,15 +567,12 @@ func histBin(v float64) int {
 }
 
 // familySettings returns the settings of family measure m under the run's
-// configuration c: c's dtype, raggedness, accumulation and seed, and c's
-// tie policy unless m keeps trec_eval's.
+// configuration c: c's dtype, raggedness, accumulation, seed and tie
+// policy.
 func familySettings(m Measure, c metric.Config) metric.Settings {
 	s := *m.Family
 	s.Name = m.Name
-	s.DType, s.Ragged, s.Accumulation, s.Seed = c.DType, c.Ragged, c.Accumulation, c.Seed
-	if !m.TrecTies {
-		s.Ties = c.Ties
-	}
+	s.DType, s.Ragged, s.Accumulation, s.Seed, s.Ties = c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties
 	return s
 }
 

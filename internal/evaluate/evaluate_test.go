@@ -263,7 +263,7 @@ func TestRunDistinctValuesAndLongest(t *testing.T) {
 	for _, tc := range []struct {
 		measure  string
 		distinct bool
-	}{{"P_4", true}, {"hits@3", true}, {"map", false}} {
+	}{{"precision@4", true}, {"hits@3", true}, {"map", false}} {
 		o := options(t, "float64", "stable", tc.measure)
 		o.Batch, o.Workers = 16, 2
 		res, pq := run(t, &sliceReader{qs: append(slices.Clone(qs), skipped)}, o)

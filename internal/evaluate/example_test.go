@@ -52,18 +52,19 @@ func ExampleRun() {
 	// read 3, evaluated 2, run-only skipped 1
 }
 
-// ExampleParseMeasure evaluates family measures named as trec_eval names
-// them, in one pass, on the run of ExampleRun. Query 301 ranks labels
+// ExampleParseMeasure evaluates trec_eval's measures, computed as
+// trec_eval computes them, on the run of ExampleRun (the reader keeps the
+// document ids, which trec_eval's tie order needs). Query 301 ranks labels
 // 0 1 2: recip_rank 1/2, P_2 1/2, map_cut_2 (1/2)/2 = 1/4, and ndcg_cut_3
 // (gain = label) (1/log2(3) + 2/2) / (2 + 1/log2(3)) = 0.6199. Query 302
-// ranks labels 1 0 and misses d9 (relevant): recip_rank 1, P_2 1/2,
-// map_cut_2 (1/1)/2 = 1/2 (d9 counts), ndcg_cut_3 1 (the ideal ranking
-// does not see d9; trec_eval's would give 0.6131).
+// ranks d5 (1) and d6 (unjudged) and misses d9 (relevant): recip_rank 1,
+// P_2 1/2, map_cut_2 (1/1)/2 = 1/2 (d9 counts), ndcg_cut_3 1 / (1 +
+// 1/log2(3)) = 0.6131 (d9 is in the ideal ranking).
 func ExampleParseMeasure() {
 	qrels := "301 0 d1 1\n301 0 d2 0\n301 0 d7 2\n302 0 d5 1\n302 0 d9 1\n"
 	run := "301 Q0 d2 1 2.5 demo\n301 Q0 d1 2 1.5 demo\n301 Q0 d7 3 0.5 demo\n" +
 		"302 Q0 d5 1 0.9 demo\n302 Q0 d6 2 0.8 demo\n"
-	r, err := runio.NewTRECReader(context.Background(), strings.NewReader(qrels), strings.NewReader(run), "qrels", "run", runio.Options{})
+	r, err := runio.NewTRECReader(context.Background(), strings.NewReader(qrels), strings.NewReader(run), "qrels", "run", runio.Options{KeepDocs: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -102,9 +103,9 @@ func ExampleParseMeasure() {
 	}
 	// Output:
 	// 301 0.5000 0.5000 0.2500 0.6199
-	// 302 1.0000 0.5000 0.5000 1.0000
+	// 302 1.0000 0.5000 0.5000 0.6131
 	// recip_rank 0.7500
 	// P_2 0.5000
 	// map_cut_2 0.3750
-	// ndcg_cut_3 0.8100
+	// ndcg_cut_3 0.6165
 }

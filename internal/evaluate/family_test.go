@@ -7,32 +7,29 @@ import (
 	"testing"
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/metric"
 )
 
-// TestRunFamilyTREC evaluates family measures and trec_eval aliases on the
+// TestRunFamilyTREC evaluates family measures on the
 // TREC fixture (see evaluate_test.go) in the same pass as MAP. Values by
 // hand, with l(r) the label at rank r and log2(3) = 1.5849625:
 //
 //	q1: ranked labels 1 0 2. q2: ranked labels 0 1, and d9 (label 1)
 //	judged but not retrieved.
-//	mrr, recip_rank: q1 1/1 = 1, q2 1/2.
-//	precision@2, P_2: q1 1/2 (d1), q2 1/2 (d5).
+//	mrr: q1 1/1 = 1, q2 1/2.
+//	precision@2: q1 1/2 (d1), q2 1/2 (d5).
 //	ndcg@2 (gain 2^l - 1): q1 DCG 1/1 = 1, ideal 2 1 gives
 //	  3 + 1/log2(3) = 3.6309298, so 0.27541;
 //	  q2 DCG 1/log2(3) = 0.6309298, ideal 1 0 gives 1, so 0.6309298.
-//	ndcg_cut_2 (gain l): q1 1 / (2 + 1/log2(3)) = 0.3800937; q2 0.6309298.
-//	map_cut_2 (TrecEval, d9 in the denominator): q1 (1/1)/2 = 1/2,
-//	  q2 (1/2)/2 = 1/4.
-//	map_cut_3: q1 (1/1 + 2/3)/2 = 5/6, q2 1/4, as map.
 //
 // The family's NDCG does not put d9 in q2's ideal order (trec_eval's would:
 // 0.6309298 / (1 + 0.6309298) = 0.3868528); see the package doc.
 func TestRunFamilyTREC(t *testing.T) {
 	l3 := math.Log2(3)
-	measures := []string{"map", "mrr", "recip_rank", "precision@2", "P_2", "ndcg@2", "ndcg_cut_2", "map_cut_2", "map_cut_3", "map@2"}
+	measures := []string{"map", "mrr", "precision@2", "ndcg@2", "map@2"}
 	want := map[string][]float64{
-		"q1": {5.0 / 6, 1, 1, 0.5, 0.5, 1 / (3 + 1/l3), 1 / (2 + 1/l3), 0.5, 5.0 / 6, 0.5},
-		"q2": {0.25, 0.5, 0.5, 0.5, 0.5, 1 / l3, 1 / l3, 0.25, 0.25, 0.25},
+		"q1": {5.0 / 6, 1, 0.5, 1 / (3 + 1/l3), 0.5},
+		"q2": {0.25, 0.5, 0.5, 1 / l3, 0.25},
 	}
 	for _, dtype := range []string{"float32", "float64"} {
 		for _, ragged := range []bool{true, false} {
@@ -67,7 +64,7 @@ func TestRunFamilyTREC(t *testing.T) {
 // TestRunFamilyKeepQrelsOnly: a judged query the run misses (q4, kept)
 // scores 0 under every measure, and counts in every mean.
 func TestRunFamilyKeepQrelsOnly(t *testing.T) {
-	measures := []string{"mrr", "P_2", "map_cut_2", "ndcg@2"}
+	measures := []string{"mrr", "precision@2", "map@2", "ndcg@2"}
 	o := options(t, "float64", "stable", measures...)
 	o.QrelsOnly = Keep
 	res, pq := run(t, trecReader(t, fixtureQrels, fixtureRun), o)
@@ -76,25 +73,25 @@ func TestRunFamilyKeepQrelsOnly(t *testing.T) {
 			t.Errorf("q4 %s = %v, want 0", name, v)
 		}
 	}
-	// mrr: (1 + 1/2 + 0) / 3; map_cut_2: (1/2 + 1/4 + 0) / 3.
-	if math.Abs(res.Values[0]-0.5) > 1e-15 || math.Abs(res.Values[2]-0.25) > 1e-15 {
-		t.Errorf("mrr, map_cut_2 = %v, %v; want 0.5, 0.25", res.Values[0], res.Values[2])
+	// mrr: (1 + 1/2 + 0) / 3.
+	if math.Abs(res.Values[0]-0.5) > 1e-15 {
+		t.Errorf("mrr = %v; want 0.5", res.Values[0])
 	}
 }
 
 // TestRunFamilyTSV evaluates a TSV file. Values by hand:
 //
 //	a: scores 0.9 0.5 0.1, labels 0 2 1 -> ranked labels 0 2 1.
-//	  mrr 1/2; precision@2 1/2; P_1 0;
+//	  mrr 1/2; precision@2 1/2; precision@1 0;
 //	  ndcg@3 (2^l - 1): DCG 3/log2(3) + 1/2 = 2.3928450,
 //	  ideal 2 1 0: 3 + 1/log2(3) = 3.6309298, so 0.6590195.
 //	b: scores 0.3 0.7, labels 1 0 -> ranked labels 0 1.
-//	  mrr 1/2; precision@2 1/2; P_1 0; ndcg@3 0.6309298 / 1.
-//	c: scores 2 1, labels 1 1 -> mrr 1; precision@2 1; P_1 1; ndcg@3 1.
+//	  mrr 1/2; precision@2 1/2; precision@1 0; ndcg@3 0.6309298 / 1.
+//	c: scores 2 1, labels 1 1 -> mrr 1; precision@2 1; precision@1 1; ndcg@3 1.
 func TestRunFamilyTSV(t *testing.T) {
 	const tsv = "qid\tlabel\tscore\na\t0\t0.9\na\t2\t0.5\na\t1\t0.1\nb\t1\t0.3\nb\t0\t0.7\nc\t1\t2\nc\t1\t1\n"
 	l3 := math.Log2(3)
-	measures := []string{"mrr", "precision@2", "P_1", "ndcg@3"}
+	measures := []string{"mrr", "precision@2", "precision@1", "ndcg@3"}
 	want := map[string][]float64{
 		"a": {0.5, 0.5, 0, (3/l3 + 0.5) / (3 + 1/l3)},
 		"b": {0.5, 0.5, 0, 1 / l3},
@@ -129,23 +126,26 @@ func TestRunFamilyWorkersBitIdentical(t *testing.T) {
 	qrels, runText, _ := randomTREC(23, 300, -1)
 	for _, ties := range []string{"random", "stable"} {
 		for _, dtype := range []string{"float32", "float64"} {
-			o := options(t, dtype, ties, "ndcg@5", "map", "mrr", "P_3", "recall@4", "ndcg_cut_10")
+			o := options(t, dtype, ties, "ndcg@5", "map", "mrr", "precision@3", "recall@4", "ndcg@10")
 			o.Batch = 32
 			checkWorkers(t, ties+" "+dtype, func() runio.Reader { return &sliceReader{qs: qs} }, o, 2, 5)
-			o = options(t, dtype, ties, "map_cut_10", "recip_rank", "map", "ndcg@10")
+			o = options(t, dtype, ties, "mrr@10", "precision@3", "map", "ndcg@10")
 			o.Batch, o.RunOnly, o.QrelsOnly = 16, Keep, Keep
 			checkWorkers(t, "trec "+ties+" "+dtype, func() runio.Reader { return trecReader(t, qrels, runText) }, o, 2, 5)
 		}
 	}
 }
 
-// TestRunFamilyMAPCutMatchesNaive: map_cut_k through the family's
-// TrecEval convention, with missed judged documents as weight-0 items,
-// gives the naive AP@k whose denominator counts every relevant judged
-// document (ties in run order, which the stable policy keeps).
+// TestRunFamilyMAPCutMatchesNaive: MAP@k under the family's TrecEval
+// convention, with missed judged documents as weight-0 items, gives the
+// naive AP@k whose denominator counts every relevant judged document
+// (ties in run order, which the stable policy keeps).
 func TestRunFamilyMAPCutMatchesNaive(t *testing.T) {
 	qrels, runText, want := randomTREC(31, 200, 5)
-	o := options(t, "float64", "stable", "map_cut_5")
+	o := options(t, "float64", "stable")
+	set := metric.DefaultSettings(metric.KindMAP)
+	set.Convention, set.TopN = metric.TrecEval, 5
+	o.Measures = []Measure{{Name: "map@5 (treceval convention)", TopN: 5, Family: &set}}
 	o.Batch, o.RunOnly = 7, Keep
 	_, pq := run(t, trecReader(t, qrels, runText), o)
 	for q, w := range want {
@@ -159,7 +159,7 @@ func TestRunFamilyMAPCutMatchesNaive(t *testing.T) {
 // query and overall, the bits each gives alone (deterministic ties).
 func TestRunFamilyGroupedSameAsAlone(t *testing.T) {
 	qs := randomQueries(11, 300, false)
-	names := []string{"ndcg@5", "mrr", "P_3", "recall@4", "ndcg_cut_10", "precision@2"}
+	names := []string{"ndcg@5", "mrr", "precision@3", "recall@4", "ndcg@10", "precision@2"}
 	for _, ties := range []string{"stable", "expected"} {
 		o := options(t, "float32", ties, names...)
 		o.Batch = 32

@@ -52,6 +52,9 @@ type job struct {
 	extLab64  []float64
 	extSc64   []float64
 	extW64    []float64
+
+	// trec holds the queries and values of the trec_eval measures.
+	trec *trecJob
 }
 
 func (j *job) reset(idx int) {

@@ -9,23 +9,26 @@ import (
 )
 
 // Measure is one measure: MAP over the whole list (TopN is
-// metric.NoTopN) or MAP@TopN on the MAP path, or a metric of the family
-// (Family is set).
+// metric.NoTopN) or MAP@TopN on the MAP path, a metric of the family
+// (Family is set), or a trec_eval measure (TrecEval is set).
 type Measure struct {
-	// Name is the measure's name: "map", "map@K", or the name the user
-	// gave a family metric ("ndcg@10", "mrr", "P_10", "map_cut_10"...).
+	// Name is the measure's name: "map", "map@K", the name the user gave
+	// a family metric ("ndcg@10", "mrr", "ndcg_metric"...), or the name
+	// trec_eval prints a value under ("P_10", "ndcg", "map_cut_10"...).
 	Name string
 	// TopN is K of map@K, or metric.NoTopN for map; for a family metric,
-	// its cutoff.
+	// its cutoff; metric.NoTopN for a trec_eval measure.
 	TopN int
 	// Family, when not nil, holds the settings of a metric of the family
-	// (metric.ParseMetric or metric.ParseTrecEvalMeasure). Its dtype,
-	// raggedness, accumulation and seed come from Options.Config; its tie
-	// policy too unless TrecTies is set.
+	// (metric.ParseMetric). Its dtype, raggedness, accumulation, seed and
+	// tie policy come from Options.Config.
 	Family *metric.Settings
-	// TrecTies keeps the tie policy of the settings (Stable, for a
-	// trec_eval alias) instead of Options.Config's.
-	TrecTies bool
+	// TrecEval, when not empty, is the trec_eval -m specification ("P.10",
+	// "ndcg", "P.5,10") one of whose values, named Name, the measure is:
+	// computed by metric/treceval over the query's judged documents, in
+	// trec_eval's rank order (score, then docno), in float64, whatever
+	// Options.Config says.
+	TrecEval string
 }
 
 // MAP returns the measure map: MAP over the whole list.
@@ -36,15 +39,21 @@ func MAPAt(k int) Measure { return Measure{Name: "map@" + strconv.Itoa(k), TopN:
 
 // ParseMeasure parses a measure name, with surrounding spaces:
 //   - "map" or "map@K" with K >= 0, in any case: TF-Ranking's MAP on the
-//     MAP path (trec_eval's map is the same measure there);
+//     MAP path;
+//   - "ndcg", and any other value name trec_eval prints per topic ("P_10",
+//     "recall_100", "ndcg_cut_10", "map_cut_10", "recip_rank", "bpref",
+//     "Rprec", "success_1", "iprec_at_recall_0.50", "infAP"...) or a -m
+//     specification giving one value ("P.10"): trec_eval's measure,
+//     computed by metric/treceval (see ParseTrecEvalSpec for several);
 //   - any other name metric.ParseMetric reads (key[@k]: "ndcg@10", "mrr",
-//     "precision@5", "recall", "hits@1", "arp", "opa", "dcg@3"...);
-//   - otherwise a trec_eval measure name that metric.ParseTrecEvalMeasure
-//     reads ("P_10", "recip_rank", "ndcg_cut_10", "map_cut_10",
-//     "recall_100", "ndcg"), computed with trec_eval's settings.
+//     "precision@5", "recall", "hits@1", "arp", "opa", "dcg@3"...), or the
+//     name Keras gives a TF-Ranking metric made without one ("ndcg_metric",
+//     "mrr_metric"...): TF-Ranking's metric over the whole list.
 //
-// Metrics over subtopic labels (precision_ia, alpha_dcg) are refused:
-// eval's inputs have one label per item.
+// The bare names map, recall and dcg are TF-Ranking's keys; trec_eval's
+// map, dcg and recall (all cutoffs) have no name in eval. Metrics over
+// subtopic labels (precision_ia, alpha_dcg) are refused: eval's inputs
+// have one label per item.
 func ParseMeasure(s string) (Measure, error) {
 	raw := strings.TrimSpace(s)
 	name := strings.ToLower(raw)
@@ -58,29 +67,35 @@ func ParseMeasure(s string) (Measure, error) {
 		}
 		return Measure{}, fmt.Errorf("unknown measure %q (map@K needs K >= 0)", s)
 	}
-	trec := false
+	if raw != "recall" && raw != "dcg" {
+		if m, ok, err := parseTrecEval(raw); ok || err != nil {
+			return m, err
+		}
+	}
 	set, err := metric.ParseMetric(raw)
-	if err != nil && !strings.Contains(raw, "@") {
-		// Without @ the name may be a trec_eval one; with it, ParseMetric's
-		// error says what is wrong.
-		set, err = metric.ParseTrecEvalMeasure(raw)
-		trec = true
+	if err != nil {
+		if base, ok := strings.CutSuffix(raw, "_metric"); ok {
+			if k, kerr := metric.ParseKind(base); kerr == nil && k != metric.KindMAP && k.DefaultName() == raw {
+				set, err = metric.ParseMetric(base)
+				set.Name = raw
+			}
+		}
 	}
 	if err != nil {
-		return Measure{}, fmt.Errorf("unknown measure %q (want map, map@K, a metric key[@K] such as ndcg@10, mrr, precision@5, or a trec_eval name such as P_10, recip_rank, ndcg_cut_10, map_cut_10): %w", s, err)
+		return Measure{}, fmt.Errorf("unknown measure %q (want map, map@K, a TF-Ranking metric key[@K] such as ndcg@10, mrr, precision@5, ndcg_metric, or a value name of trec_eval such as P_10, ndcg, ndcg_cut_10, recip_rank, bpref): %w", s, err)
 	}
 	if set.Kind == metric.KindPrecisionIA || set.Kind == metric.KindAlphaDCG {
 		return Measure{}, fmt.Errorf("unknown measure %q: %s needs subtopic labels, which eval's inputs do not have", s, set.Kind)
 	}
-	return Measure{Name: raw, TopN: set.TopN, Family: &set, TrecTies: trec}, nil
+	return Measure{Name: raw, TopN: set.TopN, Family: &set}, nil
 }
 
 // AppendMeasure appends m to list unless list already has the same
-// measure: a MAP-path measure with the same TopN, or a family measure with
-// the same name.
+// measure: a MAP-path measure with the same TopN, or a family or trec_eval
+// measure with the same name.
 func AppendMeasure(list []Measure, m Measure) []Measure {
 	for _, x := range list {
-		if (m.Family == nil && x.Family == nil && x.TopN == m.TopN) || (m.Family != nil && x.Family != nil && x.Name == m.Name) {
+		if (m.mapPath() && x.mapPath() && x.TopN == m.TopN) || (!m.mapPath() && !x.mapPath() && x.Name == m.Name) {
 			return list
 		}
 	}
@@ -91,7 +106,7 @@ func AppendMeasure(list []Measure, m Measure) []Measure {
 // or -1.
 func index(list []Measure, topn int) int {
 	for i, x := range list {
-		if x.Family == nil && x.TopN == topn {
+		if x.mapPath() && x.TopN == topn {
 			return i
 		}
 	}

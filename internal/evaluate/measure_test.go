@@ -14,6 +14,18 @@ func TestParseMeasure(t *testing.T) {
 		want Measure
 		err  string
 	}{
+		{"ndcg", Measure{Name: "ndcg", TopN: metric.NoTopN, TrecEval: "ndcg"}, ""},
+		{"P_10", Measure{Name: "P_10", TopN: metric.NoTopN, TrecEval: "P.10"}, ""},
+		{"P.10", Measure{Name: "P_10", TopN: metric.NoTopN, TrecEval: "P.10"}, ""},
+		{"ndcg_cut_10", Measure{Name: "ndcg_cut_10", TopN: metric.NoTopN, TrecEval: "ndcg_cut.10"}, ""},
+		{"map_cut_10", Measure{Name: "map_cut_10", TopN: metric.NoTopN, TrecEval: "map_cut.10"}, ""},
+		{"iprec_at_recall_0.50", Measure{Name: "iprec_at_recall_0.50", TopN: metric.NoTopN, TrecEval: "iprec_at_recall.0.50"}, ""},
+		{"recip_rank", Measure{Name: "recip_rank", TopN: metric.NoTopN, TrecEval: "recip_rank"}, ""},
+		{"success_1", Measure{Name: "success_1", TopN: metric.NoTopN, TrecEval: "success.1"}, ""},
+		{"P_010", Measure{}, `unknown measure "P_010"`},
+		{"gm_map", Measure{}, `unknown measure "gm_map"`},
+		{"P.5,10", Measure{}, `gives 2 values`},
+		{"num_q.1", Measure{}, `summary only`},
 		{"map", Measure{Name: "map", TopN: metric.NoTopN}, ""},
 		{" MAP ", Measure{Name: "map", TopN: metric.NoTopN}, ""},
 		{"map@10", Measure{Name: "map@10", TopN: 10}, ""},
@@ -48,30 +60,28 @@ func TestAppendMeasure(t *testing.T) {
 
 func TestParseMeasureFamily(t *testing.T) {
 	tests := []struct {
-		in       string
-		kind     metric.Kind
-		topn     int
-		trecTies bool
+		in   string
+		kind metric.Kind
+		topn int
 	}{
-		{"ndcg@10", metric.KindNDCG, 10, false},
-		{"mrr", metric.KindMRR, metric.NoTopN, false},
-		{"precision@5", metric.KindPrecision, 5, false},
-		{"P_10", metric.KindPrecision, 10, true},
-		{"recip_rank", metric.KindMRR, metric.NoTopN, true},
-		{"map_cut_10", metric.KindMAP, 10, true},
-		{"ndcg_cut_10", metric.KindNDCG, 10, true},
+		{"ndcg@10", metric.KindNDCG, 10},
+		{"mrr", metric.KindMRR, metric.NoTopN},
+		{"precision@5", metric.KindPrecision, 5},
+		{"ndcg_metric", metric.KindNDCG, metric.NoTopN},
+		{"recall", metric.KindRecall, metric.NoTopN},
+		{"dcg", metric.KindDCG, metric.NoTopN},
 	}
 	for _, tc := range tests {
 		got, err := ParseMeasure(tc.in)
 		if err != nil {
 			t.Fatalf("ParseMeasure(%q): %v", tc.in, err)
 		}
-		if got.Name != tc.in || got.Family == nil || got.Family.Kind != tc.kind || got.TopN != tc.topn || got.Family.TopN != tc.topn || got.TrecTies != tc.trecTies {
+		if got.Name != tc.in || got.Family == nil || got.Family.Kind != tc.kind || got.TopN != tc.topn || got.Family.TopN != tc.topn || got.TrecEval != "" {
 			t.Errorf("ParseMeasure(%q) = %+v", tc.in, got)
 		}
 	}
 	var l []Measure
-	for _, n := range []string{"map", "mrr", "P_10", "mrr", "map@10", "precision@10"} {
+	for _, n := range []string{"map", "mrr", "P_10", "mrr", "map@10", "precision@10", "P.10", "ndcg", "ndcg_metric"} {
 		m, err := ParseMeasure(n)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +92,7 @@ func TestParseMeasureFamily(t *testing.T) {
 	for _, m := range l {
 		names = append(names, m.Name)
 	}
-	if want := []string{"map", "mrr", "P_10", "map@10", "precision@10"}; !slices.Equal(names, want) {
+	if want := []string{"map", "mrr", "P_10", "map@10", "precision@10", "ndcg", "ndcg_metric"}; !slices.Equal(names, want) {
 		t.Errorf("measures %v, want %v", names, want)
 	}
 }

@@ -34,6 +34,7 @@ func cloneQuery(q *Query) Query {
 	c.Docs = slices.Clone(q.Docs)
 	c.UnrankedLabels = slices.Clone(q.UnrankedLabels)
 	c.UnrankedDocs = slices.Clone(q.UnrankedDocs)
+	c.Unjudged = slices.Clone(q.Unjudged)
 	if len(c.UnrankedLabels) == 0 {
 		c.UnrankedLabels = nil
 	}

@@ -64,6 +64,11 @@ type Query struct {
 	// UnrankedDocs holds the document ids of UnrankedLabels when
 	// Options.KeepDocs is set.
 	UnrankedDocs []string
+	// Unjudged marks, for TREC input with Options.KeepDocs set, the ranked
+	// items that the qrels do not judge (their label is 0; trec_eval's
+	// measures tell them apart from judged nonrelevant documents). It is
+	// empty otherwise.
+	Unjudged []bool
 }
 
 // Len returns the number of ranked items.
@@ -90,9 +95,11 @@ func (q *Query) reset(withWeights, withDocs bool) {
 		}
 		q.Docs = q.Docs[:0]
 		q.UnrankedDocs = q.UnrankedDocs[:0]
+		q.Unjudged = q.Unjudged[:0]
 	} else {
 		q.Docs = nil
 		q.UnrankedDocs = nil
+		q.Unjudged = nil
 	}
 	q.UnrankedLabels = q.UnrankedLabels[:0]
 }

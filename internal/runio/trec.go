@@ -547,6 +547,7 @@ func (t *trecReader) join(q *Query, qb, rb *trecBlock) error {
 			q.Scores = append(q.Scores, rb.vals[i])
 			if keep {
 				q.Docs = append(q.Docs, string(doc))
+				q.Unjudged = append(q.Unjudged, e.a < 0)
 			}
 		}
 	}

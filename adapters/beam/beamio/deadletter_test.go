@@ -1,25 +1,31 @@
 package beamio_test
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
 // TestDeadLetters feeds malformed rows of every kind and checks that each
-// goes to the dead letters with its place and reason, that the counts add
-// up, and that the value is the one of the clean rows alone.
+// goes to the dead letters with its place and reason, and so does every row
+// of a query with a malformed row, that the counts add up, and that the
+// value is the one of the clean queries alone.
 func TestDeadLetters(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		// q1 is clean; q3 repeats a document; q2 also has rows in b.tsv,
-		// which has no weight column.
+		// q1 has malformed rows, so it goes wholly to the dead letters; q3
+		// repeats a document; q2 also has rows in b.tsv, which has no
+		// weight column; q5 is clean.
 		"a.tsv": "qid\tdoc\tlabel\tscore\tweight\n" +
 			"q1\td1\t1\t0.9\t1\n" +
 			"q1\td2\t0\t0.8\t2\n" +
@@ -32,7 +38,9 @@ func TestDeadLetters(t *testing.T) {
 			"q1\td8\t1\t0.2\t0.5\n" +
 			"q2\td1\t1\t0.9\t1\n" +
 			"q3\td1\t1\t0.9\t1\n" +
-			"q3\td1\t0\t0.1\t1\n",
+			"q3\td1\t0\t0.1\t1\n" +
+			"q5\td1\t0\t0.9\t1\n" +
+			"q5\td2\t1\t0.8\t1\n",
 		"b.tsv": "qid\tdoc\tlabel\tscore\n" +
 			"q2\td2\t0\t0.5\n",
 		"c.tsv": "qid\tdoc\tlabel\n" + // no score column
@@ -64,7 +72,12 @@ func TestDeadLetters(t *testing.T) {
 		}
 		return int64(i + 1)
 	}
+	q1 := fmt.Sprintf("the query has 4 row(s) rejected by the reader (the first at %s@%d: expected 5 fields as in the header, found 4), so it is not evaluated on the rest",
+		a, at(a, "q1\td3\t1\t0.7"))
 	wants := []want{
+		{rm.StageGroup, a, at(a, "q1\td1\t1\t0.9\t1"), q1},
+		{rm.StageGroup, a, at(a, "q1\td2\t0\t0.8\t2"), q1},
+		{rm.StageGroup, a, at(a, "q1\td8\t1\t0.2\t0.5"), q1},
 		{rm.StageParse, a, at(a, "q1\td3\t1\t0.7"), "expected 5 fields as in the header, found 4"},
 		{rm.StageParse, a, at(a, "q1\td4\t1\tNaN\t1"), `field score: value "NaN": NaN score`},
 		{rm.StageParse, a, at(a, "\td5\t1\t0.5\t1"), `field qid: value "": empty qid`},
@@ -108,19 +121,101 @@ func TestDeadLetters(t *testing.T) {
 	if err := cnt.Check(false); err != nil {
 		t.Error(err)
 	}
-	// 14 records: 11 lines in a.tsv, 1 in b.tsv, 2 in c.tsv; 7 parse as
-	// rows, of which q2's two and q3's two are dead letters of the group
-	// step; 7 parse errors, plus c.tsv's header as a file error.
+	// 16 records: 13 lines in a.tsv, 1 in b.tsv, 2 in c.tsv; 9 parse as
+	// rows, of which q1's three, q2's two and q3's two are dead letters
+	// of the group step; 7 parse errors, plus c.tsv's header as a file
+	// error.
 	wantCounts := rm.Counts{
-		Records: 14, BlankLines: 1, HeaderLines: 3, Rows: 7, ParseErrors: 7, FileErrors: 1,
-		DeadGroupRows: 4, Queries: 1, Items: 3, DeadLetters: 12,
+		Records: 16, BlankLines: 1, HeaderLines: 3, Rows: 9, ParseErrors: 7, FileErrors: 1,
+		DeadGroupRows: 7, Queries: 1, Items: 2, DeadLetters: 15,
 	}
 	if cnt != wantCounts {
 		t.Errorf("counts\n %+v\nwant\n %+v", cnt, wantCounts)
 	}
-	// Only q1 is left: d1 (1, w 1), d2 (0, w 2), d8 (1, w 0.5) in that
-	// order, so AP = (1·1 + 2/3·0.5) / 1.5 = 8/9.
-	if v := got.report.Measures[0].Value; v < 8.0/9-1e-15 || v > 8.0/9+1e-15 {
-		t.Errorf("MAP %v, want 8/9", v)
+	// Only q5 is left: d1 (0), d2 (1), so AP = 1/2.
+	if v := got.report.Measures[0].Value; v != 0.5 {
+		t.Errorf("MAP %v, want 1/2", v)
 	}
+}
+
+// TestBadRowRejectsQuery: a query with one malformed row goes wholly to
+// the dead letters, in TSV and in TREC input (where a bad run line also
+// takes the query's qrels lines with it); the clean query is evaluated.
+// `rankmetrics eval` refuses the same input with an error.
+func TestBadRowRejectsQuery(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// q1: a relevant document first (AP 1 if the bad row were dropped),
+	// then a row with a NaN score; q2: labels 0, 1, so AP 1/2.
+	tsv := write("run.tsv", "qid\tdoc\tlabel\tscore\nq1\td1\t1\t0.9\nq1\td2\t0\tNaN\nq2\td1\t0\t0.9\nq2\td2\t1\t0.8\n")
+	qrels := write("qrels.txt", "q1 0 d1 1\nq2 0 d2 1\n")
+	run := write("run.txt", "q1 Q0 d1 1 0.9 r\nq1 Q0 d2 2 zero r\nq2 Q0 d1 1 0.9 r\nq2 Q0 d2 2 0.8 r\n")
+	ms := measures(metric.Float64, metric.Stable, true, metric.NoTopN)
+
+	check := func(t *testing.T, got pipelineOut, wantDead map[string]string) {
+		t.Helper()
+		if c := got.report.Counts; c.Queries != 1 || c.Check(false) != nil {
+			t.Errorf("counts %+v", c)
+		}
+		if v := got.report.Measures[0].Value; v != 0.5 {
+			t.Errorf("MAP %v, want 1/2 (q2 alone)", v)
+		}
+		if _, ok := got.perQ["q1"]; ok {
+			t.Error("q1 was evaluated")
+		}
+		gotDead := map[string]string{}
+		for _, d := range got.dead {
+			gotDead[fmt.Sprintf("%s %s@%d", d.Stage, filepath.Base(d.Pos.File), d.Pos.Offset)] = d.Reason
+		}
+		if len(gotDead) != len(wantDead) {
+			t.Errorf("dead letters %v, want %v", gotDead, wantDead)
+		}
+		for k, w := range wantDead {
+			if !strings.Contains(gotDead[k], w) {
+				t.Errorf("dead letter %s: %q, want %q", k, gotDead[k], w)
+			}
+		}
+	}
+
+	t.Run("tsv", func(t *testing.T) {
+		got := runTSV(t, tsv, ms, beamio.Options{}, rm.DedupeError)
+		check(t, got, map[string]string{
+			"parse run.tsv@32": `field score: value "NaN": NaN score`,
+			"group run.tsv@20": "the query has 1 row(s) rejected by the reader (the first at " + tsv + `@32: field score: value "NaN": NaN score), so it is not evaluated on the rest`,
+		})
+	})
+	t.Run("trec", func(t *testing.T) {
+		p, s := beam.NewPipelineWithRoot()
+		q, r := beamio.ReadTREC(s, []string{qrels}, []string{run}, beamio.Options{})
+		lists, err := rm.JoinTREC(s, q.Output, r.Output, rm.DedupeError)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := runAndRead(t, p, s, lists, ms, q, r)
+		why := "the query has 1 row(s) rejected by the reader (the first at " + run + `@17: field score: value "zero": not a number)`
+		check(t, got, map[string]string{
+			"parse run.txt@17":  `field score: value "zero": not a number`,
+			"group run.txt@0":   why,
+			"group qrels.txt@0": why,
+		})
+	})
+	t.Run("eval refuses it", func(t *testing.T) {
+		for _, args := range [][]string{{tsv}, {qrels, run}} {
+			cmd := exec.Command(evalBinary(t), append(append([]string{"eval", "-q"}, evalArgs(ms)...), args...)...)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() == 0 {
+				t.Errorf("rankmetrics eval %v: %v, want an error\n%s", args, err, out)
+			}
+			if !strings.Contains(string(out), filepath.Base(args[len(args)-1])) {
+				t.Errorf("rankmetrics eval %v: the error does not name the file:\n%s", args, out)
+			}
+		}
+	})
 }

@@ -22,17 +22,18 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
+	"github.com/rankmetrics/rankmetrics/adapters/beam/internal/beamtest"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 func TestMain(m *testing.M) {
-	code := ptest.MainRetWithDefault(m, "prism")
-	if evalDir != "" {
-		os.RemoveAll(evalDir)
-	}
-	os.Exit(code)
+	os.Exit(beamtest.Main(m, func() {
+		if evalDir != "" {
+			os.RemoveAll(evalDir)
+		}
+	}))
 }
 
 // evalDir holds the rankmetrics binary built for the comparisons; set once.

@@ -30,6 +30,38 @@ const compressedEnd = math.MaxInt64 / 2
 type lineSplitter struct {
 	// BlockSize is the size of the initial splits; DefaultBlockSize when 0.
 	BlockSize int64
+	// MaxLineBytes is the longest line read; DefaultMaxLineBytes when 0.
+	MaxLineBytes int64
+}
+
+// maxLine returns the longest line read.
+func (s *lineSplitter) maxLine() int {
+	if s.MaxLineBytes <= 0 || s.MaxLineBytes > math.MaxInt32 {
+		if s.MaxLineBytes > 0 {
+			return math.MaxInt32
+		}
+		return DefaultMaxLineBytes
+	}
+	return int(s.MaxLineBytes)
+}
+
+// longLine is the reason given for a line over the MaxLineBytes limit.
+func longLine(max int) string {
+	return fmt.Sprintf("line longer than %d bytes, the most a line may hold: raise the limit with --max-line-bytes (Options.MaxLineBytes)", max)
+}
+
+// parse returns the reason a line over the limit is rejected, or else
+// the reason parse gives.
+func (s *lineSplitter) parse(line []byte, long bool, parse func() string) string {
+	if long {
+		return longLine(s.maxLine())
+	}
+	return parse()
+}
+
+// clipLong returns the start of a line over the limit, for a dead letter.
+func clipLong(prefix []byte) string {
+	return string(prefix[:min(len(prefix), 256)]) + "..."
 }
 
 // rawFile is a file opened through Beam's file systems, as stored: gzip is
@@ -129,35 +161,49 @@ func (s *lineSplitter) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTra
 type lineReader struct {
 	br   *bufio.Reader
 	pos  int64 // offset of the next byte
+	max  int   // the longest line returned whole
 	long []byte
 }
 
 // next returns the next line without its "\n" or "\r\n", and its offset.
-// It returns io.EOF at the end of the input; a last line without a newline
-// is returned first.
-func (r *lineReader) next() (line []byte, off int64, err error) {
+// A line longer than r.max bytes is read to its end but only its first
+// r.max bytes are kept and returned, with long set, so that memory stays
+// bounded. It returns io.EOF at the end of the input; a last line without a
+// newline is returned first.
+func (r *lineReader) next() (line []byte, off int64, long bool, err error) {
 	off = r.pos
 	b, err := r.br.ReadSlice('\n')
+	r.pos += int64(len(b))
+	truncated := false
 	if errors.Is(err, bufio.ErrBufferFull) {
-		r.long = append(r.long[:0], b...)
+		keep := r.max + 2 // room for "\r\n" after a line of r.max bytes
+		r.long = append(r.long[:0], b[:min(len(b), keep)]...)
+		truncated = len(b) > keep
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, b...)
+			r.pos += int64(len(b))
+			room := keep - len(r.long)
+			if len(b) > room {
+				truncated = true
+			}
+			r.long = append(r.long, b[:min(len(b), max(room, 0))]...)
 		}
 		b = r.long
 	}
-	r.pos += int64(len(b))
-	if err != nil && !(errors.Is(err, io.EOF) && len(b) > 0) {
-		return nil, off, err
+	if err != nil && !(errors.Is(err, io.EOF) && r.pos > off) {
+		return nil, off, false, err
 	}
 	n := len(b)
-	if n > 0 && b[n-1] == '\n' {
+	if !truncated && n > 0 && b[n-1] == '\n' {
 		n--
 		if n > 0 && b[n-1] == '\r' {
 			n--
 		}
 	}
-	return b[:n], off, nil
+	if truncated || n > r.max {
+		return b[:min(n, r.max)], off, true, nil
+	}
+	return b[:n], off, false, nil
 }
 
 // lineBuffer is the read buffer size of the text readers.
@@ -165,7 +211,7 @@ const lineBuffer = 1 << 16
 
 // open opens the file, decompressing a gzip file, positioned at offset 0.
 // seeker is set for a plain file that can seek.
-func open(ctx context.Context, file fileio.ReadableFile) (rc io.ReadCloser, r *lineReader, seeker io.Seeker, err error) {
+func open(ctx context.Context, file fileio.ReadableFile, maxLine int) (rc io.ReadCloser, r *lineReader, seeker io.Seeker, err error) {
 	raw, err := openRaw(ctx, file.Metadata.Path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", file.Metadata.Path, err)
@@ -178,12 +224,12 @@ func open(ctx context.Context, file fileio.ReadableFile) (rc io.ReadCloser, r *l
 			rc.Close()
 			return nil, nil, nil, fmt.Errorf("%s: gzip: %w", file.Metadata.Path, err)
 		}
-		return rc, &lineReader{br: bufio.NewReaderSize(zr, lineBuffer)}, nil, nil
+		return rc, &lineReader{br: bufio.NewReaderSize(zr, lineBuffer), max: maxLine}, nil, nil
 	}
 	if _, ok := raw.ReadCloser.(io.Seeker); ok {
 		seeker = raw
 	}
-	return rc, &lineReader{br: br}, seeker, nil
+	return rc, &lineReader{br: br, max: maxLine}, seeker, nil
 }
 
 // seekTo moves r to the first line that starts at or after start: it skips
@@ -212,7 +258,7 @@ func seekTo(rc io.Reader, sk io.Seeker, r *lineReader, start int64) (bool, error
 		}
 	}
 	// Read to the end of the line holding byte start-1.
-	if _, _, err := r.next(); err != nil {
+	if _, _, _, err := r.next(); err != nil {
 		if errors.Is(err, io.EOF) {
 			return false, nil
 		}
@@ -223,9 +269,10 @@ func seekTo(rc io.Reader, sk io.Seeker, r *lineReader, start int64) (bool, error
 
 // scan calls fn for every line that starts within the tracker's
 // restriction, with its offset, and returns the number of blank lines
-// among them (which fn does not see).
-func (s *lineSplitter) scan(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, fn func(off int64, line []byte)) (blank int64, err error) {
-	rc, r, sk, err := open(ctx, file)
+// among them (which fn does not see). A line over the MaxLineBytes limit
+// is passed cut to the limit, with long set.
+func (s *lineSplitter) scan(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, fn func(off int64, line []byte, long bool)) (blank int64, err error) {
+	rc, r, sk, err := open(ctx, file, s.maxLine())
 	if err != nil {
 		return 0, err
 	}
@@ -246,7 +293,7 @@ func (s *lineSplitter) scan(ctx context.Context, rt *sdf.LockRTracker, file file
 				return blank, err
 			}
 		}
-		line, off, err := r.next()
+		line, off, long, err := r.next()
 		if errors.Is(err, io.EOF) {
 			rt.TryClaim(rt.GetRestriction().(offsetrange.Restriction).End)
 			break
@@ -254,33 +301,34 @@ func (s *lineSplitter) scan(ctx context.Context, rt *sdf.LockRTracker, file file
 		if err != nil {
 			return blank, fmt.Errorf("%s@%d: %w", file.Metadata.Path, off, err)
 		}
-		if isBlank(line) {
+		if !long && isBlank(line) {
 			blank++
 			continue
 		}
-		fn(off, line)
+		fn(off, line, long)
 	}
 	return blank, nil
 }
 
 // firstLine returns the first non-blank line of a file and its offset, or
-// ok false for a file with none.
-func firstLine(ctx context.Context, file fileio.ReadableFile) (line []byte, off int64, ok bool, err error) {
-	rc, r, _, err := open(ctx, file)
+// ok false for a file with none; long says it is over maxLine bytes (and
+// cut to maxLine).
+func firstLine(ctx context.Context, file fileio.ReadableFile, maxLine int) (line []byte, off int64, long, ok bool, err error) {
+	rc, r, _, err := open(ctx, file, maxLine)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, false, err
 	}
 	defer rc.Close()
 	for {
-		line, off, err := r.next()
+		line, off, long, err := r.next()
 		if errors.Is(err, io.EOF) {
-			return nil, 0, false, nil
+			return nil, 0, false, false, nil
 		}
 		if err != nil {
-			return nil, 0, false, fmt.Errorf("%s@%d: %w", file.Metadata.Path, off, err)
+			return nil, 0, false, false, fmt.Errorf("%s@%d: %w", file.Metadata.Path, off, err)
 		}
-		if !isBlank(line) {
-			return append([]byte(nil), line...), off, true, nil
+		if long || !isBlank(line) {
+			return append([]byte(nil), line...), off, long, true, nil
 		}
 	}
 }

@@ -1,14 +1,18 @@
 package beamio
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -84,7 +88,10 @@ func scanAll(t *testing.T, s *lineSplitter, file fileio.ReadableFile, splitAfter
 		queue = queue[1:]
 		rt := s.CreateTracker(rest)
 		n := 0
-		b, err := s.scan(ctx, rt, file, func(off int64, line []byte) {
+		b, err := s.scan(ctx, rt, file, func(off int64, line []byte, long bool) {
+			if long {
+				t.Errorf("line at %d over the limit", off)
+			}
 			got = append(got, offLine{off, string(line)})
 			n++
 			if n == splitAfter {
@@ -161,7 +168,7 @@ func TestScanGzip(t *testing.T) {
 	}
 	// A residual past the end of the decompressed data holds no line.
 	rt := s.CreateTracker(offsetrange.Restriction{Start: 1 << 40, End: compressedEnd})
-	n, err := s.scan(context.Background(), rt, file, func(int64, []byte) { t.Error("a line past the end") })
+	n, err := s.scan(context.Background(), rt, file, func(int64, []byte, bool) { t.Error("a line past the end") })
 	if err != nil || n != 0 || !rt.IsDone() {
 		t.Errorf("residual past the end: %d, %v, done %v", n, err, rt.IsDone())
 	}
@@ -178,12 +185,75 @@ func firstDiff(a, b []offLine) int {
 
 func TestFirstLine(t *testing.T) {
 	file := readableFile(t, []byte("\n  \nqid\tlabel\n1\t2\n"), "h.tsv")
-	line, off, ok, err := firstLine(context.Background(), file)
-	if err != nil || !ok || string(line) != "qid\tlabel" || off != 4 {
-		t.Errorf("firstLine = %q, %d, %v, %v", line, off, ok, err)
+	line, off, long, ok, err := firstLine(context.Background(), file, DefaultMaxLineBytes)
+	if err != nil || !ok || long || string(line) != "qid\tlabel" || off != 4 {
+		t.Errorf("firstLine = %q, %d, %v, %v, %v", line, off, long, ok, err)
 	}
 	empty := readableFile(t, []byte("\n\n"), "e.tsv")
-	if _, _, ok, err := firstLine(context.Background(), empty); ok || err != nil {
+	if _, _, _, ok, err := firstLine(context.Background(), empty, DefaultMaxLineBytes); ok || err != nil {
 		t.Errorf("blank file: ok %v, err %v", ok, err)
+	}
+}
+
+// TestLongLines reads lines around the length limit, across the reader's
+// buffer: a line over the limit comes back cut to it, marked long, and the
+// lines after it are read as usual.
+func TestLongLines(t *testing.T) {
+	const max = 10
+	lines := []string{"short", "0123456789", "0123456789a", "0123456789\r", "0123456789a\r", strings.Repeat("x", 40), "", "after", strings.Repeat("y", 33)}
+	input := strings.Join(lines, "\n") // the last line has no newline
+	r := &lineReader{br: bufio.NewReaderSize(strings.NewReader(input), 16), max: max}
+	var off int64
+	for i, l := range lines {
+		body := strings.TrimSuffix(l, "\r")
+		wantLong := len(body) > max
+		want := body[:min(len(body), max)]
+		got, gotOff, long, err := r.next()
+		if err != nil || string(got) != want || gotOff != off || long != wantLong {
+			t.Errorf("line %d: %q at %d, long %v, %v; want %q at %d, long %v", i, got, gotOff, long, err, want, off, wantLong)
+		}
+		off += int64(len(l)) + 1
+	}
+	if _, _, _, err := r.next(); !errors.Is(err, io.EOF) {
+		t.Errorf("after the last line: %v, want EOF", err)
+	}
+}
+
+// TestLongLineBomb reads a gzip file holding a 64 MiB line (a few
+// kilobytes compressed) with a 1 MiB limit: the line comes back cut and
+// marked long, the next line is read, and memory stays near the limit.
+func TestLongLineBomb(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("qid\tlabel\tscore\n"))
+	chunk := bytes.Repeat([]byte{'7'}, 1<<20)
+	for range 64 {
+		zw.Write(chunk)
+	}
+	zw.Write([]byte("\nq\t1\t1\n"))
+	zw.Close()
+	file := readableFile(t, z.Bytes(), "bomb.tsv.gz")
+	s := &lineSplitter{MaxLineBytes: 1 << 20}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	type seen struct {
+		off  int64
+		n    int
+		long bool
+	}
+	var got []seen
+	_, err := s.scan(context.Background(), s.CreateTracker(s.CreateInitialRestriction(file)), file, func(off int64, line []byte, long bool) {
+		got = append(got, seen{off, len(line), long})
+	})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []seen{{0, 15, false}, {16, 1 << 20, true}, {16 + 64<<20 + 1, 5, false}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %v, want %v", got, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("%d bytes allocated to read a 64 MiB line with a 1 MiB limit", alloc)
 	}
 }

@@ -1,9 +1,11 @@
 package beamio
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -26,64 +28,306 @@ import (
 // NaN score or a non-finite weight goes to the dead letters; a file without
 // a needed column sends every row to the dead letters.
 //
+// A file that cannot be read to the end (corrupt, truncated, or over
+// opts.MaxFileBytes when it must be read into memory) goes to the dead
+// letters with the reason, and so does every query with a row in it (see
+// rm.Chunk.FileFailed): a query is never evaluated on part of its rows.
+// Panics of the Parquet library on corrupt input are recovered into such
+// a dead letter.
+//
 // Beam's own parquetio is not used: it decodes into one fixed Go struct
 // (so column names and types cannot be chosen at run time), reads a whole
 // file into memory, and fails the whole file on one bad row.
 func ReadParquet(s beam.Scope, globs []string, opts Options) rm.Step {
 	s = s.Scope("rankmetrics.ReadParquet")
-	rows, dead, counts := beam.ParDo3(s, &parquetFn{Columns: opts.Columns}, files(s, globs))
+	fn := &parquetFn{Columns: opts.Columns, MaxFileBytes: opts.MaxFileBytes}
+	rows, dead, counts := beam.ParDo3(s, fn, files(s, globs))
 	return rm.Step{Output: rows, DeadLetters: dead, Counts: counts}
 }
 
 type parquetFn struct {
-	Columns Columns
+	Columns      Columns
+	MaxFileBytes int64
+}
+
+// errOverLimit is returned by readLimited for input over its limit.
+var errOverLimit = errors.New("over the limit")
+
+// readLimited reads r to the end into memory, or fails with errOverLimit
+// after more than limit bytes.
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errOverLimit
+	}
+	return data, nil
 }
 
 // openParquet returns random access to a file: a local file is opened as
-// such; a remote or gzip-compressed one is read into memory.
-func openParquet(ctx context.Context, file fileio.ReadableFile) (io.ReaderAt, int64, func(), error) {
-	path := file.Metadata.Path
-	var data []byte
+// such; a remote or gzip-compressed one is read into memory, up to limit
+// bytes (decompressed). A file that cannot be used (over the limit, bad
+// gzip data) gives a reason for its dead letter; err is for failures to
+// open or read it, which a retry may cure.
+func openParquet(ctx context.Context, path string, limit int64) (ra io.ReaderAt, size int64, closeFn func(), reason string, err error) {
+	var src io.Reader
+	closeFn = func() {}
+	where := "a remote file is read into memory"
 	if !strings.Contains(path, "://") {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, "", err
 		}
 		var magic [2]byte
 		if n, _ := f.ReadAt(magic[:], 0); n < 2 || magic != [2]byte{0x1f, 0x8b} {
 			st, err := f.Stat()
 			if err != nil {
 				f.Close()
-				return nil, 0, nil, err
+				return nil, 0, nil, "", err
 			}
-			return f, st.Size(), func() { f.Close() }, nil
+			return f, st.Size(), func() { f.Close() }, "", nil
 		}
-		data, err = io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return nil, 0, nil, err
-		}
+		defer f.Close()
+		src = f
 	} else {
 		rc, err := openRaw(ctx, path)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, "", err
 		}
-		data, err = io.ReadAll(rc)
-		rc.Close()
+		defer rc.Close()
+		src = rc
+	}
+	br := bufio.NewReader(src)
+	if m, err := br.Peek(2); err == nil && m[0] == 0x1f && m[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, "gzip: " + err.Error(), nil
+		}
+		data, err := readLimited(zr, limit)
+		if errors.Is(err, errOverLimit) {
+			return nil, 0, nil, overLimit(limit, "a gzip-compressed Parquet file is decompressed into memory"), nil
+		}
+		if err != nil {
+			return nil, 0, nil, "gzip: " + err.Error(), nil
+		}
+		return bytes.NewReader(data), int64(len(data)), closeFn, "", nil
+	}
+	data, err := readLimited(br, limit)
+	if errors.Is(err, errOverLimit) {
+		return nil, 0, nil, overLimit(limit, where), nil
+	}
+	if err != nil {
+		return nil, 0, nil, "", err
+	}
+	return bytes.NewReader(data), int64(len(data)), closeFn, "", nil
+}
+
+// overLimit is the reason given for a file over the MaxFileBytes limit.
+func overLimit(limit int64, why string) string {
+	return fmt.Sprintf("the file is larger than %d bytes, the most read into memory for one file (%s): raise the limit with --max-file-bytes (Options.MaxFileBytes)",
+		limit, why)
+}
+
+// ProcessElement reads one Parquet file.
+func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
+	path := file.Metadata.Path
+	limit := f.MaxFileBytes
+	if limit <= 0 {
+		limit = DefaultMaxFileBytes
+	}
+	ra, size, closeFn, reason, err := openParquet(ctx, path, limit)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if reason != "" {
+		counts(rm.Counts{FileErrors: 1, DeadLetters: 1})
+		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "not a readable Parquet file: " + reason})
+		return nil
+	}
+	defer closeFn()
+	c, err := readParquet(ctx, path, ra, size, f.Columns, emit, dead)
+	if c != (rm.Counts{}) {
+		counts(c)
+	}
+	return err
+}
+
+// recovered runs fn and turns a panic into an error. The Parquet library
+// panics on some corrupt input (bad offsets or lengths in its metadata);
+// with ReadModeSync it reads on the calling goroutine, so the panic can be
+// caught here.
+func recovered(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the Parquet library failed on it: %v", p)
+		}
+	}()
+	return fn()
+}
+
+// readParquet reads the rows of one Parquet file of size bytes. A file it
+// cannot read to the end is one dead letter, and a Chunk marked
+// FileFailed when rows of it were already emitted; the only error it
+// returns is the context's.
+func readParquet(ctx context.Context, path string, ra io.ReaderAt, size int64, columns Columns, emit func(rm.Chunk), dead func(rm.DeadLetter)) (rm.Counts, error) {
+	var c rm.Counts
+	ch := rm.NewChunker(emit)
+	var rowNum int64
+	err := recovered(func() error { return readParquetRows(ctx, path, ra, size, columns, ch, dead, &c, &rowNum) })
+	ch.Flush()
+	if err == nil || ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return c, err
+	}
+	reason := "not a readable Parquet file: " + err.Error()
+	if rowNum > 0 {
+		reason = fmt.Sprintf("the Parquet file cannot be read past row %d: %v; every query with a row in it goes to the dead letters", rowNum, err)
+		emit(rm.Chunk{File: path, FileFailed: true, Reason: reason})
+	}
+	c.FileErrors++
+	c.DeadLetters++
+	dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path, Offset: rowNum}, Reason: reason})
+	return c, nil
+}
+
+// checkFooter checks the file's magic numbers and that its footer fits in
+// it. The Parquet library allocates the footer size the file claims before
+// reading it: an 8-byte file claiming a 4 GB footer would make it allocate
+// 4 GB.
+func checkFooter(ra io.ReaderAt, size int64) error {
+	const magic = "PAR1"
+	if size < 12 {
+		return fmt.Errorf("%d bytes, too short for a Parquet file", size)
+	}
+	var head, tail [4]byte
+	var b [8]byte
+	if _, err := ra.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	if _, err := ra.ReadAt(b[:], size-8); err != nil {
+		return err
+	}
+	copy(tail[:], b[4:])
+	if string(head[:]) != magic || string(tail[:]) != magic {
+		return fmt.Errorf("no Parquet magic number %q at its start and end (found %q and %q)", magic, head[:], tail[:])
+	}
+	if footer := int64(binary.LittleEndian.Uint32(b[:4])); footer > size-12 {
+		return fmt.Errorf("its footer claims %d bytes, more than the file holds (%d bytes)", footer, size)
+	}
+	return nil
+}
+
+// numRows returns the number of rows of the file, checked against the
+// sum of its row groups' (they differ in a corrupt file).
+func numRows(pf *parquet.File) (int64, error) {
+	var sum int64
+	for _, g := range pf.RowGroups() {
+		n := g.NumRows()
+		if n < 0 || sum+n < sum {
+			return 0, fmt.Errorf("row group of %d rows", n)
+		}
+		sum += n
+	}
+	if sum != pf.NumRows() {
+		return 0, fmt.Errorf("the file says %d rows, its row groups %d", pf.NumRows(), sum)
+	}
+	return sum, nil
+}
+
+// readParquetRows reads the rows of a Parquet file into ch, counting them
+// in c and the rows read in *rowNum; it returns the first error.
+func readParquetRows(ctx context.Context, path string, ra io.ReaderAt, size int64, columns Columns, ch *rm.Chunker, dead func(rm.DeadLetter), c *rm.Counts, rowNum *int64) error {
+	if err := checkFooter(ra, size); err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(ra, size, parquet.FileReadMode(parquet.ReadModeSync))
+	if err != nil {
+		return err
+	}
+	cols, wReq, dReq := columns.WithDefaults()
+	schema := pf.Schema()
+	var reason string
+	qid, r := lookupColumn(schema, cols.QID, true, true)
+	reason = r
+	label, r := lookupColumn(schema, cols.Label, true, false)
+	reason = cmpReason(reason, r)
+	score, r := lookupColumn(schema, cols.Score, true, false)
+	reason = cmpReason(reason, r)
+	weight, r := lookupColumn(schema, cols.Weight, wReq, false)
+	reason = cmpReason(reason, r)
+	doc, r := lookupColumn(schema, cols.Doc, dReq, true)
+	reason = cmpReason(reason, r)
+	if reason != "" {
+		c.FileErrors++
+		c.DeadLetters++
+		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "schema: " + reason})
+		n, err := numRows(pf)
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			if i&0xfff == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			c.Records++
+			c.ParseErrors++
+			c.DeadLetters++
+			dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path, Offset: i}, Reason: "the file's schema: " + reason, Rows: 1})
+		}
+		return nil
+	}
+	all := []*pcol{qid, label, score}
+	if weight != nil {
+		all = append(all, weight)
+	}
+	if doc != nil {
+		all = append(all, doc)
+	}
+	if _, err := numRows(pf); err != nil {
+		return err
+	}
+	vals := make([]parquet.Value, len(all))
+	for _, g := range pf.RowGroups() {
+		chunks := g.ColumnChunks()
+		for _, pc := range all {
+			if pc.idx < 0 || pc.idx >= len(chunks) {
+				return fmt.Errorf("row group without column %s", pc.name)
+			}
+			pc.r = parquet.NewColumnChunkValueReader(chunks[pc.idx])
+			pc.pos, pc.n = 0, 0
+		}
+		for range g.NumRows() {
+			if *rowNum&0xfff == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			for i, pc := range all {
+				if vals[i], err = pc.next(); err != nil {
+					return err
+				}
+			}
+			pos := rm.Pos{File: path, Offset: *rowNum}
+			*rowNum++
+			c.Records++
+			row, reason := parquetRow(all, vals, weight != nil, doc != nil)
+			if reason != "" {
+				reject(c, ch, dead, pos, row.QID, reason, renderParquet(all, vals))
+				continue
+			}
+			c.Rows++
+			ch.Add(row.QID, path, rm.Item{Doc: row.Doc, Label: row.Label, Score: row.Score, Weight: row.Weight, HasWeight: row.HasWeight, Offset: pos.Offset})
+		}
+		for _, pc := range all {
+			if err := pc.r.Close(); err != nil {
+				return fmt.Errorf("column %s: %w", pc.name, err)
+			}
 		}
 	}
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, 0, nil, fmt.Errorf("gzip: %w", err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
-			return nil, 0, nil, fmt.Errorf("gzip: %w", err)
-		}
-	}
-	return bytes.NewReader(data), int64(len(data)), func() {}, nil
+	return nil
 }
 
 // pcol reads one column of a row group value by value.
@@ -172,102 +416,6 @@ func id(c *pcol, v parquet.Value) (string, string) {
 		return strconv.FormatInt(v.Int64(), 10), ""
 	}
 	return string(v.ByteArray()), ""
-}
-
-// ProcessElement reads one Parquet file.
-func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
-	path := file.Metadata.Path
-	var c rm.Counts
-	ch := rm.NewChunker(emit)
-	defer func() {
-		ch.Flush()
-		if c != (rm.Counts{}) {
-			counts(c)
-		}
-	}()
-	ra, size, closeFn, err := openParquet(ctx, file)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer closeFn()
-	pf, err := parquet.OpenFile(ra, size)
-	if err != nil {
-		c.FileErrors++
-		c.DeadLetters++
-		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "not a readable Parquet file: " + err.Error()})
-		return nil
-	}
-	cols, wReq, dReq := f.Columns.WithDefaults()
-	schema := pf.Schema()
-	var reason string
-	qid, r := lookupColumn(schema, cols.QID, true, true)
-	reason = r
-	label, r := lookupColumn(schema, cols.Label, true, false)
-	reason = cmpReason(reason, r)
-	score, r := lookupColumn(schema, cols.Score, true, false)
-	reason = cmpReason(reason, r)
-	weight, r := lookupColumn(schema, cols.Weight, wReq, false)
-	reason = cmpReason(reason, r)
-	doc, r := lookupColumn(schema, cols.Doc, dReq, true)
-	reason = cmpReason(reason, r)
-	if reason != "" {
-		c.FileErrors++
-		c.DeadLetters++
-		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "schema: " + reason})
-		for i := range pf.NumRows() {
-			c.Records++
-			c.ParseErrors++
-			c.DeadLetters++
-			dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path, Offset: i}, Reason: "the file's schema: " + reason, Rows: 1})
-		}
-		return nil
-	}
-	all := []*pcol{qid, label, score}
-	if weight != nil {
-		all = append(all, weight)
-	}
-	if doc != nil {
-		all = append(all, doc)
-	}
-	vals := make([]parquet.Value, len(all))
-	var rowNum int64
-	for _, g := range pf.RowGroups() {
-		chunks := g.ColumnChunks()
-		for _, pc := range all {
-			pc.r = parquet.NewColumnChunkValueReader(chunks[pc.idx])
-			pc.pos, pc.n = 0, 0
-		}
-		for range g.NumRows() {
-			if rowNum&0xfff == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			for i, pc := range all {
-				if vals[i], err = pc.next(); err != nil {
-					return fmt.Errorf("%s: row %d: %w", path, rowNum, err)
-				}
-			}
-			pos := rm.Pos{File: path, Offset: rowNum}
-			rowNum++
-			c.Records++
-			row, reason := parquetRow(all, vals, weight != nil, doc != nil)
-			if reason != "" {
-				c.ParseErrors++
-				c.DeadLetters++
-				dead(rm.DeadLetter{Stage: rm.StageParse, Pos: pos, Reason: reason, Record: renderParquet(all, vals), Rows: 1})
-				continue
-			}
-			c.Rows++
-			ch.Add(row.QID, path, rm.Item{Doc: row.Doc, Label: row.Label, Score: row.Score, Weight: row.Weight, HasWeight: row.HasWeight, Offset: pos.Offset})
-		}
-		for _, pc := range all {
-			if err := pc.r.Close(); err != nil {
-				return fmt.Errorf("%s: column %s: %w", path, pc.name, err)
-			}
-		}
-	}
-	return nil
 }
 
 func cmpReason(a, b string) string {

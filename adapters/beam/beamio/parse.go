@@ -228,6 +228,27 @@ func parseDelimited(line []byte, sp *splitter, h *header, r *rm.Row) string {
 	return ""
 }
 
+// delimitedQID returns the qid field of a line that could not be parsed,
+// or "" when it cannot be told; cut says the line was cut at the length
+// limit, so that its last field may be incomplete.
+func delimitedQID(line []byte, sp *splitter, h *header, cut bool) string {
+	f, reason := sp.split(line)
+	if reason != "" || len(f) <= h.iQID || cut && len(f) == h.iQID+1 {
+		return ""
+	}
+	return string(f[h.iQID])
+}
+
+// trecQID returns the first field of a TREC line that could not be
+// parsed, or "" when it cannot be told (see delimitedQID).
+func trecQID(line []byte, cut bool) string {
+	f := whitespaceFields(line, nil)
+	if len(f) == 0 || cut && len(f) == 1 {
+		return ""
+	}
+	return string(f[0])
+}
+
 // whitespaceFields cuts b at runs of spaces and tabs.
 func whitespaceFields(b []byte, out [][]byte) [][]byte {
 	out = out[:0]

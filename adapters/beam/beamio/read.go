@@ -30,7 +30,24 @@ type Options struct {
 	// BlockSize is the size of the byte ranges text files are split into;
 	// DefaultBlockSize when 0.
 	BlockSize int64
+	// MaxLineBytes is the longest line the text readers read (without its
+	// newline); DefaultMaxLineBytes when 0. A longer line goes to the dead
+	// letters, with its query when its qid can be read, and memory stays
+	// bounded whatever the input.
+	MaxLineBytes int64
+	// MaxFileBytes is the most bytes read into memory for one file that is
+	// read whole: a gzip-compressed Parquet file (decompressed) or a
+	// Parquet file on a remote file system; DefaultMaxFileBytes when 0. A
+	// larger file goes to the dead letters.
+	MaxFileBytes int64
 }
+
+// DefaultMaxLineBytes is the default Options.MaxLineBytes: far above any
+// real line of ranking output.
+const DefaultMaxLineBytes = 64 << 20
+
+// DefaultMaxFileBytes is the default Options.MaxFileBytes.
+const DefaultMaxFileBytes = 4 << 30
 
 // files expands the globs (with Beam's file systems: local paths, gs://,
 // ...) into the files to read, uncompressed as stored: gzip is detected
@@ -41,20 +58,38 @@ func files(s beam.Scope, globs []string) beam.PCollection {
 	return fileio.ReadMatches(s, matches, fileio.ReadUncompressed())
 }
 
-func deadParse(pos rm.Pos, reason string, line []byte) rm.DeadLetter {
-	return rm.DeadLetter{Stage: rm.StageParse, Pos: pos, Reason: reason, Record: rm.ClipRecord(string(line)), Rows: 1}
+// reject sends the record at pos to the dead letters and counts it; when
+// its qid could be read, it also marks the query, so that the grouping step
+// sends the whole query to the dead letters (see rm.Chunk).
+func reject(c *rm.Counts, ch *rm.Chunker, dead func(rm.DeadLetter), pos rm.Pos, qid, reason, record string) {
+	c.ParseErrors++
+	c.DeadLetters++
+	dead(rm.DeadLetter{Stage: rm.StageParse, Pos: pos, QID: qid, Reason: reason, Record: record, Rows: 1})
+	if qid != "" {
+		ch.Reject(qid, pos.File, pos.Offset, reason)
+	}
+}
+
+// record returns what a dead letter keeps of a line.
+func record(line []byte, long bool) string {
+	if long {
+		return clipLong(line)
+	}
+	return rm.ClipRecord(string(line))
 }
 
 // ReadDelimited reads TSV (delim '\t') or CSV (delim ',', with quoted
 // fields on one line) files with a header line, matched by the globs, into
 // a PCollection of rm.Chunk for rm.GroupChunks. Files are split into byte
 // ranges read in parallel, as Beam's textio does; gzip files are read
-// whole. Each row's position is its file and the byte offset of its line. A malformed line goes
-// to the dead letters with the reason; a file whose header lacks a needed
-// column sends every line to the dead letters.
+// whole. Each row's position is its file and the byte offset of its line.
+// A malformed line, or one over opts.MaxLineBytes, goes to the dead letters
+// with the reason, and so does every row of its query when its qid field
+// can be read; a file whose header lacks a needed column sends every line
+// to the dead letters.
 func ReadDelimited(s beam.Scope, globs []string, delim byte, opts Options) rm.Step {
 	s = s.Scope(fmt.Sprintf("rankmetrics.ReadDelimited(%q)", delim))
-	fn := &delimFn{lineSplitter: lineSplitter{BlockSize: opts.BlockSize}, Delim: delim, Columns: opts.Columns}
+	fn := &delimFn{lineSplitter: lineSplitter{BlockSize: opts.BlockSize, MaxLineBytes: opts.MaxLineBytes}, Delim: delim, Columns: opts.Columns}
 	rows, dead, counts := beam.ParDo3(s, fn, files(s, globs))
 	return rm.Step{Output: rows, DeadLetters: dead, Counts: counts}
 }
@@ -68,43 +103,47 @@ type delimFn struct {
 // ProcessElement reads the lines of one byte range of a file.
 func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
-	hline, hoff, hasHeader, err := firstLine(ctx, file)
+	hline, hoff, hlong, hasHeader, err := firstLine(ctx, file, f.maxLine())
 	if err != nil {
 		return err
 	}
 	sp := &splitter{delim: f.Delim, quoted: f.Delim == ','}
 	var h header
 	var hreason string
-	if hasHeader {
+	switch {
+	case hlong:
+		hreason = "header: " + longLine(f.maxLine())
+	case hasHeader:
 		h, hreason = parseHeader(hline, sp, f.Columns)
 	}
 	var c rm.Counts
 	var row rm.Row
 	ch := rm.NewChunker(emit)
-	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
+	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte, long bool) {
 		pos := rm.Pos{File: path, Offset: off}
 		if off == hoff {
 			c.HeaderLines++
 			if hreason != "" {
 				c.FileErrors++
 				c.DeadLetters++
-				d := deadParse(pos, hreason, line)
-				d.Rows = 0
-				dead(d)
+				dead(rm.DeadLetter{Stage: rm.StageParse, Pos: pos, Reason: hreason, Record: record(line, long)})
 			}
 			return
 		}
 		c.Records++
-		reason := hreason
-		if reason != "" {
-			reason = "the file's " + reason
-		} else {
-			reason = parseDelimited(line, sp, &h, &row)
+		var reason, qid string
+		switch {
+		case hreason != "":
+			reason = "the file's " + hreason
+		case long:
+			reason, qid = longLine(f.maxLine()), delimitedQID(line, sp, &h, true)
+		default:
+			if reason = parseDelimited(line, sp, &h, &row); reason != "" {
+				qid = delimitedQID(line, sp, &h, false)
+			}
 		}
 		if reason != "" {
-			c.ParseErrors++
-			c.DeadLetters++
-			dead(deadParse(pos, reason, line))
+			reject(&c, ch, dead, pos, qid, reason, record(line, long))
 			return
 		}
 		c.Rows++
@@ -121,10 +160,12 @@ func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 // ReadTREC reads TREC qrels ("qid iter docno rel") and run files ("qid Q0
 // docno rank score tag"), matched by the globs, into two PCollections of
 // rm.Chunk for rm.JoinTREC. The rank column is
-// not used: items keep the run file's line order.
+// not used: items keep the run file's line order. A malformed line, or one
+// over opts.MaxLineBytes, goes to the dead letters, and so does the whole
+// query of its first field.
 func ReadTREC(s beam.Scope, qrelsGlobs, runGlobs []string, opts Options) (qrels, run rm.Step) {
 	s = s.Scope("rankmetrics.ReadTREC")
-	split := lineSplitter{BlockSize: opts.BlockSize}
+	split := lineSplitter{BlockSize: opts.BlockSize, MaxLineBytes: opts.MaxLineBytes}
 	j, jdead, jcounts := beam.ParDo3(s, &qrelsFn{lineSplitter: split}, files(s.Scope("qrels"), qrelsGlobs))
 	r, rdead, rcounts := beam.ParDo3(s, &runFn{lineSplitter: split}, files(s.Scope("run"), runGlobs))
 	return rm.Step{Output: j, DeadLetters: jdead, Counts: jcounts}, rm.Step{Output: r, DeadLetters: rdead, Counts: rcounts}
@@ -141,13 +182,11 @@ func (f *runFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file f
 	var row rm.Row
 	var fields [][]byte
 	ch := rm.NewChunker(emit)
-	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
+	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte, long bool) {
 		pos := rm.Pos{File: path, Offset: off}
 		c.Records++
-		if reason := parseRun(line, &fields, &row); reason != "" {
-			c.ParseErrors++
-			c.DeadLetters++
-			dead(deadParse(pos, reason, line))
+		if reason := f.parse(line, long, func() string { return parseRun(line, &fields, &row) }); reason != "" {
+			reject(&c, ch, dead, pos, trecQID(line, long), reason, record(line, long))
 			return
 		}
 		c.Rows++
@@ -172,13 +211,11 @@ func (f *qrelsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	var j rm.Judgment
 	var fields [][]byte
 	ch := rm.NewChunker(emit)
-	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte) {
+	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte, long bool) {
 		pos := rm.Pos{File: path, Offset: off}
 		c.Records++
-		if reason := parseQrels(line, &fields, &j); reason != "" {
-			c.ParseErrors++
-			c.DeadLetters++
-			dead(deadParse(pos, reason, line))
+		if reason := f.parse(line, long, func() string { return parseQrels(line, &fields, &j) }); reason != "" {
+			reject(&c, ch, dead, pos, trecQID(line, long), reason, record(line, long))
 			return
 		}
 		c.QrelsRows++

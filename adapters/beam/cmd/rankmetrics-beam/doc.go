@@ -4,11 +4,13 @@
 //
 // It reads TSV, CSV or Parquet files, or TREC qrels and run files, from any
 // file system Beam knows (local paths, gs://, ...), groups the rows by
-// query, computes MAP (and MAP@k) per query, and combines the queries with
-// an exact accumulator, so that the result is the same to the bit for any
-// sharding of the input, any runner and any number of workers. Malformed
-// rows go to a dead-letter file with the reason; the exit status is 1 when
-// there are more of them than --max-dead-letters.
+// query, computes MAP (and MAP@k: the only measures it evaluates today; a
+// later release brings every measure of `rankmetrics eval`) per query, and
+// combines the queries with an exact accumulator, so that the result is the
+// same to the bit for any sharding of the input, any runner and any number
+// of workers. Malformed rows go to a dead-letter file with the reason; the
+// exit status is 1, and no report is written, when there are more of them
+// than --max-dead-letters.
 //
 // It runs on prism, in process, by default; --runner=dataflow or
 // --runner=flink (with the usual Beam flags) submits it to a cluster. See

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
@@ -30,8 +32,11 @@ const usage = `usage: rankmetrics-beam [flags] --input GLOB [--input GLOB ...]
 
 Evaluates ranking outputs on Apache Beam: TSV, CSV or Parquet files (--input),
 or TREC qrels and run files (--qrels, --run), from any file system Beam knows.
-Measures, options and counts are those of "rankmetrics eval", with two
-differences that make the result independent of sharding and worker count:
+
+It evaluates MAP and MAP@K only today (-m map, -m map@K): not every measure of
+"rankmetrics eval" (a later release brings them all). Its options and counts
+follow "rankmetrics eval", with differences that make the result independent
+of sharding and worker count:
 
   - every query is its own metric update (eval's --batch 1), so TF-Ranking's
     per-update list weights do not depend on batching;
@@ -121,6 +126,7 @@ type options struct {
 	deadLetters         string
 	maxDead             int64
 	blockSize           int64
+	maxLine, maxFile    int64
 	format              string
 	verbose             bool
 }
@@ -149,6 +155,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.deadLetters, "dead-letters", "", "write rejected rows to `PATH` (JSON lines); default: a temporary file (local runners only)")
 	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
 	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
+	fs.Int64Var(&o.maxLine, "max-line-bytes", beamio.DefaultMaxLineBytes, "longest line read, in `BYTES`; a longer line goes to the dead letters with its query")
+	fs.Int64Var(&o.maxFile, "max-file-bytes", beamio.DefaultMaxFileBytes, "most `BYTES` read into memory for one file read whole (a gzip or remote Parquet file, decompressed); a larger file goes to the dead letters")
 	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
 	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
 }
@@ -241,12 +249,18 @@ func (o *options) plan() (*plan, error) {
 	if o.blockSize < 0 {
 		return nil, fmt.Errorf("--block-size %d: want BYTES >= 0", o.blockSize)
 	}
+	if o.maxLine < 1 || o.maxLine > math.MaxInt32 {
+		return nil, fmt.Errorf("--max-line-bytes %d: want 1 <= BYTES <= %d", o.maxLine, math.MaxInt32)
+	}
+	if o.maxFile < 1 {
+		return nil, fmt.Errorf("--max-file-bytes %d: want BYTES >= 1", o.maxFile)
+	}
 	return p, nil
 }
 
 // build adds the whole evaluation to the pipeline.
 func (p *plan) build(s beam.Scope, paths rm.Paths) error {
-	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize}
+	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize, MaxLineBytes: p.o.maxLine, MaxFileBytes: p.o.maxFile}
 	var lists rm.Step
 	var upstream []rm.Step
 	var err error
@@ -288,23 +302,34 @@ func isLocal(runner string) bool {
 	return false
 }
 
-// execute runs the plan with the runner and prints the report.
+// execute runs the plan with the runner and prints the report. The
+// pipeline writes the report to a pending file; it becomes --output only
+// when the run succeeds, so a run that fails (too many dead letters, counts
+// that do not add up) leaves no report behind. On a local runner, every
+// temporary file of the run is removed when it ends.
 func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writer) (rm.Report, error) {
-	paths := rm.Paths{Report: p.o.output, PerQuery: p.o.perQuery, DeadLetters: p.o.deadLetters}
-	if paths.Report == "" || paths.DeadLetters == "" {
-		if !isLocal(runner) {
-			return rm.Report{}, fmt.Errorf("runner %q: --output and --dead-letters must name files the workers can write", runner)
-		}
+	local := isLocal(runner)
+	if !local && (p.o.output == "" || p.o.deadLetters == "") {
+		return rm.Report{}, fmt.Errorf("runner %q: --output and --dead-letters must name files the workers can write", runner)
+	}
+	paths := rm.Paths{PerQuery: p.o.perQuery, DeadLetters: p.o.deadLetters}
+	if local {
 		dir, err := os.MkdirTemp("", "rankmetrics-beam-")
 		if err != nil {
 			return rm.Report{}, err
 		}
-		if paths.Report == "" {
-			paths.Report = filepath.Join(dir, "report.json")
-		}
+		defer os.RemoveAll(dir)
+		// Beam's loopback runner leaves a file in os.TempDir on every run
+		// (runnerlib/execute.go); TMPDIR points into dir while the
+		// pipeline runs, so that it goes away with dir.
+		defer setTempDir(dir)()
+		paths.Report = filepath.Join(dir, "report.json")
 		if paths.DeadLetters == "" {
 			paths.DeadLetters = filepath.Join(dir, "dead-letters.jsonl")
 		}
+	} else {
+		paths.Report = p.o.output + ".pending"
+		defer removeFile(context.WithoutCancel(ctx), paths.Report)
 	}
 	pipeline, s := beam.NewPipelineWithRoot()
 	if err := p.build(s, paths); err != nil {
@@ -319,17 +344,25 @@ func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writ
 	if err != nil {
 		return rm.Report{}, err
 	}
-	if err := printReport(stdout, p, rep, paths); err != nil {
+	if err := printReport(stdout, p, rep); err != nil {
 		return rep, err
 	}
 	c := rep.Counts
 	fmt.Fprintf(stderr, "rankmetrics-beam: %d queries, %d items in %.3f s (%.3f M items/s)\n",
 		c.Queries, c.Items, elapsed.Seconds(), float64(c.Items)/elapsed.Seconds()/1e6)
+	notWritten := ""
+	if p.o.output != "" {
+		notWritten = " (report not written to " + p.o.output + ")"
+	}
 	if err := c.Check(p.trec); err != nil {
-		return rep, err
+		return rep, fmt.Errorf("%w%s", err, notWritten)
 	}
 	if c.DeadLetters > 0 {
-		fmt.Fprintf(stderr, "rankmetrics-beam: %d dead letters in %s\n", c.DeadLetters, paths.DeadLetters)
+		where := paths.DeadLetters
+		if p.o.deadLetters == "" {
+			where = "this run (give --dead-letters PATH to keep them)"
+		}
+		fmt.Fprintf(stderr, "rankmetrics-beam: %d dead letters in %s\n", c.DeadLetters, where)
 		if dead, err := rm.ReadDeadLetters(ctx, paths.DeadLetters); err == nil {
 			for i, d := range dead {
 				if i == 10 {
@@ -341,12 +374,48 @@ func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writ
 		}
 	}
 	if c.DeadLetters > p.o.maxDead {
-		return rep, fmt.Errorf("%w: %d, more than --max-dead-letters %d", errDeadLetters, c.DeadLetters, p.o.maxDead)
+		return rep, fmt.Errorf("%w: %d, more than --max-dead-letters %d%s", errDeadLetters, c.DeadLetters, p.o.maxDead, notWritten)
 	}
-	return rep, nil
+	saved := "not kept (give --output PATH to keep it)"
+	if p.o.output != "" {
+		if err := rm.WriteReport(ctx, p.o.output, rep); err != nil {
+			return rep, err
+		}
+		saved = p.o.output
+	}
+	if p.o.format == "table" {
+		_, err = fmt.Fprintf(stdout, "report: %s\n", saved)
+	}
+	return rep, err
 }
 
-func printReport(w io.Writer, p *plan, rep rm.Report, paths rm.Paths) error {
+// setTempDir points TMPDIR, and so os.TempDir, at dir and returns the
+// function that restores it. Only main's run calls it, once at a time.
+func setTempDir(dir string) (restore func()) {
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+	}
+}
+
+// removeFile removes path through Beam's file systems, when they can.
+func removeFile(ctx context.Context, path string) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return
+	}
+	defer fs.Close()
+	if r, ok := fs.(filesystem.Remover); ok {
+		r.Remove(ctx, path)
+	}
+}
+
+func printReport(w io.Writer, p *plan, rep rm.Report) error {
 	if p.o.format == "json" {
 		b, err := json.Marshal(rep)
 		if err != nil {
@@ -403,11 +472,7 @@ func printReport(w io.Writer, p *plan, rep rm.Report, paths rm.Paths) error {
 	for _, m := range rep.Measures {
 		fmt.Fprintf(tw, "%s\t%s\n", m.Name, strconv.FormatFloat(m.Value, 'g', -1, 64))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "report: %s\n", paths.Report)
-	return err
+	return tw.Flush()
 }
 
 // quietLogs hides the runner's informational logs.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,20 +10,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/adapters/beam/internal/beamtest"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
+// asBinary, set in the environment, makes the test binary run main: the
+// tests run the command as users do without building it.
+const asBinary = "RANKMETRICS_BEAM_TEST_AS_BINARY"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asBinary) == "1" {
+		main()
+		os.Exit(0)
+	}
 	quietLogs()
-	ptest.MainWithDefault(m, "prism")
+	os.Exit(beamtest.Main(m))
 }
 
 func parse(t *testing.T, args ...string) (*plan, error) {
@@ -55,6 +65,9 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"--input", "a.tsv", "--run-only", "drop"}, `--run-only "drop"`},
 		{[]string{"--input", "a.tsv", "--format", "xml"}, `--format "xml"`},
 		{[]string{"--input", "a.tsv", "--max-dead-letters", "-1"}, "--max-dead-letters -1"},
+		{[]string{"--input", "a.tsv", "--max-line-bytes", "0"}, "--max-line-bytes 0: want 1 <= BYTES <= 2147483647"},
+		{[]string{"--input", "a.tsv", "--max-line-bytes", "4294967296"}, "--max-line-bytes 4294967296"},
+		{[]string{"--input", "a.tsv", "--max-file-bytes", "-5"}, "--max-file-bytes -5: want BYTES >= 1"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -174,5 +187,134 @@ func TestExecuteDeadLetters(t *testing.T) {
 	p.o.output = ""
 	if _, err := execute(context.Background(), p, "dataflow", io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--output and --dead-letters") {
 		t.Errorf("remote runner without --output: %v", err)
+	}
+}
+
+// TestBinary runs the command as a process (the test binary running main): the report is not written when the run
+// fails on dead letters, no temporary file outlives a run, and the help
+// says which measures Beam evaluates.
+func TestBinary(t *testing.T) {
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, want := writeData(t, dir, "77\t1\tNaN\n")
+	run := func(t *testing.T, args ...string) (stdout, stderr string, code int, tmp string) {
+		t.Helper()
+		tmp = t.TempDir()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, asBinary+"=1")
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+		case errors.As(err, &ee):
+			code = ee.ExitCode()
+		default:
+			t.Fatal(err)
+		}
+		return o.String(), e.String(), code, tmp
+	}
+	noLeftovers := func(t *testing.T, tmp string) {
+		t.Helper()
+		entries, err := os.ReadDir(tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			t.Errorf("the run left %s in its TMPDIR", e.Name())
+		}
+	}
+
+	t.Run("failed run writes no report", func(t *testing.T) {
+		report := filepath.Join(dir, "report.json")
+		_, stderr, code, tmp := run(t, "--input", path, "--ties", "stable", "--output", report)
+		if code != 1 {
+			t.Errorf("exit status %d, want 1\n%s", code, stderr)
+		}
+		msg := "rankmetrics-beam: too many dead letters: 1, more than --max-dead-letters 0 (report not written to " + report + ")"
+		if !strings.Contains(stderr, msg) {
+			t.Errorf("stderr lacks %q:\n%s", msg, stderr)
+		}
+		if _, err := os.Stat(report); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s after a failed run: %v, want no file", report, err)
+		}
+		noLeftovers(t, tmp)
+
+		// Allowed dead letters: the run succeeds and writes the report.
+		stdout, stderr, code, tmp := run(t, "--input", path, "--ties", "stable", "--output", report, "--max-dead-letters", "1")
+		if code != 0 {
+			t.Fatalf("exit status %d\n%s", code, stderr)
+		}
+		r, err := rm.ReadReport(context.Background(), report)
+		if err != nil || r.Measures[0].Value != want {
+			t.Errorf("report %+v, %v; want MAP %v", r, err, want)
+		}
+		if !strings.Contains(stdout, "report: "+report) || !strings.Contains(stderr, "1 dead letters in this run (give --dead-letters PATH to keep them)") {
+			t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+		}
+		noLeftovers(t, tmp)
+	})
+
+	t.Run("a line over --max-line-bytes", func(t *testing.T) {
+		// A gzip file whose q7 has a 4 MiB line (4 KiB compressed): with
+		// a 1 KiB limit it goes to the dead letters, and q7 with it.
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		fmt.Fprintf(zw, "qid\tlabel\tscore\nq7\t1\t0.5\nq7\t0\t%s\nq8\t1\t1\n", strings.Repeat("9", 4<<20))
+		zw.Close()
+		bomb := filepath.Join(dir, "bomb.tsv.gz")
+		if err := os.WriteFile(bomb, z.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dead := filepath.Join(dir, "bomb-dead.jsonl")
+		stdout, stderr, code, _ := run(t, "--input", bomb, "--max-line-bytes", "1024", "--dead-letters", dead, "--format", "json")
+		if code != 1 {
+			t.Errorf("exit status %d, want 1\n%s", code, stderr)
+		}
+		for _, want := range []string{
+			"parse " + bomb + "@25 qid \"q7\": line longer than 1024 bytes, the most a line may hold: raise the limit with --max-line-bytes (Options.MaxLineBytes)",
+			"group " + bomb + "@16 qid \"q7\": the query has 1 row(s) rejected by the reader (the first at " + bomb + "@25: line longer than 1024 bytes",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
+		}
+		var r rm.Report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Counts.Queries != 1 || r.Measures[0].Value != 1 {
+			t.Errorf("report %s: %v; want q8 alone, MAP 1", stdout, err)
+		}
+	})
+
+	t.Run("help names the measures", func(t *testing.T) {
+		_, stderr, code, _ := run(t, "-h")
+		if code != 0 && code != 2 {
+			t.Errorf("exit status %d", code)
+		}
+		if !strings.Contains(stderr, "It evaluates MAP and MAP@K only today") {
+			t.Errorf("help does not say Beam evaluates MAP only:\n%s", stderr)
+		}
+	})
+}
+
+// TestReadmeMeasures checks that the README says Beam evaluates MAP only,
+// and that its build instructions do not write into the source tree.
+func TestReadmeMeasures(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	if !strings.Contains(readme, "**Beam evaluates MAP and MAP@k only today**") {
+		t.Error("README does not say Beam evaluates MAP and MAP@k only")
+	}
+	for _, line := range strings.Split(readme, "\n") {
+		if strings.Contains(line, "go build") && !strings.Contains(line, "-o bin/") && !strings.Contains(line, `-o "$(go env GOPATH)/bin/"`) &&
+			!strings.Contains(line, "without `-o`") {
+			t.Errorf("README builds into the source tree: %s", line)
+		}
 	}
 }
