@@ -5,6 +5,9 @@
 #   bash bench/run.sh            # everything (a few minutes: ranx alone takes ~1.5 min)
 #   SKIP_SLOW=1 bash bench/run.sh  # without ranx, trec_eval and TF-Ranking
 #
+# The trec_eval rows (bench/treceval.sh, text in $OUT/treceval.txt) come
+# last; bench/README.md records them.
+#
 # Environment: QUERIES (default 100000 lists of 100 items), DATA (bench/data),
 # OUT (bench/out), FLOOR (the shared floor programs, ../shared/bench/floor),
 # TFR_PYTHON (the parity venv's python, parity/.venv/bin/python), REPS (5).
@@ -82,6 +85,14 @@ E2E=("$PY" bench/py/e2e.py --repeat 3 --map-json map)
 if [ "$SKIP_SLOW" != 1 ]; then
 	"$PY" bench/py/trec_eval_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
 	"$PY" bench/py/ranx_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES" 2> "$OUT/ranx.log"
+fi
+
+if [ "$SKIP_SLOW" != 1 ]; then
+	# The trec_eval command line against trec_eval 10.0 -O3 on the same
+	# TREC pair (issue 12; upstream stopped after 100 CPU seconds).
+	say "rankmetrics trec_eval against trec_eval 10.0"
+	DATA="$DATA" QUERIES="$QUERIES" REPS=3 UP_REPS="${UP_REPS:-1}" UP_CPU_LIMIT="${UP_CPU_LIMIT:-100}" \
+		bash bench/treceval.sh | tee "$OUT/treceval.txt" >&2
 fi
 
 say "results in $RES"

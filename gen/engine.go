@@ -378,9 +378,7 @@ func famPlace(file *File, f fam) {
 		[]Code{
 			Clear(Id("ahead")),
 			If(Id("ties").Op("!=").Id("Random").Op("&&").Id("ties").Op("!=").Id("Expected")).Block(
-				For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
-					Id("ahead").Index(Id("lowerBound"+f.Name).Call(Id("keys"), Id("key"))).Op("++"),
-				),
+				countAhead(f.Key, f.Name, "keys"),
 				Id("r").Op(":=").Lit(0),
 				For(Id("j").Op(":=").Range().Id("keys")).Block(
 					Id("r").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),

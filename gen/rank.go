@@ -89,20 +89,11 @@ func rankFunc(f *File, v variant) {
 		Clear(Id("ahead")),
 		Clear(Id("tied")),
 		If(Op("!").Id("grouped")).Block(
-			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
-				Id("ahead").Index(Id("lowerBound"+v.Name).Call(Id("rel"), Id("key"))).Op("++"),
-			),
+			countAhead(v.Key, v.Name, "rel"),
 		).Else().Block(
 			Id("ends").Op(":=").Append(Id("rel"), Id(v.Sent)),
 			ws().Dot("rel").Op("=").Id("ends"),
-			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
-				Id("p").Op(":=").Id("lowerBound"+v.Name).Call(Id("rel"), Id("key").Dot("floor").Call()),
-				If(Id("ends").Index(Id("p")).Dot("score").Call().Op("==").Id("key").Dot("score").Call()).Block(
-					Id("tied").Index(Id("p")).Op("++"),
-				).Else().Block(
-					Id("ahead").Index(Id("p")).Op("++"),
-				),
-			),
+			countTied(v),
 		),
 		Id("k").Op(":=").Id("n"),
 		If(Id("topn").Op(">=").Lit(0).Op("&&").Id("topn").Op("<").Id("n")).Block(Id("k").Op("=").Id("topn")),
@@ -163,6 +154,36 @@ func rankFunc(f *File, v variant) {
 		),
 		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Add(v.ftz(Id("tp").Dot("result").Call().Op("/").Id("tr")))),
 		ret(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
+	)
+}
+
+// countAhead writes ahead[lowerBound(sorted, key)]++ for each key of oth:
+// for packed float32 keys, a call of countAhead32 (metric/ahead.go), which
+// counts with vector comparisons where the CPU has them.
+func countAhead(key, name, sorted string) Code {
+	if key == "key32" {
+		return Id("countAhead32").Call(Id(sorted), Id("oth"), Id("ahead"))
+	}
+	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+		Id("ahead").Index(Id("lowerBound"+name).Call(Id(sorted), Id("key"))).Op("++"),
+	)
+}
+
+// countTied writes the split of the other keys into ahead and tied under
+// Random and Expected: for packed float32 keys, a call of countTied32
+// (metric/ahead.go), which counts with vector comparisons where the CPU has
+// them.
+func countTied(v variant) Code {
+	if v.Key == "key32" {
+		return Id("countTied32").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
+	}
+	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+		Id("p").Op(":=").Id("lowerBound"+v.Name).Call(Id("rel"), Id("key").Dot("floor").Call()),
+		If(Id("ends").Index(Id("p")).Dot("score").Call().Op("==").Id("key").Dot("score").Call()).Block(
+			Id("tied").Index(Id("p")).Op("++"),
+		).Else().Block(
+			Id("ahead").Index(Id("p")).Op("++"),
+		),
 	)
 }
 

@@ -295,9 +295,7 @@ func (ws *famFloat32) place(keys, oth []key32, pos []int, ties TiePolicy, rng *r
 	ws.ahead = ahead
 	clear(ahead)
 	if ties != Random && ties != Expected {
-		for _, key := range oth {
-			ahead[lowerBoundFloat32(keys, key)]++
-		}
+		countAhead32(keys, oth, ahead)
 		r := 0
 		for j := range keys {
 			r += ahead[j] + 1

@@ -123,20 +123,11 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, unranked int, wc f
 	clear(ahead)
 	clear(tied)
 	if !grouped {
-		for _, key := range oth {
-			ahead[lowerBoundFloat32(rel, key)]++
-		}
+		countAhead32(rel, oth, ahead)
 	} else {
 		ends := append(rel, sentinel32)
 		ws.rel = ends
-		for _, key := range oth {
-			p := lowerBoundFloat32(rel, key.floor())
-			if ends[p].score() == key.score() {
-				tied[p]++
-			} else {
-				ahead[p]++
-			}
-		}
+		countTied32(ends, oth, ahead, tied)
 	}
 	k := n
 	if topn >= 0 && topn < n {

@@ -3,6 +3,8 @@ package metric
 import (
 	"math"
 	"math/bits"
+
+	"github.com/rankmetrics/rankmetrics/metric/internal/vec"
 )
 
 // This file is the one place that fixes the order of additions, and the
@@ -91,7 +93,18 @@ func sumFloat32Tree(xs []float32, first int) float32 {
 }
 
 // leafSum32 is Eigen's vectorised inner reduction of at most 8192 values.
+// Its whole packets go through vec.Packets32 (AVX2 where the CPU has it),
+// which adds them as laneSumFloat32 does.
 func leafSum32(xs []float32) float32 {
+	if len(xs) >= eigenLanes {
+		var lanes [eigenLanes]float32
+		vec.Packets32(xs, &lanes)
+		var tail float32
+		for _, x := range xs[len(xs)/eigenLanes*eigenLanes:] {
+			tail = add32(tail, ftzFloat32(x))
+		}
+		return finishLanes32(&lanes, tail)
+	}
 	var a laneSumFloat32
 	a.reset(len(xs), 0, nil)
 	for p, x := range xs {
@@ -186,9 +199,14 @@ func (a *laneSumFloat32) result() float32 {
 		return add32(a.tail, 0)
 	}
 	a.combine()
-	l := &a.acc[0]
+	return finishLanes32(&a.acc[0], a.tail)
+}
+
+// finishLanes32 ends a sum of at least 8 values: the lanes l of its packets
+// folded as (m0+m2) + (m1+m3) with m_i = l[i] + l[i+4], added to the tail.
+func finishLanes32(l *[eigenLanes]float32, tail float32) float32 {
 	m0, m1, m2, m3 := add32(l[0], l[4]), add32(l[1], l[5]), add32(l[2], l[6]), add32(l[3], l[7])
-	return add32(a.tail, add32(add32(m0, m2), add32(m1, m3)))
+	return add32(tail, add32(add32(m0, m2), add32(m1, m3)))
 }
 
 // sumFloat64 adds xs in float64, left to right, starting from +0; first is

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,6 +51,8 @@ type trecEvalOptions struct {
 	runName    string
 	help       bool
 	version    bool
+	// valuesBudget bounds the one-pass summary's stored values (bytes).
+	valuesBudget int64
 }
 
 const trecEvalUsage = `usage: rankmetrics trec_eval [--compat 10.0|9.0.8] [-h] [-v] [-q] [-m measure[.params]]... [-c] [-n]
@@ -79,12 +82,17 @@ numbers). RUN may be '-' for standard input (10.0 only, as in trec_eval).
   -D 0.QID  evaluate topic QID only (debug output is not reproduced)
   -v        print the version and exit
 
-Memory: a run sorted by topic (qids in increasing byte order, each topic
-in one block) is evaluated as a stream, one topic in memory at a time,
-after a first pass that checks every line. Any other line order is
-gathered in memory at about %d bytes per line plus the docno's bytes.
-The qrels file is held in memory.
-`, trecfile.BytesPerLine)
+Memory: every line is checked in a first pass (trec_eval reads both
+files whole before printing). A run sorted by topic (qids in increasing
+byte order, each topic in one block of lines) is then evaluated as a
+stream, one topic in memory at a time; a run whose topics are each in one
+block, in any order, is read again block by block in qid order (about %d
+bytes per topic plus the qid). Without -q, a run is evaluated in a single
+pass when every topic's values fit in %d MiB. Any other line order is
+gathered in memory at about %d bytes per line plus the docno's bytes. The
+qrels file is indexed the same way when each topic is in one block, and
+held in memory otherwise.
+`, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 
 func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
@@ -155,10 +163,17 @@ func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
 
 // runTrecEval is the trec_eval subcommand.
 func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return runTrecEvalBudget(ctx, args, storedValuesBudget, stdin, stdout, stderr)
+}
+
+// runTrecEvalBudget is runTrecEval with the one-pass summary's memory
+// budget (tests give 0 to take the two-pass paths on small files).
+func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin io.Reader, stdout, stderr io.Writer) error {
 	o, operands, err := parseTrecEvalOptions(args)
 	if err != nil {
 		return err
 	}
+	o.valuesBudget = budget
 	ev, initErr := treceval.NewEvaluator(o.cfg, o.measures)
 	if errors.Is(initErr, treceval.ErrIllegalMeasure) || errors.Is(initErr, treceval.ErrUnsupported) {
 		return exitf(1, "trec_eval: %w", initErr)
@@ -257,11 +272,12 @@ type evaluated struct {
 }
 
 // openRunSource reads the run file once to check every line (trec_eval
-// reads it whole before printing anything) and to see how its topics are
-// laid out, then reads it again: as a stream if its topics are sorted;
-// evaluating each topic as it comes and keeping only the values if each
-// topic is in one block; gathering it in memory otherwise (and for
-// standard input).
+// reads it whole before printing anything) and to see where its topics
+// are, then reads it again: as a stream if its topics are sorted; block
+// by block in qid order if each topic is in one block; gathering it in
+// memory otherwise (and for standard input). Without -q, when every
+// topic's values fit in storedValuesBudget, a single pass evaluates each
+// topic as it comes and keeps only the values.
 func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements) (*runSource, error) {
 	v := o.cfg.Version
 	fail := func(err error) (*runSource, error) {
@@ -290,9 +306,10 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		}
 		return nil
 	}
-	if !o.query {
-		// Only the summary is printed: evaluate in one pass, keeping
-		// each topic's values, unless a topic's lines are scattered.
+	if !o.query && int64(qrels.NumTopics())*int64(ev.NumValues())*8 <= o.valuesBudget {
+		// Only the summary is printed and every topic's values fit in
+		// the budget: evaluate in one pass, keeping each topic's
+		// values, unless a topic's lines are scattered.
 		src, scattered, err := evaluatedSource(ctx, trecfile.NewRunScanner(f, name, v), o, ev, qrels)
 		if err != nil || !scattered {
 			f.Close()
@@ -307,31 +324,65 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		}
 		return collectSource(ctx, f, name, v, fail)
 	}
-	order, err := trecfile.Classify(ctx, trecfile.NewRunScanner(f, name, v))
-	if err == nil {
-		err = rewind()
-	}
+	x, err := trecfile.IndexRun(ctx, trecfile.NewRunScanner(f, name, v))
 	if err != nil {
 		f.Close()
 		return fail(err)
 	}
-	s := trecfile.NewRunScanner(f, name, v)
-	switch order {
+	switch x.Order {
 	case trecfile.Sorted:
+		if err := rewind(); err != nil {
+			f.Close()
+			return nil, err
+		}
+		s := trecfile.NewRunScanner(f, name, v)
 		next := func(ctx context.Context) (topic, error) {
 			qid, docs, err := s.Next(ctx)
 			return topic{qid: qid, docs: docs}, err
 		}
 		return &runSource{next: next, runid: s.Runid, close: func() { f.Close() }}, nil
 	case trecfile.Contiguous:
-		defer f.Close()
-		src, _, err := evaluatedSource(ctx, s, o, ev, qrels)
-		if err != nil {
-			return fail(err)
-		}
-		return src, nil
+		return blockSource(f, name, v, x), nil
+	}
+	if err := rewind(); err != nil {
+		f.Close()
+		return nil, err
 	}
 	return collectSource(ctx, f, name, v, fail)
+}
+
+// storedValuesBudget bounds the memory of the one-pass summary: above it,
+// a run whose topics are not sorted is read a second time in topic order
+// instead of keeping every topic's values.
+const storedValuesBudget = 16 << 20
+
+// blockSource reads the run's topics from f block by block in qid order,
+// as x found them, and closes f at the end.
+func blockSource(f *os.File, name string, v treceval.Version, x *trecfile.RunIndex) *runSource {
+	s := trecfile.NewRunScanner(nil, name, v)
+	var buf []byte
+	var br bytes.Reader
+	i := 0
+	next := func(ctx context.Context) (topic, error) {
+		if i >= len(x.Blocks) {
+			return topic{}, io.EOF
+		}
+		b := &x.Blocks[i]
+		i++
+		n := int(b.End - b.Off)
+		buf = slices.Grow(buf[:0], n)[:n]
+		if _, err := f.ReadAt(buf, b.Off); err != nil {
+			return topic{}, fmt.Errorf("%s: %w", name, err)
+		}
+		br.Reset(buf)
+		s.ResetBlock(&br, b.FirstLine)
+		qid, docs, err := s.Next(ctx)
+		if err == io.EOF || err == nil && qid != b.Qid {
+			err = fmt.Errorf("%s: the file changed while it was read (line %d)", name, b.FirstLine)
+		}
+		return topic{qid: qid, docs: docs}, err
+	}
+	return &runSource{next: next, runid: func() string { return x.Runid }, close: func() { f.Close() }}
 }
 
 // collectSource gathers the run in f in memory and closes f.

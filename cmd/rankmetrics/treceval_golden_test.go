@@ -60,7 +60,13 @@ func readGolden(t *testing.T, path string) []goldenCase {
 
 // TestTrecEvalGolden checks every committed output of trec_eval 10.0 and
 // 9.0.8 byte for byte, with its exit status.
-func TestTrecEvalGolden(t *testing.T) {
+func TestTrecEvalGolden(t *testing.T) { testTrecEvalGolden(t, storedValuesBudget) }
+
+// TestTrecEvalGoldenTwoPass checks them again with no memory for the
+// one-pass summary, so that runs are read a second time in topic order.
+func TestTrecEvalGoldenTwoPass(t *testing.T) { testTrecEvalGolden(t, 0) }
+
+func testTrecEvalGolden(t *testing.T, budget int64) {
 	dir := filepath.Join("..", "..", "testdata", "treceval")
 	cases := readGolden(t, filepath.Join(dir, "golden.gz"))
 	if len(cases) < 50 {
@@ -86,7 +92,7 @@ func TestTrecEvalGolden(t *testing.T) {
 			}
 			args = append(args, qrels, run)
 			var out, errb bytes.Buffer
-			err := runTrecEval(context.Background(), args, stdin, &out, &errb)
+			err := runTrecEvalBudget(context.Background(), args, budget, stdin, &out, &errb)
 			code := 0
 			if err != nil {
 				var ee *exitError

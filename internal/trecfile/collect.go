@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
@@ -75,33 +76,67 @@ const (
 	Scattered
 )
 
-// Classify reads a whole run (with the scanner in QidsOnly mode) and
-// returns its Order; it returns the first malformed line's error.
-func Classify(ctx context.Context, s *RunScanner) (Order, error) {
+// RunIndex is where each topic of a run file is, from a first pass.
+type RunIndex struct {
+	// Order is how the topics are laid out.
+	Order Order
+	// Blocks holds each topic group in file order; for Sorted and
+	// Contiguous runs, one block per topic.
+	Blocks []RunBlock
+	// Runid is the run id of the last line.
+	Runid string
+}
+
+// BytesPerTopic is the memory a RunIndex costs per topic group, besides
+// the bytes of its qid.
+const BytesPerTopic = int(unsafe.Sizeof(RunBlock{}))
+
+// IndexRun reads a whole run (with the scanner in QidsOnly mode), checking
+// every line, and returns where its topics are; it returns the first
+// malformed line's error.
+func IndexRun(ctx context.Context, s *RunScanner) (*RunIndex, error) {
 	s.QidsOnly()
-	order := Sorted
-	seen := map[string]struct{}{}
-	prev, first := "", true
+	x := &RunIndex{Order: Sorted}
 	for {
 		qid, _, err := s.Next(ctx)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return Scattered, err
+			return nil, err
 		}
-		if _, dup := seen[qid]; dup {
-			order = Scattered
-		} else {
-			seen[qid] = struct{}{}
-			if !first && qid < prev && order == Sorted {
-				order = Contiguous
-			}
+		b := s.Block()
+		b.Qid = qid
+		if n := len(x.Blocks); n > 0 && qid <= x.Blocks[n-1].Qid {
+			x.Order = Contiguous
 		}
-		prev, first = qid, false
+		x.Blocks = append(x.Blocks, b)
 	}
-	if first {
-		return Scattered, ErrEmptyRun
+	if len(x.Blocks) == 0 {
+		return nil, ErrEmptyRun
 	}
-	return order, nil
+	x.Runid = s.Runid()
+	if x.Order == Sorted {
+		return x, nil
+	}
+	sorted := slices.Clone(x.Blocks)
+	slices.SortStableFunc(sorted, func(a, b RunBlock) int { return strings.Compare(a.Qid, b.Qid) })
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i].Qid == sorted[i-1].Qid {
+			x.Order = Scattered
+			return x, nil
+		}
+	}
+	x.Blocks = sorted
+	return x, nil
+}
+
+// Classify reads a whole run (with the scanner in QidsOnly mode) and
+// returns its Order; it returns the first malformed line's error.
+func Classify(ctx context.Context, s *RunScanner) (Order, error) {
+	x, err := IndexRun(ctx, s)
+	if err != nil {
+		return Scattered, err
+	}
+	return x.Order, nil
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
-// QrelsTopic is one topic's judgements, sorted by docno (judgements of
-// the same document in file order).
+// QrelsTopic is one topic's judgements in file order (treceval.Ranker
+// takes them in any order and finds duplicates itself).
 type QrelsTopic struct {
 	Qid    string
 	Judged []treceval.Judgment
@@ -95,10 +95,5 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 		return nil, errors.New(name + ": no judgements in qrels file")
 	}
 	slices.SortFunc(q.Topics, func(a, b QrelsTopic) int { return strings.Compare(a.Qid, b.Qid) })
-	// The order of judgements of the same document does not matter: a
-	// duplicate is an error whenever the topic is evaluated.
-	for i := range q.Topics {
-		slices.SortFunc(q.Topics[i].Judged, func(a, b treceval.Judgment) int { return strings.Compare(a.Docno, b.Docno) })
-	}
 	return q, nil
 }

@@ -131,7 +131,7 @@ func (x *QrelsIndex) Index(qid string) int {
 // RelAbove0 counts the judgements above 0 (trec_eval's num_rel with -c).
 func (x *QrelsIndex) RelAbove0() int64 { return x.rel0 }
 
-// Judged reads topic i's judgements, sorted by docno. They are valid
+// Judged reads topic i's judgements, in file order. They are valid
 // until the next call.
 func (x *QrelsIndex) Judged(i int) ([]treceval.Judgment, error) {
 	t := &x.topics[i]
@@ -161,7 +161,6 @@ func (x *QrelsIndex) Judged(i int) ([]treceval.Judgment, error) {
 		}
 		x.judged = append(x.judged, treceval.Judgment{Docno: unsafeString(f[2]), Rel: treceval.Atol(unsafeString(f[3]))})
 	}
-	slices.SortFunc(x.judged, func(a, b treceval.Judgment) int { return strings.Compare(a.Docno, b.Docno) })
 	return x.judged, nil
 }
 

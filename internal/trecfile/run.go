@@ -42,6 +42,19 @@ type RunScanner struct {
 	done        bool
 	nlines      int64
 	qidsOnly    bool
+	// byte offsets: of the next physical line, of the last line read
+	// (start and end), of the pending line, and of the group returned
+	off, lineOff, lineEnd int64
+	pendingOff, pendingNo int64
+	group                 RunBlock
+}
+
+// RunBlock is where a topic group's lines are in a run file: bytes
+// [Off, End) starting at physical line FirstLine (from 1).
+type RunBlock struct {
+	Qid       string
+	Off, End  int64
+	FirstLine int64
 }
 
 // QidsOnly makes Next check lines and group them without parsing scores
@@ -89,6 +102,9 @@ func (s *RunScanner) readLine() ([]byte, error) {
 		return nil, io.EOF
 	}
 	s.line++
+	s.lineOff = s.off
+	s.off += int64(len(b))
+	s.lineEnd = s.off
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 	}
@@ -139,6 +155,7 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 	if s.havePending {
 		f = fields(s.f[:0], s.pending, 6)
 		s.havePending = false
+		s.group.Off, s.group.FirstLine = s.pendingOff, s.pendingNo
 	} else {
 		f, err = s.nextData()
 		if err == io.EOF {
@@ -148,10 +165,12 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 		if err != nil {
 			return "", nil, err
 		}
+		s.group.Off, s.group.FirstLine = s.lineOff, s.line
 	}
 	s.qid = append(s.qid, f[0]...)
 	for {
 		s.add(f)
+		s.group.End = s.lineEnd
 		if s.nlines%ctxCheckLines == 0 {
 			if err := ctx.Err(); err != nil {
 				return "", nil, err
@@ -174,6 +193,7 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 				s.pending = append(s.pending, x...)
 			}
 			s.havePending = true
+			s.pendingOff, s.pendingNo = s.lineOff, s.line
 			break
 		}
 	}
@@ -188,7 +208,20 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 	return string(s.qid), s.docs, nil
 }
 
+// Block returns where the group returned by the last Next is in the
+// input (its Qid is not set).
+func (s *RunScanner) Block() RunBlock { return s.group }
+
+// ResetBlock makes s read r, which holds a block of the run that starts
+// at physical line firstLine, keeping its buffers.
+func (s *RunScanner) ResetBlock(r io.Reader, firstLine int64) {
+	s.br.Reset(r)
+	s.line, s.off = firstLine-1, 0
+	s.done, s.havePending = false, false
+}
+
 func (s *RunScanner) add(f [][]byte) {
+	s.runid = append(s.runid[:0], f[5]...)
 	if s.qidsOnly {
 		return
 	}
@@ -196,7 +229,6 @@ func (s *RunScanner) add(f [][]byte) {
 	score := treceval.Atof(unsafe.String(&sc[0], len(sc)))
 	s.offs = append(s.offs, span{off: len(s.arena), n: len(f[2]), score: score})
 	s.arena = append(s.arena, f[2]...)
-	s.runid = append(s.runid[:0], f[5]...)
 }
 
 // ErrEmptyRun is returned for a run without any data line.

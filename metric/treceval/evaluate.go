@@ -17,7 +17,7 @@ type TopicValues struct {
 }
 
 // Evaluate computes every requested measure of topic qid from its
-// judgements (sorted by docno) and retrieved documents, into tv.
+// judgements (in any order) and retrieved documents, into tv.
 func (e *Evaluator) Evaluate(qid string, judged []Judgment, docs []Doc, tv *TopicValues) error {
 	tv.Qid = qid
 	tv.V = slices.Grow(tv.V[:0], e.nvals)[:e.nvals]

@@ -3,6 +3,7 @@ package treceval
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -122,15 +123,54 @@ type Ranker struct {
 	cfg    Config
 	docs   []rdoc
 	tmp    []rdoc
-	byDoc  []int32
 	keys   []simKey
 	ranked Ranked
+	// tab is an open-addressing hash table of docnos; a slot is in use
+	// when its gen is the current gen, so it is cleared only when it
+	// grows or gen wraps.
+	tab  []slot
+	gen  uint32
+	seed maphash.Seed
 	// levelBound mirrors trec_eval's rel_levels allocation: it only grows.
 	levelBound int64
 }
 
 // NewRanker returns a Ranker for cfg.
-func NewRanker(cfg Config) *Ranker { return &Ranker{cfg: cfg} }
+func NewRanker(cfg Config) *Ranker { return &Ranker{cfg: cfg, seed: maphash.MakeSeed()} }
+
+// slot is one entry of the Ranker's docno table.
+type slot struct {
+	docno  string
+	gen    uint32
+	judged bool  // the docno is in the judgements
+	doc    int32 // its index among the ranked documents, or -1
+}
+
+// resetTable empties the table and makes room for n docnos at a load of
+// at most one half.
+func (k *Ranker) resetTable(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	k.gen++
+	if size > len(k.tab) || k.gen == 0 {
+		k.tab = make([]slot, max(size, len(k.tab)))
+		k.gen = 1
+	}
+}
+
+// slot returns docno's slot: in use (gen current) if docno is in the
+// table, else the free slot where it belongs.
+func (k *Ranker) slot(docno string) *slot {
+	mask := uint64(len(k.tab) - 1)
+	for h := maphash.String(k.seed, docno) & mask; ; h = (h + 1) & mask {
+		s := &k.tab[h]
+		if s.gen != k.gen || s.docno == docno {
+			return s
+		}
+	}
+}
 
 // cmpSim orders by score descending, then docno descending (trec_eval's
 // tie break). NaN scores compare equal to everything, as in C.
@@ -146,8 +186,8 @@ func cmpSim(a, b *rdoc) int {
 
 func cmpDocno(a, b *rdoc) int { return cmpDocKey(a.docno, a.key, b.docno, b.key) }
 
-// Rank ranks docs against judged (sorted by docno, as ReadQrels returns
-// them). The result is valid until the next call.
+// Rank ranks docs against judged (in any order). The result is valid
+// until the next call.
 func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	n := len(docs)
 	k.docs = slices.Grow(k.docs[:0], n)[:n]
@@ -197,24 +237,34 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	}
 	top := k.docs[:n]
 
-	// Documents in docno order, to find duplicates and merge with the
-	// judgements.
-	k.byDoc = slices.Grow(k.byDoc[:0], n)[:n]
-	for i := range k.byDoc {
-		k.byDoc[i] = int32(i)
-	}
-	slices.SortFunc(k.byDoc, func(a, b int32) int { return cmpDocno(&top[a], &top[b]) })
-	for i := 1; i < n; i++ {
-		if a, b := &top[k.byDoc[i]], &top[k.byDoc[i-1]]; a.key == b.key && a.docno == b.docno {
-			return nil, fmt.Errorf("%w %q in the run", ErrDuplicate, top[k.byDoc[i]].docno)
+	// A hash table of the ranked documents and the judgements finds
+	// duplicates and each document's judgement in linear time.
+	k.resetTable(n + len(judged))
+	for i := range top {
+		top[i].rel = RelNonpool
+		s := k.slot(top[i].docno)
+		if s.gen == k.gen {
+			return nil, fmt.Errorf("%w %q in the run", ErrDuplicate, top[i].docno)
 		}
+		*s = slot{docno: top[i].docno, gen: k.gen, doc: int32(i)}
 	}
 	r := &k.ranked
 	maxRel := int64(math.MinInt64)
-	for i, j := range judged {
+	for _, j := range judged {
 		maxRel = max(maxRel, j.Rel)
-		if i > 0 && judged[i-1].Docno == j.Docno {
+		s := k.slot(j.Docno)
+		if s.gen != k.gen {
+			*s = slot{docno: j.Docno, gen: k.gen, doc: -1}
+		} else if s.judged {
 			return nil, fmt.Errorf("%w %q in the judgements", ErrDuplicate, j.Docno)
+		}
+		s.judged = true
+		if s.doc >= 0 {
+			if j.Rel < 0 {
+				top[s.doc].rel = RelUnjudged
+			} else {
+				top[s.doc].rel = j.Rel
+			}
 		}
 	}
 	if len(judged) == 0 {
@@ -235,30 +285,9 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	if need > 0 {
 		clear(r.levels[:need])
 	}
-	q := 0
-	for _, bi := range k.byDoc {
-		d := &top[bi]
-		for q < len(judged) && cmpDocKey(judged[q].Docno, prefixKey(judged[q].Docno), d.docno, d.key) < 0 {
-			if judged[q].Rel >= 0 {
-				r.levels[judged[q].Rel]++
-			}
-			q++
-		}
-		if q >= len(judged) || judged[q].Docno > d.docno {
-			d.rel = RelNonpool
-			continue
-		}
-		if judged[q].Rel < 0 {
-			d.rel = RelUnjudged
-		} else {
-			d.rel = judged[q].Rel
-			r.levels[judged[q].Rel]++
-		}
-		q++
-	}
-	for ; q < len(judged); q++ {
-		if judged[q].Rel >= 0 {
-			r.levels[judged[q].Rel]++
+	for _, j := range judged {
+		if j.Rel >= 0 {
+			r.levels[j.Rel]++
 		}
 	}
 

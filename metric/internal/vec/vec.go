@@ -1,0 +1,58 @@
+// Package vec holds the vector kernels of package metric and their Go
+// references.
+//
+// The AVX2 kernels are written in assembly by the avo program in ./asm
+// (vec_amd64.s and stub_amd64.go are its output; go generate rewrites them).
+// Each computes exactly what its Go reference in vec_generic.go computes, bit
+// for bit: the tests check that on every length up to a few hundred, at every
+// alignment, with subnormals, infinities and negative zeros.
+//
+// Which kernels run is decided once, at start-up, from golang.org/x/sys/cpu:
+// the AVX2 kernels on amd64 CPUs with AVX2 (and the operating system's
+// support for the YMM registers), the Go references elsewhere and under the
+// build tag purego. That decision is the package's only state.
+package vec
+
+// Accelerated reports whether the AVX2 kernels run on this CPU.
+func Accelerated() bool { return avx2 }
+
+// Packets32 adds the whole 8-float packets of xs (the first len(xs)/8*8
+// values) into the eight lanes of acc, as Eigen's AVX reduction of float32
+// does, with TF's flush-to-zero and denormals-are-zero: a subnormal operand
+// reads as a zero of its sign and a subnormal result is written as one.
+//
+// From 32 values on, the first len(xs)/32*32 go four packets at a time into
+// four accumulators, which are then combined lane by lane as
+// ((a0 + a1) + a2) + a3; the remaining whole packets are added to a0; acc
+// receives a0. Every accumulator starts at +0; acc's prior contents are
+// ignored.
+func Packets32(xs []float32, acc *[8]float32) {
+	if avx2 {
+		packets32AVX2(xs, acc)
+		return
+	}
+	packets32Go(xs, acc)
+}
+
+// CountLE sets counts[j], for each j < len(pivots), to the number of
+// elements of xs that are less than or equal to pivots[j]. It takes
+// len(xs)*len(pivots) comparisons: on the Go reference, a binary search over
+// sorted pivots is faster, so callers should use it only when Accelerated.
+// It panics if counts is shorter than pivots.
+func CountLE(xs, pivots []uint64, counts []int) {
+	_ = counts[:len(pivots)]
+	if !avx2 {
+		countLEGo(xs, pivots, counts)
+		return
+	}
+	// The kernel takes whole vectors of 4; the last len(xs) % 4 are counted here.
+	n4 := len(xs) &^ 3
+	countLEAVX2(xs[:n4], pivots, counts)
+	for _, x := range xs[n4:] {
+		for j, p := range pivots {
+			if x <= p {
+				counts[j]++
+			}
+		}
+	}
+}

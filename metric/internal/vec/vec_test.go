@@ -1,0 +1,191 @@
+package vec
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// lengths are the lengths the tests try: every one up to 300, then some
+// around the powers of two up to Eigen's 8192-value leaf.
+func lengths() []int {
+	var ns []int
+	for n := range 301 {
+		ns = append(ns, n)
+	}
+	ns = append(ns, 511, 512, 513, 1000, 1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192)
+	return ns
+}
+
+// float32s returns n values drawn to exercise every rule of the sums:
+// magnitudes far apart (rounding), subnormals of both signs, values near the
+// least normal whose sums and differences are subnormal, zeros of both signs
+// and, when inf is true, infinities.
+func float32s(rng *rand.Rand, n int, inf bool) []float32 {
+	xs := make([]float32, n)
+	for i := range xs {
+		var x float32
+		switch r := rng.IntN(16); {
+		case r < 6:
+			x = float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20)))
+		case r < 8:
+			x = math.Float32frombits(rng.Uint32() & 0x807fffff) // subnormal or zero
+		case r < 11:
+			x = float32(1+rng.IntN(4)) * 0x1p-126 * float32(rng.IntN(3)-1)
+			if rng.IntN(2) == 0 {
+				x += math.Float32frombits(rng.Uint32() & 0x007fffff)
+			}
+		case r < 12:
+			x = float32(math.Copysign(0, float64(rng.IntN(2)*2-1)))
+		case r < 13 && inf:
+			x = float32(math.Inf(rng.IntN(2)*2 - 1))
+		default:
+			x = float32(rng.IntN(5)) * 0.25
+		}
+		xs[i] = x
+	}
+	return xs
+}
+
+func TestPackets32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 1))
+	for _, n := range lengths() {
+		for off := range 8 {
+			for _, inf := range []bool{false, true} {
+				buf := float32s(rng, n+off, inf)
+				xs := buf[off:]
+				var want, got [8]float32
+				packets32Go(xs, &want)
+				for l := range got {
+					got[l] = float32(l + 1) // ignored by the kernel
+				}
+				packets32AVX2(xs, &got)
+				for l := range want {
+					if math.Float32bits(got[l]) != math.Float32bits(want[l]) {
+						t.Fatalf("n=%d off=%d inf=%v: lane %d = %g (%#08x), want %g (%#08x)",
+							n, off, inf, l, got[l], math.Float32bits(got[l]), want[l], math.Float32bits(want[l]))
+					}
+				}
+				var pub [8]float32
+				Packets32(xs, &pub)
+				if pub != want && !inf {
+					t.Fatalf("n=%d off=%d: Packets32 = %v, want %v", n, off, pub, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPackets32Order checks the reference itself against the rule it states
+// on a sum where the order shows: lane 0 gets 2^24 and then ones, which a
+// float32 loses one at a time, unless they are first summed in other
+// accumulators.
+func TestPackets32Order(t *testing.T) {
+	xs := make([]float32, 48)
+	xs[0] = 1 << 24
+	for _, p := range []int{8, 16, 24, 40} {
+		xs[p] = 1
+	}
+	var acc [8]float32
+	packets32Go(xs, &acc)
+	// Accumulators 1..3 hold 1 each, added one at a time to 2^24: lost. The
+	// packet at 40 goes into a0 after the combination: lost too.
+	if acc[0] != 1<<24 {
+		t.Errorf("lane 0 = %g, want 2^24", acc[0])
+	}
+	xs[0], xs[32] = 1, 1<<24
+	packets32Go(xs, &acc)
+	// Now the four accumulators hold 1 each and combine to 4; 2^24 at 32 and
+	// the 1 at 40 are remaining packets: 2^24+4, then 2^24+5 rounds to even.
+	if acc[0] != 1<<24+4 {
+		t.Errorf("lane 0 = %g, want 2^24+4", acc[0])
+	}
+}
+
+func uint64s(rng *rand.Rand, n int) []uint64 {
+	special := []uint64{0, 1, 1<<63 - 1, 1 << 63, 1<<63 + 1, math.MaxUint64, math.MaxUint64 - 1}
+	xs := make([]uint64, n)
+	for i := range xs {
+		switch r := rng.IntN(4); r {
+		case 0:
+			xs[i] = special[rng.IntN(len(special))]
+		case 1:
+			xs[i] = uint64(rng.IntN(8)) << 62 >> uint(rng.IntN(3)) // few distinct values: ties
+		default:
+			xs[i] = rng.Uint64()
+		}
+	}
+	return xs
+}
+
+func TestCountLE(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 2))
+	for _, n := range lengths() {
+		for off := range 4 {
+			buf := uint64s(rng, n+off)
+			xs := buf[off:]
+			np := rng.IntN(20)
+			pivots := uint64s(rng, np)
+			for j := range pivots {
+				if n > 0 && rng.IntN(2) == 0 {
+					pivots[j] = xs[rng.IntN(n)]
+				}
+			}
+			want, got := make([]int, np), make([]int, np+1)
+			got[np] = -7
+			n4 := len(xs) &^ 3
+			countLEGo(xs[:n4], pivots, want)
+			countLEAVX2(xs[:n4], pivots, got)
+			for j := range want {
+				if got[j] != want[j] {
+					t.Fatalf("n=%d off=%d pivot %#x: %d, want %d", n, off, pivots[j], got[j], want[j])
+				}
+			}
+			if got[np] != -7 {
+				t.Fatalf("n=%d: wrote past the pivots", n)
+			}
+			clear(got)
+			countLEGo(xs, pivots, want)
+			CountLE(xs, pivots, got)
+			for j := range want {
+				if got[j] != want[j] {
+					t.Fatalf("CountLE n=%d pivot %d: %d, want %d", n, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	xs, ps, cs := make([]float32, 100), make([]uint64, 100), make([]int, 10)
+	var acc [8]float32
+	if a := testing.AllocsPerRun(10, func() {
+		Packets32(xs, &acc)
+		CountLE(ps, ps[:10], cs)
+	}); a != 0 {
+		t.Errorf("%v allocations, want 0", a)
+	}
+}
+
+func BenchmarkPackets32(b *testing.B) {
+	xs := float32s(rand.New(rand.NewPCG(1, 1)), 1024, false)
+	var acc [8]float32
+	b.Run("avx2", func(b *testing.B) {
+		for b.Loop() {
+			Packets32(xs, &acc)
+		}
+	})
+	b.Run("go", func(b *testing.B) {
+		for b.Loop() {
+			packets32Go(xs, &acc)
+		}
+	})
+}
+
+func BenchmarkCountLE(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	xs, ps, cs := uint64s(rng, 90), uint64s(rng, 10), make([]int, 10)
+	for b.Loop() {
+		CountLE(xs, ps, cs)
+	}
+}
