@@ -10,8 +10,10 @@
 // compares what it would write with the files on disk and exits with status
 // 1, naming the stale files, when they differ. CI runs the verify mode.
 //
-// Each variant is named after its type: kernel_float32.go declares
-// workspaceFloat32, kernel_float64.go declares workspaceFloat64, and so on.
+// Each variant is named after its type: kernel_float32.go declares MAP's
+// workspaceFloat32 and engine_float32.go the engine of every metric,
+// famFloat32; kernel_float64.go and engine_float64.go declare their float64
+// variants, and each has a _test.go file beside it.
 // The summation order is not generated: every reduction calls sumFloat32 or
 // sumFloat64 in metric/sum.go, the one place that fixes it.
 package main

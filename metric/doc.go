@@ -87,6 +87,9 @@
 //
 // Aggregation is a Keras Mean: total += Σ AP·w and count += Σ w per update,
 // result = total/count, and 0 when count is 0, in the metric's dtype.
+// Under Exact accumulation the two sums are exact (ExactTotals, which a
+// distributed pipeline can use on its own and ship as a State), so the
+// result does not depend on the order of the updates or their split.
 //
 // Scores are rounded to the dtype before ranking: in float32 mode scores 1
 // and 1+1e-9 tie, in float64 mode they do not. -0 and +0 tie.

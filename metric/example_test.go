@@ -64,3 +64,21 @@ func ExampleExpected() {
 	fmt.Println(m.Result())
 	// Output: 0.75
 }
+
+// ExactTotals adds lists without rounding, so totals split over workers
+// merge to the exact result: here 1e16 + 1 - 1e16 over three lists of
+// weight 1 is 1/3, where a float64 running sum would lose the 1 and give 0.
+func ExampleExactTotals() {
+	var a, b metric.ExactTotals
+	a.Add(metric.Float64, 1e16, 1)
+	a.Add(metric.Float64, 1, 1)
+	b.Add(metric.Float64, -1e16, 1)
+	a.Merge(&b)
+	s := a.State(metric.DefaultConfig("map"))
+	var back metric.ExactTotals
+	if err := back.SetState(s); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(a.Result(), back.Result())
+	// Output: 0.3333333333333333 0.3333333333333333
+}

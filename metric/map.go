@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
@@ -38,12 +37,10 @@ type MeanAveragePrecision struct {
 	pcg rand.PCG
 	rng *rand.Rand
 
-	ws32             workspaceFloat32
-	ws64             workspaceFloat64
-	total32, count32 float32
-	total64, count64 float64
-	// exTotal and exCount are the exact sums of the Exact accumulation.
-	exTotal, exCount exact.Sum
+	ws32 workspaceFloat32
+	ws64 workspaceFloat64
+	// acc holds the totals, as every metric's do.
+	acc meanAcc
 }
 
 var _ Metric = (*MeanAveragePrecision)(nil)
@@ -83,9 +80,7 @@ func (m *MeanAveragePrecision) Config() Config { return m.cfg }
 func (m *MeanAveragePrecision) Reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
-	m.exTotal.Reset()
-	m.exCount.Reset()
+	m.acc.reset()
 	m.pcg.Seed(m.cfg.Seed, 0)
 }
 
@@ -193,18 +188,16 @@ func (m *MeanAveragePrecision) accumulate(bsz int) {
 	switch {
 	case m.cfg.DType == Float64 && exactly:
 		for b := range bsz {
-			m.exTotal.Add(m.ws64.v[b])
-			m.exCount.Add(m.ws64.lw[b])
+			m.acc.ex.addProduct(m.ws64.v[b], m.ws64.lw[b])
 		}
 	case m.cfg.DType == Float64:
-		m.ws64.accumulate(&m.total64, &m.count64, bsz)
+		m.ws64.accumulate(&m.acc.total64, &m.acc.count64, bsz)
 	case exactly:
 		for b := range bsz {
-			m.exTotal.Add(float64(m.ws32.v[b]))
-			m.exCount.Add(float64(m.ws32.lw[b]))
+			m.acc.ex.addProduct(float64(m.ws32.v[b]), float64(m.ws32.lw[b]))
 		}
 	default:
-		m.ws32.accumulate(&m.total32, &m.count32, bsz)
+		m.ws32.accumulate(&m.acc.total32, &m.acc.count32, bsz)
 	}
 }
 
@@ -253,19 +246,7 @@ func (m *MeanAveragePrecision) perList(dst *PerList, bsz int) {
 func (m *MeanAveragePrecision) Result() float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.cfg.accumulation() == Exact {
-		return m.exTotal.Ratio(&m.exCount)
-	}
-	if m.cfg.DType == Float64 {
-		if m.count64 == 0 {
-			return 0
-		}
-		return m.total64 / m.count64
-	}
-	if m.count32 == 0 {
-		return 0
-	}
-	return float64(ftzFloat32(m.total32 / m.count32))
+	return m.acc.result(m.cfg.DType, m.cfg.accumulation() == Exact, true)
 }
 
 // sameKind returns an error when o computes a different metric than m.

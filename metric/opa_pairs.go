@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
+	"github.com/rankmetrics/rankmetrics/metric/internal/exact"
 )
 
 // opaPairs holds the scratch buffers of opaPairSums. A workspace keeps one,

@@ -1,10 +1,6 @@
 package metric
 
-import (
-	"fmt"
-
-	"github.com/rankmetrics/rankmetrics/internal/exact"
-)
+import "fmt"
 
 // State is the accumulator of a metric: what must travel to merge partial
 // results computed elsewhere. Its JSON form has the keys config, total,
@@ -30,28 +26,9 @@ func (m *MeanAveragePrecision) State() State {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rng, _ := m.pcg.MarshalBinary() // a PCG always marshals
-	s := State{Config: m.cfg, Total: m.total64, Count: m.count64, RNG: rng}
-	switch {
-	case m.cfg.accumulation() == Exact:
-		t, _ := m.exTotal.MarshalText() // a Sum always marshals
-		c, _ := m.exCount.MarshalText()
-		s.ExactTotal, s.ExactCount = string(t), string(c)
-		s.Total, s.Count = m.exTotal.Float64(), m.exCount.Float64()
-	case m.cfg.DType == Float32:
-		s.Total, s.Count = float64(m.total32), float64(m.count32)
-	}
+	s := m.acc.state(m.cfg.DType, m.cfg.accumulation() == Exact, rng)
+	s.Config = m.cfg
 	return s
-}
-
-// exactSums decodes the exact sums of s.
-func (s *State) exactSums() (total, count exact.Sum, err error) {
-	if err := total.UnmarshalText([]byte(s.ExactTotal)); err != nil {
-		return total, count, fmt.Errorf("metric: state exact_total: %w", err)
-	}
-	if err := count.UnmarshalText([]byte(s.ExactCount)); err != nil {
-		return total, count, fmt.Errorf("metric: state exact_count: %w", err)
-	}
-	return total, count, nil
 }
 
 // check returns an error when s cannot be the state of a metric like m.
@@ -73,12 +50,11 @@ func (m *MeanAveragePrecision) checkState(s *State) error {
 // ignores them.
 func checkTotals(exactTotal, exactCount string, total, count float64, exactly bool, d DType, bounded bool) error {
 	if exactly {
-		st := State{ExactTotal: exactTotal, ExactCount: exactCount}
-		t, c, err := st.exactSums()
-		if err != nil {
+		var ex ExactTotals
+		if err := ex.SetState(State{ExactTotal: exactTotal, ExactCount: exactCount}); err != nil {
 			return err
 		}
-		total, count = t.Float64(), c.Float64()
+		total, count = ex.total.Float64(), ex.count.Float64()
 	}
 	for _, v := range []struct {
 		key string
@@ -101,16 +77,7 @@ func checkTotals(exactTotal, exactCount string, total, count float64, exactly bo
 
 // addState adds the totals of a checked state. The caller holds m.mu.
 func (m *MeanAveragePrecision) addState(s *State) {
-	if m.cfg.accumulation() == Exact {
-		t, c, _ := s.exactSums() // checked
-		m.exTotal.Merge(&t)
-		m.exCount.Merge(&c)
-		return
-	}
-	m.total32 += float32(s.Total)
-	m.count32 += float32(s.Count)
-	m.total64 += s.Total
-	m.count64 += s.Count
+	m.acc.add(m.cfg.accumulation() == Exact, s.ExactTotal, s.ExactCount, s.Total, s.Count)
 }
 
 // SetState replaces the metric's accumulator with s, which must come from a
@@ -129,9 +96,7 @@ func (m *MeanAveragePrecision) SetState(s State) error {
 			return fmt.Errorf("metric: SetState: rng: %w", err)
 		}
 	}
-	m.total32, m.count32, m.total64, m.count64 = 0, 0, 0, 0
-	m.exTotal.Reset()
-	m.exCount.Reset()
+	m.acc.reset()
 	m.addState(&s)
 	return nil
 }

@@ -4,24 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
-// sums holds the exact totals of one measure: Σ AP·w and Σ w.
-type sums struct {
-	total, count exact.Sum
-}
-
-// Accumulator is the accumulator of OverallFn: per measure, the exact sums
-// of the metric's Exact accumulation (Σ AP·w and Σ w, with no rounding),
+// Accumulator is the accumulator of OverallFn: per measure, the
+// metric.ExactTotals of the metric's Exact accumulation (Σ AP·w and Σ w,
+// with no rounding),
 // plus the Counts of the queries added. Its wire form, which Beam uses
 // between workers, is JSON with one metric.State per measure, so a partial
 // result can be saved and merged later with metric.MeanAveragePrecision's
 // SetState and Merge. Merging adds integers, so it is associative and
 // commutative exactly.
 type Accumulator struct {
-	sums   []sums
+	sums   []metric.ExactTotals
 	Counts Counts
 }
 
@@ -29,19 +24,13 @@ type Accumulator struct {
 // dtype d, as the metric's Exact accumulation adds an update: the product
 // AP·w is rounded to d, then both terms are added exactly.
 func (a *Accumulator) add(i int, d metric.DType, ap, w float64) {
-	v := ap * w
-	if d == metric.Float32 {
-		v = float64(float32(ap) * float32(w))
-	}
-	a.sums[i].total.Add(v)
-	a.sums[i].count.Add(w)
+	a.sums[i].Add(d, ap, w)
 }
 
 // merge adds o to a.
 func (a *Accumulator) merge(o *Accumulator) {
 	for i := range a.sums {
-		a.sums[i].total.Merge(&o.sums[i].total)
-		a.sums[i].count.Merge(&o.sums[i].count)
+		a.sums[i].Merge(&o.sums[i])
 	}
 	a.Counts = a.Counts.Add(o.Counts)
 }
@@ -54,16 +43,7 @@ func (a *Accumulator) States(cfgs []metric.Config) ([]metric.State, error) {
 	}
 	out := make([]metric.State, len(cfgs))
 	for i, c := range cfgs {
-		t, err := a.sums[i].total.MarshalText()
-		if err != nil {
-			return nil, err
-		}
-		n, err := a.sums[i].count.MarshalText()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = metric.State{Config: c, Total: a.sums[i].total.Float64(), Count: a.sums[i].count.Float64(),
-			ExactTotal: string(t), ExactCount: string(n)}
+		out[i] = a.sums[i].State(c)
 	}
 	return out, nil
 }
@@ -79,15 +59,8 @@ type accumulatorJSON struct {
 func encodeAccumulator(a Accumulator) ([]byte, error) {
 	j := accumulatorJSON{Measures: make([]metric.State, len(a.sums)), Counts: a.Counts}
 	for i := range a.sums {
-		t, err := a.sums[i].total.MarshalText()
-		if err != nil {
-			return nil, err
-		}
-		n, err := a.sums[i].count.MarshalText()
-		if err != nil {
-			return nil, err
-		}
-		j.Measures[i] = metric.State{ExactTotal: string(t), ExactCount: string(n)}
+		s := a.sums[i].State(metric.Config{})
+		j.Measures[i] = metric.State{ExactTotal: s.ExactTotal, ExactCount: s.ExactCount}
 	}
 	return json.Marshal(j)
 }
@@ -98,13 +71,10 @@ func decodeAccumulator(b []byte) (Accumulator, error) {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return Accumulator{}, fmt.Errorf("accumulator: %w", err)
 	}
-	a := Accumulator{sums: make([]sums, len(j.Measures)), Counts: j.Counts}
+	a := Accumulator{sums: make([]metric.ExactTotals, len(j.Measures)), Counts: j.Counts}
 	for i, s := range j.Measures {
-		if err := a.sums[i].total.UnmarshalText([]byte(s.ExactTotal)); err != nil {
-			return Accumulator{}, fmt.Errorf("accumulator measure %d total: %w", i, err)
-		}
-		if err := a.sums[i].count.UnmarshalText([]byte(s.ExactCount)); err != nil {
-			return Accumulator{}, fmt.Errorf("accumulator measure %d count: %w", i, err)
+		if err := a.sums[i].SetState(s); err != nil {
+			return Accumulator{}, fmt.Errorf("accumulator measure %d: %w", i, err)
 		}
 	}
 	return a, nil
@@ -150,7 +120,7 @@ func NewOverallFn(measures []metric.Config) (*OverallFn, error) {
 
 // CreateAccumulator returns an empty accumulator.
 func (f *OverallFn) CreateAccumulator() Accumulator {
-	return Accumulator{sums: make([]sums, len(f.Measures))}
+	return Accumulator{sums: make([]metric.ExactTotals, len(f.Measures))}
 }
 
 // AddInput adds one query.

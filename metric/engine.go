@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/rankmetrics/rankmetrics/internal/exact"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
@@ -13,13 +12,6 @@ import (
 // in TF's order, in the metric's dtype (where TF parity is checked); longer
 // lists form the exact sums in O(L log L) with opaPairSums and round once.
 const opaMaxTerms = 1 << 22
-
-// famAcc is the Keras Mean accumulator of one metric of a family.
-type famAcc struct {
-	total32, count32 float32
-	total64, count64 float64
-	exTotal, exCount exact.Sum
-}
 
 // family is the engine of every metric of the family and of Suite: one
 // ranking of each list serves each of its metrics. Its methods are safe to
@@ -32,7 +24,7 @@ type family struct {
 	rng  *rand.Rand
 	ws32 famFloat32
 	ws64 famFloat64
-	acc  []famAcc
+	acc  []meanAcc
 }
 
 // init configures f for sets, which must be able to share a ranking.
@@ -42,7 +34,7 @@ func (f *family) init(sets []Settings) error {
 		return err
 	}
 	f.sets, f.plan = sets, p
-	f.acc = make([]famAcc, len(sets))
+	f.acc = make([]meanAcc, len(sets))
 	f.rng = rand.New(&f.pcg)
 	f.Reset()
 	return nil
@@ -62,10 +54,7 @@ func (f *family) Reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range f.acc {
-		a := &f.acc[i]
-		a.total32, a.count32, a.total64, a.count64 = 0, 0, 0, 0
-		a.exTotal.Reset()
-		a.exCount.Reset()
+		f.acc[i].reset()
 	}
 	f.pcg.Seed(f.sets[0].Seed, 0)
 }
@@ -157,16 +146,14 @@ func (f *family) accumulate(bsz int) {
 		case f64 && exactly:
 			o := &f.ws64.out[j]
 			for b := range bsz {
-				a.exTotal.Add(o.v[b])
-				a.exCount.Add(o.lw[b])
+				a.ex.addProduct(o.v[b], o.lw[b])
 			}
 		case f64:
 			f.ws64.accumulate(j, &a.total64, &a.count64, bsz)
 		case exactly:
 			o := &f.ws32.out[j]
 			for b := range bsz {
-				a.exTotal.Add(float64(o.v[b]))
-				a.exCount.Add(float64(o.lw[b]))
+				a.ex.addProduct(float64(o.v[b]), float64(o.lw[b]))
 			}
 		default:
 			f.ws32.accumulate(j, &a.total32, &a.count32, bsz)
@@ -238,20 +225,7 @@ func (f *family) ComputeInto(dst *PerList, labels, predictions tensor.Lists, wei
 
 // result returns metric j's weighted mean. The caller holds f.mu.
 func (f *family) result(j int) float64 {
-	a := &f.acc[j]
-	switch {
-	case f.sets[0].accumulation() == Exact:
-		return a.exTotal.Ratio(&a.exCount)
-	case f.sets[0].DType == Float64:
-		if a.count64 == 0 {
-			return 0
-		}
-		return a.total64 / a.count64
-	}
-	if a.count32 == 0 {
-		return 0
-	}
-	return float64(a.total32 / a.count32)
+	return f.acc[j].result(f.sets[0].DType, f.sets[0].accumulation() == Exact, false)
 }
 
 // Result returns the weighted mean of the per-list values over every batch

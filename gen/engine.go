@@ -8,17 +8,17 @@ import (
 )
 
 // familyFiles returns the generated files of the other ranking metrics for
-// variant v: the family kernels (family_T.go), which rank each list once
+// variant v: the family kernels (engine_T.go), which rank each list once
 // and compute every metric of a plan from that ranking, and their tests
-// (family_T_test.go).
+// (engine_T_test.go).
 func familyFiles(v variant) ([]file, error) {
 	var files []file
 	for _, f := range []struct {
 		name string
 		make func(variant) *File
 	}{
-		{"family_" + v.T + ".go", familyFile},
-		{"family_" + v.T + "_test.go", familyTestFile},
+		{"engine_" + v.T + ".go", familyFile},
+		{"engine_" + v.T + "_test.go", familyTestFile},
 	} {
 		var buf bytes.Buffer
 		if err := f.make(v).Render(&buf); err != nil {
@@ -980,7 +980,7 @@ func famFinish(file *File, f fam) {
 }
 
 // familyTestFile writes the tests of one variant: every metric of the family
-// against the naive reference of family_reference_test.go on random batches
+// against the naive reference of metrics_reference_test.go on random batches
 // under every tie policy, and the allocation count of a steady-state update.
 func familyTestFile(v variant) *File {
 	file := NewFile("metric")

@@ -43,18 +43,8 @@ func (s *Settings) describe() string {
 // state returns metric j's accumulator. The caller holds f.mu.
 func (f *family) state(j int) FamilyState {
 	rng, _ := f.pcg.MarshalBinary() // a PCG always marshals
-	a := &f.acc[j]
-	s := FamilyState{Settings: f.sets[j], Total: a.total64, Count: a.count64, RNG: rng}
-	switch {
-	case f.sets[j].accumulation() == Exact:
-		t, _ := a.exTotal.MarshalText() // a Sum always marshals
-		c, _ := a.exCount.MarshalText()
-		s.ExactTotal, s.ExactCount = string(t), string(c)
-		s.Total, s.Count = a.exTotal.Float64(), a.exCount.Float64()
-	case f.sets[j].DType == Float32:
-		s.Total, s.Count = float64(a.total32), float64(a.count32)
-	}
-	return s
+	s := f.acc[j].state(f.sets[j].DType, f.sets[j].accumulation() == Exact, rng)
+	return FamilyState{Settings: f.sets[j], Total: s.Total, Count: s.Count, ExactTotal: s.ExactTotal, ExactCount: s.ExactCount, RNG: rng}
 }
 
 // State returns a copy of the metric's accumulator.
@@ -82,18 +72,7 @@ func (f *family) checkState(j int, s *FamilyState) error {
 // addState adds a checked state to metric j's totals. The caller holds
 // f.mu.
 func (f *family) addState(j int, s *FamilyState) {
-	a := &f.acc[j]
-	if f.sets[j].accumulation() == Exact {
-		st := State{ExactTotal: s.ExactTotal, ExactCount: s.ExactCount}
-		t, c, _ := st.exactSums() // checked
-		a.exTotal.Merge(&t)
-		a.exCount.Merge(&c)
-		return
-	}
-	a.total32 += float32(s.Total)
-	a.count32 += float32(s.Count)
-	a.total64 += s.Total
-	a.count64 += s.Count
+	f.acc[j].add(f.sets[j].accumulation() == Exact, s.ExactTotal, s.ExactCount, s.Total, s.Count)
 }
 
 // SetState replaces the metric's accumulator with s, which must come from a
@@ -113,10 +92,7 @@ func (f *family) SetState(s FamilyState) error {
 			return fmt.Errorf("metric: SetState: rng: %w", err)
 		}
 	}
-	a := &f.acc[0]
-	a.total32, a.count32, a.total64, a.count64 = 0, 0, 0, 0
-	a.exTotal.Reset()
-	a.exCount.Reset()
+	f.acc[0].reset()
 	f.addState(0, &s)
 	return nil
 }

@@ -1,0 +1,65 @@
+package metric
+
+// meanAcc is the Keras Mean accumulator of one metric, MAP's as every
+// other's: the totals of its dtype under Sequential accumulation (both
+// dtypes are kept so that one type serves either), the exact sums under
+// Exact accumulation.
+type meanAcc struct {
+	total32, count32 float32
+	total64, count64 float64
+	ex               ExactTotals
+}
+
+// reset empties the accumulator.
+func (a *meanAcc) reset() { *a = meanAcc{} }
+
+// state returns the accumulator as a State: the exact sums under Exact
+// accumulation, else the totals of dtype d. The caller sets its Config.
+func (a *meanAcc) state(d DType, exactly bool, rng []byte) State {
+	var s State
+	switch {
+	case exactly:
+		s = a.ex.State(Config{})
+	case d == Float32:
+		s = State{Total: float64(a.total32), Count: float64(a.count32)}
+	default:
+		s = State{Total: a.total64, Count: a.count64}
+	}
+	s.RNG = rng
+	return s
+}
+
+// add adds the totals of a state already checked by checkTotals.
+func (a *meanAcc) add(exactly bool, exactTotal, exactCount string, total, count float64) {
+	if exactly {
+		var ex ExactTotals
+		_ = ex.SetState(State{ExactTotal: exactTotal, ExactCount: exactCount}) // checked
+		a.ex.Merge(&ex)
+		return
+	}
+	a.total32 += float32(total)
+	a.count32 += float32(count)
+	a.total64 += total
+	a.count64 += count
+}
+
+// result returns total / count, or 0 when count is 0 (TF's
+// divide_no_nan), in dtype d; under Exact accumulation the exact quotient
+// rounded once. flush says a float32 quotient is flushed to zero when
+// subnormal, as MeanAveragePrecision has always done.
+func (a *meanAcc) result(d DType, exactly, flush bool) float64 {
+	switch {
+	case exactly:
+		return a.ex.Result()
+	case d == Float64:
+		if a.count64 == 0 {
+			return 0
+		}
+		return a.total64 / a.count64
+	case a.count32 == 0:
+		return 0
+	case flush:
+		return float64(ftzFloat32(a.total32 / a.count32))
+	}
+	return float64(a.total32 / a.count32)
+}

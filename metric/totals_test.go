@@ -1,0 +1,97 @@
+package metric
+
+import (
+	"encoding/json"
+	"math/big"
+	"testing"
+)
+
+// TestExactTotals checks ExactTotals against sums of big.Rat: the result
+// is the exact quotient rounded once, whatever the order of the lists and
+// however they are split between merged totals, and it survives the JSON
+// round trip of its State.
+func TestExactTotals(t *testing.T) {
+	type list struct{ v, w float64 }
+	for _, tc := range []struct {
+		name  string
+		dtype DType
+		lists []list
+	}{
+		{"cancelling", Float64, []list{{1e16, 1}, {1, 1}, {-1e16, 1}}},
+		{"tiny and huge", Float64, []list{{1e-300, 1e-10}, {1e300, 1e-10}, {-1e300, 1e-10}, {3, 2}}},
+		{"float32 products", Float32, []list{{0.1, 3}, {0.7, 0.3}, {1, 1e-3}}},
+		{"empty", Float64, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			num, den := new(big.Rat), new(big.Rat)
+			for _, l := range tc.lists {
+				vw := l.v * l.w
+				if tc.dtype == Float32 {
+					vw = float64(float32(l.v) * float32(l.w))
+				}
+				num.Add(num, new(big.Rat).SetFloat64(vw))
+				den.Add(den, new(big.Rat).SetFloat64(l.w))
+			}
+			want := 0.0
+			if den.Sign() != 0 {
+				want, _ = new(big.Rat).Quo(num, den).Float64()
+			}
+			// Forwards in one, backwards split in two and merged.
+			var fwd, a, b ExactTotals
+			for i, l := range tc.lists {
+				fwd.Add(tc.dtype, l.v, l.w)
+				r := tc.lists[len(tc.lists)-1-i]
+				if i%2 == 0 {
+					a.Add(tc.dtype, r.v, r.w)
+				} else {
+					b.Add(tc.dtype, r.v, r.w)
+				}
+			}
+			a.Merge(&b)
+			raw, err := json.Marshal(a.State(Config{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s State
+			if err := json.Unmarshal(raw, &s); err != nil {
+				t.Fatal(err)
+			}
+			var back ExactTotals
+			if err := back.SetState(s); err != nil {
+				t.Fatal(err)
+			}
+			for name, got := range map[string]float64{"forwards": fwd.Result(), "merged": a.Result(), "round trip": back.Result()} {
+				if got != want {
+					t.Errorf("%s: Result = %v, want %v", name, got, want)
+				}
+			}
+			back.Reset()
+			if got := back.Result(); got != 0 {
+				t.Errorf("after Reset: Result = %v, want 0", got)
+			}
+		})
+	}
+}
+
+// TestExactTotalsSetStateErrors checks that a sum that does not decode is
+// named and leaves the totals unchanged.
+func TestExactTotalsSetStateErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    State
+	}{
+		{"bad total", State{ExactTotal: "xyz", ExactCount: "0"}},
+		{"bad count", State{ExactTotal: "0", ExactCount: "-"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e ExactTotals
+			e.Add(Float64, 0.5, 2)
+			if err := e.SetState(tc.s); err == nil {
+				t.Fatal("SetState: no error")
+			}
+			if got := e.Result(); got != 0.5 {
+				t.Errorf("after a failed SetState: Result = %v, want 0.5", got)
+			}
+		})
+	}
+}
