@@ -160,11 +160,11 @@ func FuzzReadParquet(f *testing.F) {
 	})
 }
 
-// TestParquetMaxFileBytes reads a gzip-compressed Parquet file (a small
+// TestParquetMaxInputBytes reads a gzip-compressed Parquet file (a small
 // bomb: megabytes of one value that compress to kilobytes) with a limit
 // below its decompressed size: the file goes to the dead letters with a
 // reason naming the flag, without reading the whole file into memory.
-func TestParquetMaxFileBytes(t *testing.T) {
+func TestParquetMaxInputBytes(t *testing.T) {
 	rows := make([]corruptRow, 1<<18)
 	for i := range rows {
 		rows[i] = corruptRow{QID: "q", Doc: "d", Score: 1, Weight: 1}
@@ -191,7 +191,7 @@ func TestParquetMaxFileBytes(t *testing.T) {
 	var counts rm.Counts
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	fn := &parquetFn{MaxFileBytes: limit}
+	fn := &parquetFn{MaxInputBytes: limit}
 	file := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: path, Size: int64(gz.Len())}}
 	err := fn.ProcessElement(context.Background(), file, func(rm.Chunk) { t.Error("a row of a file over the limit") },
 		func(d rm.DeadLetter) { dead = append(dead, d) }, func(c rm.Counts) { counts = counts.Add(c) })
@@ -199,7 +199,7 @@ func TestParquetMaxFileBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("not a readable Parquet file: the file is larger than %d bytes, the most read into memory for one file (a gzip-compressed Parquet file is decompressed into memory): raise the limit with --max-file-bytes (Options.MaxFileBytes)", limit)
+	want := fmt.Sprintf("not a readable Parquet file: decompressed input larger than %d bytes, the limit for inputs read whole (--max-input-bytes raises it); a gzip-compressed Parquet file is decompressed into memory", limit)
 	if len(dead) != 1 || dead[0].Reason != want || dead[0].Pos.File != path {
 		t.Errorf("dead letters %+v, want one for %s: %q", dead, path, want)
 	}
@@ -211,7 +211,7 @@ func TestParquetMaxFileBytes(t *testing.T) {
 	}
 
 	// Within the limit, the same file is read.
-	fn.MaxFileBytes = int64(raw.Len())
+	fn.MaxInputBytes = int64(raw.Len())
 	n := 0
 	err = fn.ProcessElement(context.Background(), file, func(c rm.Chunk) { n += len(c.Items) }, func(d rm.DeadLetter) { t.Errorf("dead letter %v", d) }, func(rm.Counts) {})
 	if err != nil || n != len(rows) {
