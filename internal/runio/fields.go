@@ -46,40 +46,29 @@ func ParseNumber(b []byte) (v float64, ok bool) { return parseFloat(b) }
 
 // ParseLabel parses a label field (of TSV, CSV, JSON Lines or Parquet
 // input): msg is "" or why the value is rejected, as the readers say it
-// after `field F: value "V": `. NaN is a label (it masks the item).
-func ParseLabel(b []byte) (v float64, msg string) {
-	v, ok := parseFloat(b)
-	switch {
-	case !ok:
-		return 0, "not a number"
-	case math.IsInf(v, 0):
-		return 0, msgInfLabel
-	}
-	return v, ""
-}
+// after `field F: value "V": `. NaN is a label (it masks the item); ±Inf
+// is rejected.
+func ParseLabel(b []byte) (v float64, msg string) { return parseField(b, "", msgInfLabel) }
 
 // ParseRel parses the relevance field of a TREC qrels line: msg is "" or
 // why the value is rejected (NaN and ±Inf are).
-func ParseRel(b []byte) (v float64, msg string) {
-	v, ok := parseFloat(b)
-	switch {
-	case !ok || math.IsNaN(v):
-		return 0, "not a number"
-	case math.IsInf(v, 0):
-		return 0, msgInfRel
-	}
-	return v, ""
-}
+func ParseRel(b []byte) (v float64, msg string) { return parseField(b, "not a number", msgInfRel) }
 
 // ParseScore parses a score field: msg is "" or why the value is rejected
 // (NaN is; ±Inf ranks first or last).
-func ParseScore(b []byte) (v float64, msg string) {
+func ParseScore(b []byte) (v float64, msg string) { return parseField(b, "NaN score", "") }
+
+// parseField parses a number, rejecting NaN with nanMsg and ±Inf with
+// infMsg when they are not empty.
+func parseField(b []byte, nanMsg, infMsg string) (float64, string) {
 	v, ok := parseFloat(b)
 	switch {
 	case !ok:
 		return 0, "not a number"
-	case math.IsNaN(v):
-		return 0, "NaN score"
+	case nanMsg != "" && math.IsNaN(v):
+		return 0, nanMsg
+	case infMsg != "" && math.IsInf(v, 0):
+		return 0, infMsg
 	}
 	return v, ""
 }
