@@ -324,20 +324,15 @@ func (s *delimSource) next(r *row) error {
 	if len(r.qid) == 0 {
 		return s.fieldErr(s.cols.QID, r.qid, "empty qid")
 	}
-	var ok bool
-	if r.label, ok = parseFloat(f[s.iLabel]); !ok {
-		return s.fieldErr(s.cols.Label, f[s.iLabel], "not a number")
+	var msg string
+	if r.label, msg = ParseLabel(f[s.iLabel]); msg != "" {
+		return s.fieldErr(s.cols.Label, f[s.iLabel], msg)
 	}
-	if math.IsInf(r.label, 0) {
-		return s.fieldErr(s.cols.Label, f[s.iLabel], msgInfLabel)
-	}
-	if r.score, ok = parseFloat(f[s.iScore]); !ok {
-		return s.fieldErr(s.cols.Score, f[s.iScore], "not a number")
-	}
-	if math.IsNaN(r.score) {
-		return s.fieldErr(s.cols.Score, f[s.iScore], "NaN score")
+	if r.score, msg = ParseScore(f[s.iScore]); msg != "" {
+		return s.fieldErr(s.cols.Score, f[s.iScore], msg)
 	}
 	if s.iW >= 0 {
+		var ok bool
 		if r.weight, ok = parseFloat(f[s.iW]); !ok {
 			return s.fieldErr(s.cols.Weight, f[s.iW], "not a number")
 		}

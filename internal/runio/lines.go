@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -132,7 +131,7 @@ func (l *lineReader) check(b []byte) ([]byte, error) {
 
 func (l *lineReader) tooLong() error {
 	return &ParseError{File: l.name, Line: l.line + 1,
-		Msg: fmt.Sprintf("line longer than %d bytes (%s raises the limit)", l.max, flagMaxLine)}
+		Msg: LineTooLong(l.max)}
 }
 
 // longLine reads a line longer than the buffer, whose start fills it.

@@ -113,11 +113,6 @@ func parseFastPrefix(b []byte) (f float64, n int, ok bool) {
 	return f, i, true
 }
 
-// msgInfLabel rejects a label of ±Inf (written as inf, Infinity or a
-// number beyond float64's range such as 1e400): no measure gives it a
-// meaning, and it would turn sums into NaN.
-const msgInfLabel = "infinite label (labels must be finite; NaN masks an item)"
-
 func slowFloat(b []byte) (float64, bool) {
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {

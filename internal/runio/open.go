@@ -224,7 +224,7 @@ func readWhole(r io.Reader, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: decompressed input larger than %d bytes, the limit for inputs read whole (%s raises it)", name, limit, flagMaxInput)
+		return nil, fmt.Errorf("%s: %s", name, InputTooLarge(limit))
 	}
 	return data, nil
 }

@@ -264,12 +264,6 @@ const DefaultMaxLineBytes = 64 << 20
 // whole: 4 GiB.
 const DefaultMaxInputBytes = 4 << 30
 
-// Flag names of the limits, for the errors that say how to raise them.
-const (
-	flagMaxLine  = "--max-line-bytes"
-	flagMaxInput = "--max-input-bytes"
-)
-
 func (o *Options) maxLine() int {
 	if o.MaxLineBytes <= 0 {
 		return DefaultMaxLineBytes

@@ -315,8 +315,8 @@ func (s *parquetSource) next(r *row) (err error) {
 	if r.label, err = s.num(s.label); err != nil {
 		return err
 	}
-	if math.IsInf(r.label, 0) {
-		return &ParseError{File: s.name, Line: s.row, Field: s.cols.Label, Value: strconv.FormatFloat(r.label, 'g', -1, 64), Msg: msgInfLabel}
+	if msg := CheckLabel(r.label); msg != "" {
+		return &ParseError{File: s.name, Line: s.row, Field: s.cols.Label, Value: strconv.FormatFloat(r.label, 'g', -1, 64), Msg: msg}
 	}
 	if r.score, err = s.num(s.score); err != nil {
 		return err

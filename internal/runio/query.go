@@ -176,6 +176,14 @@ func (e *ParseError) Error() string {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
 	b.WriteString(": ")
+	b.WriteString(e.Detail())
+	return b.String()
+}
+
+// Detail is the error without its `file:line: ` prefix, for a report that
+// gives the place apart (a Beam dead letter).
+func (e *ParseError) Detail() string {
+	var b strings.Builder
 	switch {
 	case e.Field != "" && !e.NoValue:
 		fmt.Fprintf(&b, "field %s: value %q: ", e.Field, e.Value)

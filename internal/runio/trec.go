@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"sync"
 )
 
@@ -93,12 +92,9 @@ func (p *trecParser) parse(b []byte) (qid, doc []byte, v float64, err error) {
 			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Value: clip(b),
 				Msg: fmt.Sprintf("a run line has 6 fields (qid Q0 docno rank score tag), found %d%s", len(f), swapHint(len(f), 4))}
 		}
-		s, ok := parseFloat(f[4])
-		if !ok {
-			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "score", Value: clip(f[4]), Msg: "not a number"}
-		}
-		if math.IsNaN(s) {
-			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "score", Value: clip(f[4]), Msg: "NaN score"}
+		s, msg := ParseScore(f[4])
+		if msg != "" {
+			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "score", Value: clip(f[4]), Msg: msg}
 		}
 		return f[0], f[2], s, nil
 	}
@@ -106,12 +102,9 @@ func (p *trecParser) parse(b []byte) (qid, doc []byte, v float64, err error) {
 		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Value: clip(b),
 			Msg: fmt.Sprintf("a qrels line has 4 fields (qid iter docno rel), found %d%s", len(f), swapHint(len(f), 6))}
 	}
-	l, ok := parseFloat(f[3])
-	if !ok || math.IsNaN(l) {
-		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "rel", Value: clip(f[3]), Msg: "not a number"}
-	}
-	if math.IsInf(l, 0) {
-		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "rel", Value: clip(f[3]), Msg: "infinite relevance (judgments must be finite)"}
+	l, msg := ParseRel(f[3])
+	if msg != "" {
+		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "rel", Value: clip(f[3]), Msg: msg}
 	}
 	return f[0], f[2], l, nil
 }

@@ -1,8 +1,10 @@
 package beamio_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/parquet-go/parquet-go"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -218,4 +221,93 @@ func TestBadRowRejectsQuery(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestInfiniteLabelRejectsQuery: a label or relevance of ±Inf (inf, -inf,
+// 1e400) is rejected at the parser with rankmetrics eval's message, and its
+// query goes wholly to the dead letters, in TSV, TREC qrels and Parquet
+// input; the clean query q2 (AP 1/2) is evaluated.
+func TestInfiniteLabelRejectsQuery(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, body []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	type prow struct {
+		QID   string  `parquet:"qid"`
+		Doc   string  `parquet:"doc"`
+		Label float64 `parquet:"label"`
+		Score float64 `parquet:"score"`
+	}
+	var pq bytes.Buffer
+	if err := parquet.Write(&pq, []prow{{"q1", "d1", 1, 0.9}, {"q1", "d2", math.Inf(-1), 0.8}, {"q2", "d1", 0, 0.9}, {"q2", "d2", 1, 0.8}}); err != nil {
+		t.Fatal(err)
+	}
+	const inf = "infinite label (labels must be finite; NaN masks an item)"
+	ms := measures(metric.Float64, metric.Stable, true, metric.NoTopN)
+	tests := []struct {
+		name string
+		read func(s beam.Scope) (rm.Step, []rm.Step, error)
+		want string // the parse dead letter's reason
+	}{
+		{"tsv 1e400", func(s beam.Scope) (rm.Step, []rm.Step, error) {
+			path := write("in.tsv", []byte("qid\tdoc\tlabel\tscore\nq1\td1\t1\t0.9\nq1\td2\t1e400\t0.8\nq2\td1\t0\t0.9\nq2\td2\t1\t0.8\n"))
+			st := beamio.ReadDelimited(s, []string{path}, '\t', beamio.Options{})
+			l, err := rm.GroupChunks(s, st.Output, rm.DedupeError)
+			return l, []rm.Step{st}, err
+		}, `field label: value "1e400": ` + inf},
+		{"tsv -inf", func(s beam.Scope) (rm.Step, []rm.Step, error) {
+			path := write("neg.tsv", []byte("qid\tdoc\tlabel\tscore\nq1\td1\t1\t0.9\nq1\td2\t-inf\t0.8\nq2\td1\t0\t0.9\nq2\td2\t1\t0.8\n"))
+			st := beamio.ReadDelimited(s, []string{path}, '\t', beamio.Options{})
+			l, err := rm.GroupChunks(s, st.Output, rm.DedupeError)
+			return l, []rm.Step{st}, err
+		}, `field label: value "-inf": ` + inf},
+		{"qrels inf", func(s beam.Scope) (rm.Step, []rm.Step, error) {
+			qrels := write("qrels", []byte("q1 0 d1 1\nq1 0 d2 inf\nq2 0 d2 1\n"))
+			run := write("run", []byte("q1 Q0 d1 1 0.9 r\nq2 Q0 d1 1 0.9 r\nq2 Q0 d2 2 0.8 r\n"))
+			q, r := beamio.ReadTREC(s, []string{qrels}, []string{run}, beamio.Options{})
+			l, err := rm.JoinTREC(s, q.Output, r.Output, rm.DedupeError)
+			return l, []rm.Step{q, r}, err
+		}, `field rel: value "inf": infinite relevance (judgments must be finite)`},
+		{"parquet -Inf", func(s beam.Scope) (rm.Step, []rm.Step, error) {
+			path := write("in.parquet", pq.Bytes())
+			st := beamio.ReadParquet(s, []string{path}, beamio.Options{})
+			l, err := rm.GroupChunks(s, st.Output, rm.DedupeError)
+			return l, []rm.Step{st}, err
+		}, `field label: value "-Inf": ` + inf},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, s := beam.NewPipelineWithRoot()
+			lists, up, err := tc.read(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runAndRead(t, p, s, lists, ms, up...)
+			if v := got.report.Measures[0].Value; v != 0.5 || got.report.Counts.Queries != 1 {
+				t.Errorf("MAP %v over %d queries, want 1/2 over q2 alone", v, got.report.Counts.Queries)
+			}
+			var parse, group int
+			for _, d := range got.dead {
+				switch d.Stage {
+				case rm.StageParse:
+					parse++
+					if d.Reason != tc.want || d.QID != "q1" {
+						t.Errorf("parse dead letter %+v, want qid q1 and reason %q", d, tc.want)
+					}
+				case rm.StageGroup:
+					group++
+					if d.QID != "q1" || !strings.Contains(d.Reason, tc.want) {
+						t.Errorf("group dead letter %+v, want q1 and %q", d, tc.want)
+					}
+				}
+			}
+			if parse != 1 || group == 0 {
+				t.Errorf("%d parse and %d group dead letters, want 1 and the rest of q1: %+v", parse, group, got.dead)
+			}
+		})
+	}
 }

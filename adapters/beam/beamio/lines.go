@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
 // DefaultBlockSize is the size of the byte ranges a text file is split into
@@ -45,9 +46,10 @@ func (s *lineSplitter) maxLine() int {
 	return int(s.MaxLineBytes)
 }
 
-// longLine is the reason given for a line over the MaxLineBytes limit.
+// longLine is the reason given for a line over the MaxLineBytes limit:
+// rankmetrics eval's, naming the same flag.
 func longLine(max int) string {
-	return fmt.Sprintf("line longer than %d bytes, the most a line may hold: raise the limit with --max-line-bytes (Options.MaxLineBytes)", max)
+	return runio.LineTooLong(max)
 }
 
 // parse returns the reason a line over the limit is rejected, or else

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/parquet-go/parquet-go"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
 // ReadParquet reads Parquet files matched by the globs into a PCollection
@@ -29,7 +29,7 @@ import (
 // a needed column sends every row to the dead letters.
 //
 // A file that cannot be read to the end (corrupt, truncated, or over
-// opts.MaxFileBytes when it must be read into memory) goes to the dead
+// opts.MaxInputBytes when it must be read into memory) goes to the dead
 // letters with the reason, and so does every query with a row in it (see
 // rm.Chunk.FileFailed): a query is never evaluated on part of its rows.
 // Panics of the Parquet library on corrupt input are recovered into such
@@ -40,14 +40,14 @@ import (
 // file into memory, and fails the whole file on one bad row.
 func ReadParquet(s beam.Scope, globs []string, opts Options) rm.Step {
 	s = s.Scope("rankmetrics.ReadParquet")
-	fn := &parquetFn{Columns: opts.Columns, MaxFileBytes: opts.MaxFileBytes}
+	fn := &parquetFn{Columns: opts.Columns, MaxInputBytes: opts.MaxInputBytes}
 	rows, dead, counts := beam.ParDo3(s, fn, files(s, globs))
 	return rm.Step{Output: rows, DeadLetters: dead, Counts: counts}
 }
 
 type parquetFn struct {
-	Columns      Columns
-	MaxFileBytes int64
+	Columns       Columns
+	MaxInputBytes int64
 }
 
 // errOverLimit is returned by readLimited for input over its limit.
@@ -124,18 +124,18 @@ func openParquet(ctx context.Context, path string, limit int64) (ra io.ReaderAt,
 	return bytes.NewReader(data), int64(len(data)), closeFn, "", nil
 }
 
-// overLimit is the reason given for a file over the MaxFileBytes limit.
+// overLimit is the reason given for a file over the MaxInputBytes limit:
+// rankmetrics eval's, naming the same flag, and why the file is read whole.
 func overLimit(limit int64, why string) string {
-	return fmt.Sprintf("the file is larger than %d bytes, the most read into memory for one file (%s): raise the limit with --max-file-bytes (Options.MaxFileBytes)",
-		limit, why)
+	return runio.InputTooLarge(limit) + "; " + why
 }
 
 // ProcessElement reads one Parquet file.
 func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
-	limit := f.MaxFileBytes
+	limit := f.MaxInputBytes
 	if limit <= 0 {
-		limit = DefaultMaxFileBytes
+		limit = DefaultMaxInputBytes
 	}
 	ra, size, closeFn, reason, err := openParquet(ctx, path, limit)
 	if err != nil {
@@ -191,31 +191,14 @@ func readParquet(ctx context.Context, path string, ra io.ReaderAt, size int64, c
 	return c, nil
 }
 
-// checkFooter checks the file's magic numbers and that its footer fits in
-// it. The Parquet library allocates the footer size the file claims before
-// reading it: an 8-byte file claiming a 4 GB footer would make it allocate
-// 4 GB.
-func checkFooter(ra io.ReaderAt, size int64) error {
-	const magic = "PAR1"
-	if size < 12 {
-		return fmt.Errorf("%d bytes, too short for a Parquet file", size)
+// placeless drops the file name from runio's error: the dead letter gives
+// the place.
+func placeless(err error) error {
+	var pe *runio.ParseError
+	if errors.As(err, &pe) {
+		return errors.New(pe.Detail())
 	}
-	var head, tail [4]byte
-	var b [8]byte
-	if _, err := ra.ReadAt(head[:], 0); err != nil {
-		return err
-	}
-	if _, err := ra.ReadAt(b[:], size-8); err != nil {
-		return err
-	}
-	copy(tail[:], b[4:])
-	if string(head[:]) != magic || string(tail[:]) != magic {
-		return fmt.Errorf("no Parquet magic number %q at its start and end (found %q and %q)", magic, head[:], tail[:])
-	}
-	if footer := int64(binary.LittleEndian.Uint32(b[:4])); footer > size-12 {
-		return fmt.Errorf("its footer claims %d bytes, more than the file holds (%d bytes)", footer, size)
-	}
-	return nil
+	return err
 }
 
 // numRows returns the number of rows of the file, checked against the
@@ -238,8 +221,10 @@ func numRows(pf *parquet.File) (int64, error) {
 // readParquetRows reads the rows of a Parquet file into ch, counting them
 // in c and the rows read in *rowNum; it returns the first error.
 func readParquetRows(ctx context.Context, path string, ra io.ReaderAt, size int64, columns Columns, ch *rm.Chunker, dead func(rm.DeadLetter), c *rm.Counts, rowNum *int64) error {
-	if err := checkFooter(ra, size); err != nil {
-		return err
+	// runio's checks of the footer and of the page headers run before
+	// parquet-go allocates what they claim.
+	if err := runio.CheckParquet(ra, size, path); err != nil {
+		return placeless(err)
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.FileReadMode(parquet.ReadModeSync))
 	if err != nil {
@@ -288,6 +273,13 @@ func readParquetRows(ctx context.Context, path string, ra io.ReaderAt, size int6
 	}
 	if _, err := numRows(pf); err != nil {
 		return err
+	}
+	idx := make([]int, len(all))
+	for i, pc := range all {
+		idx[i] = pc.idx
+	}
+	if err := runio.CheckParquetPages(ra, size, path, pf.Metadata(), idx); err != nil {
+		return placeless(err)
 	}
 	vals := make([]parquet.Value, len(all))
 	for _, g := range pf.RowGroups() {
@@ -438,6 +430,9 @@ func parquetRow(cols []*pcol, vals []parquet.Value, hasWeight, hasDoc bool) (rm.
 	}
 	if r.Label, reason = number(cols[1], vals[1]); reason != "" {
 		return r, reason
+	}
+	if msg := runio.CheckLabel(r.Label); msg != "" {
+		return r, fmt.Sprintf("field %s: value \"%v\": %s", cols[1].name, r.Label, msg)
 	}
 	if r.Score, reason = number(cols[2], vals[2]); reason != "" {
 		return r, reason

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"strconv"
 
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
@@ -19,19 +18,6 @@ type Columns = runio.Columns
 
 // DefaultColumns are qid, label, score, weight and doc.
 var DefaultColumns = runio.DefaultColumns
-
-// parseNumber parses a number as strconv.ParseFloat does, taking an
-// out-of-range value as its ±Inf or 0 rounding.
-func parseNumber(b []byte) (float64, bool) {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return f, true
-		}
-		return 0, false
-	}
-	return f, true
-}
 
 // clip shortens a value quoted in a reason.
 func clip(b []byte) string {
@@ -197,19 +183,17 @@ func parseDelimited(line []byte, sp *splitter, h *header, r *rm.Row) string {
 	if len(f[h.iQID]) == 0 {
 		return fieldReason(h.cols.QID, nil, "empty qid")
 	}
-	var ok bool
-	if r.Label, ok = parseNumber(f[h.iLabel]); !ok {
-		return fieldReason(h.cols.Label, f[h.iLabel], "not a number")
+	var msg string
+	if r.Label, msg = runio.ParseLabel(f[h.iLabel]); msg != "" {
+		return fieldReason(h.cols.Label, f[h.iLabel], msg)
 	}
-	if r.Score, ok = parseNumber(f[h.iScore]); !ok {
-		return fieldReason(h.cols.Score, f[h.iScore], "not a number")
-	}
-	if math.IsNaN(r.Score) {
-		return fieldReason(h.cols.Score, f[h.iScore], "NaN score")
+	if r.Score, msg = runio.ParseScore(f[h.iScore]); msg != "" {
+		return fieldReason(h.cols.Score, f[h.iScore], msg)
 	}
 	r.HasWeight, r.Weight = false, 0
 	if h.iW >= 0 {
-		if r.Weight, ok = parseNumber(f[h.iW]); !ok {
+		var ok bool
+		if r.Weight, ok = runio.ParseNumber(f[h.iW]); !ok {
 			return fieldReason(h.cols.Weight, f[h.iW], "not a number")
 		}
 		if math.IsNaN(r.Weight) || math.IsInf(r.Weight, 0) {
@@ -276,12 +260,9 @@ func parseRun(line []byte, fields *[][]byte, r *rm.Row) string {
 	if len(f) != 6 {
 		return fmt.Sprintf("a run line has 6 fields (qid Q0 docno rank score tag), found %d", len(f))
 	}
-	s, ok := parseNumber(f[4])
-	if !ok {
-		return fieldReason("score", f[4], "not a number")
-	}
-	if math.IsNaN(s) {
-		return fieldReason("score", f[4], "NaN score")
+	s, msg := runio.ParseScore(f[4])
+	if msg != "" {
+		return fieldReason("score", f[4], msg)
 	}
 	*r = rm.Row{QID: string(f[0]), Doc: string(f[2]), Score: s}
 	return ""
@@ -294,9 +275,9 @@ func parseQrels(line []byte, fields *[][]byte, j *rm.Judgment) string {
 	if len(f) != 4 {
 		return fmt.Sprintf("a qrels line has 4 fields (qid iter docno rel), found %d", len(f))
 	}
-	l, ok := parseNumber(f[3])
-	if !ok || math.IsNaN(l) {
-		return fieldReason("rel", f[3], "not a number")
+	l, msg := runio.ParseRel(f[3])
+	if msg != "" {
+		return fieldReason("rel", f[3], msg)
 	}
 	*j = rm.Judgment{QID: string(f[0]), Doc: string(f[2]), Label: l}
 	return ""

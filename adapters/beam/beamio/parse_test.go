@@ -1,6 +1,7 @@
 package beamio
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -86,7 +87,10 @@ func TestParseDelimited(t *testing.T) {
 	}{
 		{"q1\td1\t2\t0.5\t1.5", rm.Row{QID: "q1", Doc: "d1", Label: 2, Score: 0.5, Weight: 1.5, HasWeight: true}, ""},
 		{"q1\td1\t0\t-inf\t1", rm.Row{QID: "q1", Doc: "d1", Score: math.Inf(-1), Weight: 1, HasWeight: true}, ""},
-		{"q1\td1\t1e400\t1\t1", rm.Row{QID: "q1", Doc: "d1", Label: math.Inf(1), Score: 1, Weight: 1, HasWeight: true}, ""},
+		{"q1\td1\tnan\t1\t1", rm.Row{QID: "q1", Doc: "d1", Label: math.NaN(), Score: 1, Weight: 1, HasWeight: true}, ""},
+		{"q1\td1\t1e400\t1\t1", rm.Row{}, `field label: value "1e400": infinite label (labels must be finite; NaN masks an item)`},
+		{"q1\td1\tinf\t1\t1", rm.Row{}, `field label: value "inf": infinite label (labels must be finite; NaN masks an item)`},
+		{"q1\td1\t-inf\t1\t1", rm.Row{}, `field label: value "-inf": infinite label (labels must be finite; NaN masks an item)`},
 		{"q1\td1\t2\t0.5", rm.Row{}, "expected 5 fields as in the header, found 4"},
 		{"\td1\t2\t0.5\t1", rm.Row{}, `field qid: value "": empty qid`},
 		{"q1\t\t2\t0.5\t1", rm.Row{}, `field doc: value "": empty document id`},
@@ -103,7 +107,7 @@ func TestParseDelimited(t *testing.T) {
 			if reason != tc.reason {
 				t.Fatalf("reason %q, want %q", reason, tc.reason)
 			}
-			if reason == "" && !reflect.DeepEqual(r, tc.want) {
+			if reason == "" && fmt.Sprintf("%+v", r) != fmt.Sprintf("%+v", tc.want) { // NaN != NaN
 				t.Errorf("row %+v, want %+v", r, tc.want)
 			}
 		})
@@ -139,6 +143,8 @@ func TestParseTREC(t *testing.T) {
 		{"301 0 FBIS3-1", rm.Judgment{}, "a qrels line has 4 fields (qid iter docno rel), found 3"},
 		{"301 0 FBIS3-1 yes", rm.Judgment{}, `field rel: value "yes": not a number`},
 		{"301 0 FBIS3-1 NaN", rm.Judgment{}, `field rel: value "NaN": not a number`},
+		{"301 0 FBIS3-1 inf", rm.Judgment{}, `field rel: value "inf": infinite relevance (judgments must be finite)`},
+		{"301 0 FBIS3-1 -1e400", rm.Judgment{}, `field rel: value "-1e400": infinite relevance (judgments must be finite)`},
 	}
 	for _, tc := range qrelsTests {
 		var j rm.Judgment

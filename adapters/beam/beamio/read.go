@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
 func init() {
@@ -35,19 +36,22 @@ type Options struct {
 	// letters, with its query when its qid can be read, and memory stays
 	// bounded whatever the input.
 	MaxLineBytes int64
-	// MaxFileBytes is the most bytes read into memory for one file that is
-	// read whole: a gzip-compressed Parquet file (decompressed) or a
-	// Parquet file on a remote file system; DefaultMaxFileBytes when 0. A
-	// larger file goes to the dead letters.
-	MaxFileBytes int64
+	// MaxInputBytes is the most bytes read into memory for one file that
+	// is read whole: a gzip-compressed Parquet file (decompressed) or a
+	// Parquet file on a remote file system; DefaultMaxInputBytes when 0. A
+	// larger file goes to the dead letters. It is the --max-input-bytes
+	// of both rankmetrics eval and rankmetrics-beam.
+	MaxInputBytes int64
 }
 
-// DefaultMaxLineBytes is the default Options.MaxLineBytes: far above any
-// real line of ranking output.
-const DefaultMaxLineBytes = 64 << 20
+// DefaultMaxLineBytes is the default Options.MaxLineBytes, the same as
+// rankmetrics eval's --max-line-bytes: far above any real line of
+// ranking output.
+const DefaultMaxLineBytes = runio.DefaultMaxLineBytes
 
-// DefaultMaxFileBytes is the default Options.MaxFileBytes.
-const DefaultMaxFileBytes = 4 << 30
+// DefaultMaxInputBytes is the default Options.MaxInputBytes, the same as
+// rankmetrics eval's --max-input-bytes.
+const DefaultMaxInputBytes = runio.DefaultMaxInputBytes
 
 // files expands the globs (with Beam's file systems: local paths, gs://,
 // ...) into the files to read, uncompressed as stored: gzip is detected

@@ -126,7 +126,7 @@ type options struct {
 	deadLetters         string
 	maxDead             int64
 	blockSize           int64
-	maxLine, maxFile    int64
+	maxLine, maxInput   int64
 	format              string
 	verbose             bool
 }
@@ -156,7 +156,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
 	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
 	fs.Int64Var(&o.maxLine, "max-line-bytes", beamio.DefaultMaxLineBytes, "longest line read, in `BYTES`; a longer line goes to the dead letters with its query")
-	fs.Int64Var(&o.maxFile, "max-file-bytes", beamio.DefaultMaxFileBytes, "most `BYTES` read into memory for one file read whole (a gzip or remote Parquet file, decompressed); a larger file goes to the dead letters")
+	fs.Int64Var(&o.maxInput, "max-input-bytes", beamio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of a file read whole (a gzipped or remote Parquet file); a larger file goes to the dead letters")
 	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
 	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
 }
@@ -252,15 +252,15 @@ func (o *options) plan() (*plan, error) {
 	if o.maxLine < 1 || o.maxLine > math.MaxInt32 {
 		return nil, fmt.Errorf("--max-line-bytes %d: want 1 <= BYTES <= %d", o.maxLine, math.MaxInt32)
 	}
-	if o.maxFile < 1 {
-		return nil, fmt.Errorf("--max-file-bytes %d: want BYTES >= 1", o.maxFile)
+	if o.maxInput < 1 {
+		return nil, fmt.Errorf("--max-input-bytes %d: want BYTES >= 1", o.maxInput)
 	}
 	return p, nil
 }
 
 // build adds the whole evaluation to the pipeline.
 func (p *plan) build(s beam.Scope, paths rm.Paths) error {
-	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize, MaxLineBytes: p.o.maxLine, MaxFileBytes: p.o.maxFile}
+	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize, MaxLineBytes: p.o.maxLine, MaxInputBytes: p.o.maxInput}
 	var lists rm.Step
 	var upstream []rm.Step
 	var err error

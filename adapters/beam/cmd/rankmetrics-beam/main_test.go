@@ -67,7 +67,7 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"--input", "a.tsv", "--max-dead-letters", "-1"}, "--max-dead-letters -1"},
 		{[]string{"--input", "a.tsv", "--max-line-bytes", "0"}, "--max-line-bytes 0: want 1 <= BYTES <= 2147483647"},
 		{[]string{"--input", "a.tsv", "--max-line-bytes", "4294967296"}, "--max-line-bytes 4294967296"},
-		{[]string{"--input", "a.tsv", "--max-file-bytes", "-5"}, "--max-file-bytes -5: want BYTES >= 1"},
+		{[]string{"--input", "a.tsv", "--max-input-bytes", "-5"}, "--max-input-bytes -5: want BYTES >= 1"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -276,7 +276,7 @@ func TestBinary(t *testing.T) {
 			t.Errorf("exit status %d, want 1\n%s", code, stderr)
 		}
 		for _, want := range []string{
-			"parse " + bomb + "@25 qid \"q7\": line longer than 1024 bytes, the most a line may hold: raise the limit with --max-line-bytes (Options.MaxLineBytes)",
+			"parse " + bomb + "@25 qid \"q7\": line longer than 1024 bytes (--max-line-bytes raises the limit)",
 			"group " + bomb + "@16 qid \"q7\": the query has 1 row(s) rejected by the reader (the first at " + bomb + "@25: line longer than 1024 bytes",
 		} {
 			if !strings.Contains(stderr, want) {
