@@ -116,16 +116,10 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 		fmt.Fprint(stderr, compareUsage)
 		fs.PrintDefaults()
 	}
-	rest := args
-	for {
-		if help, err := parseFlags(fs, rest); help || err != nil {
-			return nil, help, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		o.paths = append(o.paths, fs.Arg(0))
-		rest = fs.Args()[1:]
+	var help bool
+	var err error
+	if o.paths, help, err = parseInterleaved(fs, args); help || err != nil {
+		return nil, help, err
 	}
 	bad := func(format string, a ...any) (*compareOptions, bool, error) {
 		return nil, false, usageError(stderr, "compare", fmt.Sprintf(format, a...))
@@ -133,7 +127,6 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	if err := ef.parse(&o.engineArgs); err != nil {
 		return bad("%v", err)
 	}
-	var err error
 	if o.correction, err = significance.ParseCorrection(*correction); err != nil {
 		return bad("--correction %q: want none, bonferroni, holm or bh", *correction)
 	}

@@ -189,18 +189,10 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 		fmt.Fprint(stderr, evalUsage)
 		fs.PrintDefaults()
 	}
-	// Flags may follow the files: parse, take the positional arguments,
-	// and parse again what follows them.
-	rest := args
-	for {
-		if help, err := parseFlags(fs, rest); help || err != nil {
-			return nil, help, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		o.paths = append(o.paths, fs.Arg(0))
-		rest = fs.Args()[1:]
+	var help bool
+	var err error
+	if o.paths, help, err = parseInterleaved(fs, args); help || err != nil {
+		return nil, help, err
 	}
 	bad := func(format string, a ...any) (*evalOptions, bool, error) {
 		return nil, false, usageError(stderr, "eval", fmt.Sprintf(format, a...))

@@ -116,3 +116,20 @@ func usageError(w io.Writer, cmd, msg string) error {
 	fmt.Fprintf(w, "%s: %s\nrun \"rankmetrics %s -h\" for the flags and formats\n", cmd, msg, cmd)
 	return errUsage
 }
+
+// parseInterleaved parses args with fs where flags may follow the
+// positional arguments: it parses, takes the next positional argument, and
+// parses again what follows it. It returns the positional arguments in
+// order, and parseFlags' help and error.
+func parseInterleaved(fs *flag.FlagSet, args []string) (paths []string, help bool, err error) {
+	for {
+		if help, err := parseFlags(fs, args); help || err != nil {
+			return nil, help, err
+		}
+		if fs.NArg() == 0 {
+			return paths, false, nil
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
