@@ -73,9 +73,9 @@ func (p *trecParser) value(f [][]byte) (float64, error) {
 
 func (p *trecParser) valueError(f [][]byte, msg string) error {
 	if p.isRun {
-		return p.sc.Error("score", f[4], msg)
+		return p.sc.ErrorAt("score", f[4], msg)
 	}
-	return p.sc.Error("rel", f[3], msg)
+	return p.sc.ErrorAt("rel", f[3], msg)
 }
 
 // nextBlock fills b with the next qid's lines, checking that qids ascend.
@@ -98,7 +98,7 @@ func (p *trecParser) nextBlock(b *trecBlock) error {
 			b.qid = append(b.qid, f[0]...)
 		case !bytes.Equal(f[0], b.qid):
 			if compareQID(b.qid, f[0]) > 0 {
-				return p.sc.Error("qid", f[0], unsortedMsg(b.qid))
+				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
 			}
 			p.sc.Unread()
 			return nil

@@ -123,9 +123,9 @@ func (s *TRECScanner) ResetBytes(data []byte, firstLine int64) {
 	s.held = false
 }
 
-// Error returns a [*ParseError] at the last line returned, for a field
+// ErrorAt returns a [*ParseError] at the last line returned, for a field
 // (the value shown) that the front end rejects.
-func (s *TRECScanner) Error(field string, value []byte, msg string) error {
+func (s *TRECScanner) ErrorAt(field string, value []byte, msg string) error {
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, Value: clip(value), Msg: msg}
 }
 
