@@ -115,18 +115,8 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 }
 
-// nextLine returns the next line, blank or not, without its line
-// terminator ("\n" or "\r\n"), or io.EOF.
-func (l *lineReader) nextLine() ([]byte, error) {
-	b, err := l.raw()
-	if err != nil {
-		return nil, err
-	}
-	return l.counted(b), nil
-}
-
 // counted counts line b, returned by raw, and returns it without a
-// trailing "\r".
+// trailing "\r": next's line, blank or not.
 func (l *lineReader) counted(b []byte) []byte {
 	l.line++
 	if n := len(b); n > 0 && b[n-1] == '\r' {
@@ -143,6 +133,9 @@ func (l *lineReader) raw() ([]byte, error) {
 			l.pos += i + 1
 			l.start = l.off
 			l.off += int64(i + 1)
+			if len(b) < l.max { // within the limit, however it is counted
+				return b, nil
+			}
 			return l.check(b, true)
 		}
 		if l.eof {

@@ -129,24 +129,6 @@ func (s *TRECScanner) ErrorAt(field string, value []byte, msg string) error {
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, Value: clip(value), Msg: msg}
 }
 
-// read reads the next line, by TRECStrict's rules here and by trec_eval's
-// in nextTrecEval.
-func (s *TRECScanner) read() ([][]byte, error) {
-	if s.mode != TRECStrict {
-		return s.nextTrecEval()
-	}
-	b, err := s.lr.next()
-	if err != nil {
-		return nil, err
-	}
-	f := splitFields(b, s.fields[:0], ctlSpace, math.MaxInt)
-	s.fields = f
-	if len(f) != s.want {
-		return nil, s.countError(b, len(f))
-	}
-	return f, nil
-}
-
 // countError says that TRECStrict line b has n fields.
 func (s *TRECScanner) countError(b []byte, n int) error {
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
@@ -158,12 +140,26 @@ var (
 	qrelsFieldNames = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (relevance)"}
 )
 
-func (s *TRECScanner) nextTrecEval() ([][]byte, error) {
-	for {
-		b, err := s.lr.nextLine()
+// read reads the next data line by the mode's rules.
+func (s *TRECScanner) read() ([][]byte, error) {
+	if s.mode == TRECStrict {
+		b, err := s.lr.next()
 		if err != nil {
 			return nil, err
 		}
+		f := splitFields(b, s.fields[:0], ctlSpace, math.MaxInt)
+		s.fields = f
+		if len(f) != s.want {
+			return nil, s.countError(b, len(f))
+		}
+		return f, nil
+	}
+	for {
+		b, err := s.lr.raw()
+		if err != nil {
+			return nil, err
+		}
+		b = s.lr.counted(b)
 		if bytes.IndexByte(b, 0) >= 0 {
 			return nil, s.lineError("line", "NUL byte (trec_eval cannot read it)")
 		}
