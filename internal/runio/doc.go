@@ -11,6 +11,10 @@
 //     (they add no precision term) but a relevant one still belongs in the
 //     average precision denominator, as in TF-Ranking's whole-list denominator.
 //     Items keep the run file's line order; the rank column is not used.
+//     The lines are read by [TRECScanner] in its [TRECStrict] mode; the
+//     rankmetrics trec_eval command reads them with the same scanner in
+//     a trec_eval mode, which follows trec_eval's own rules ([TRECMode]
+//     lists the differences).
 //   - TSV and CSV with a header row; the qid, label, score, weight and doc
 //     column names are settable ([Columns]), or, without a header, the
 //     columns are given in order ([Options.Positions]). CSV fields may be

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -21,6 +22,14 @@ type lineReader struct {
 	blank int64
 	eof   bool
 	max   int // longest line accepted, terminator excluded
+	// start and off are the byte offsets of the last line returned and
+	// of the next one.
+	start, off int64
+	// trecEval measures and reports lines as the trec_eval front end
+	// does: the terminator ("\n", and a "\r" before it) counts toward
+	// max, and the errors are its `field line:` ones.
+	trecEval bool
+	size     int // buffer size, for a reader made by reset
 }
 
 // newLineReader reads r with the buffer size and line limit of opts. The
@@ -38,7 +47,34 @@ func newLineReader(r io.Reader, name string, opts *Options) *lineReader {
 	if !ok || br.Size() < size {
 		br = bufio.NewReaderSize(r, size)
 	}
-	return &lineReader{name: name, br: br, max: maxLine}
+	return &lineReader{name: name, br: br, max: maxLine, size: size}
+}
+
+// newBytesLineReader reads the lines of data in place: the returned lines
+// point into data.
+func newBytesLineReader(data []byte, name string, opts *Options) *lineReader {
+	l := &lineReader{name: name, max: opts.maxLine(), size: opts.bufferSize()}
+	l.resetBytes(data, 1)
+	return l
+}
+
+// reset makes l read r from its start, numbering its first line
+// firstLine, keeping l's buffers.
+func (l *lineReader) reset(r io.Reader, firstLine int64) {
+	if l.br == nil {
+		l.br = bufio.NewReaderSize(r, l.size)
+	} else {
+		l.br.Reset(r)
+	}
+	l.win, l.pos, l.eof = nil, 0, false
+	l.line, l.start, l.off = firstLine-1, 0, 0
+}
+
+// resetBytes makes l read the lines of data in place, numbering its
+// first line firstLine: the whole input is the window, already at its end.
+func (l *lineReader) resetBytes(data []byte, firstLine int64) {
+	l.win, l.pos, l.eof = data, 0, true
+	l.line, l.start, l.off = firstLine-1, 0, 0
 }
 
 // refill discards the consumed bytes and makes the window hold more than
@@ -70,12 +106,7 @@ func (l *lineReader) next() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.line++
-		n := len(b)
-		if n > 0 && b[n-1] == '\r' {
-			n--
-		}
-		b = b[:n]
+		b = l.counted(b)
 		if isBlank(b) {
 			l.blank++
 			continue
@@ -84,19 +115,36 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 }
 
+// counted counts line b, returned by raw, and returns it without a
+// trailing "\r": next's line, blank or not.
+func (l *lineReader) counted(b []byte) []byte {
+	l.line++
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
 // raw returns the next line without its "\n".
 func (l *lineReader) raw() ([]byte, error) {
 	for {
 		if i := bytes.IndexByte(l.win[l.pos:], '\n'); i >= 0 {
 			b := l.win[l.pos : l.pos+i]
 			l.pos += i + 1
-			return l.check(b)
+			l.start = l.off
+			l.off += int64(i + 1)
+			if len(b) < l.max { // within the limit, however it is counted
+				return b, nil
+			}
+			return l.check(b, true)
 		}
 		if l.eof {
 			if l.pos < len(l.win) {
 				b := l.win[l.pos:]
 				l.pos = len(l.win)
-				return l.check(b)
+				l.start = l.off
+				l.off += int64(len(b))
+				return l.check(b, false)
 			}
 			return nil, io.EOF
 		}
@@ -113,14 +161,23 @@ func (l *lineReader) raw() ([]byte, error) {
 
 // readErr reports a failed read (a gzip or disk error) at the next line.
 func (l *lineReader) readErr(err error) error {
+	if l.trecEval {
+		return fmt.Errorf("%s: %w", l.name, err)
+	}
 	return &ParseError{File: l.name, Line: l.line + 1, Msg: "cannot read", Err: err}
 }
 
-// check returns b, or an error if it is longer than the limit (a "\r"
-// before the "\n" does not count).
-func (l *lineReader) check(b []byte) ([]byte, error) {
+// check returns b, or an error if it is longer than the limit. A "\r"
+// before the "\n" does not count, except in trec_eval mode, where the
+// whole terminator (nl: b had one) does.
+func (l *lineReader) check(b []byte, nl bool) ([]byte, error) {
 	n := len(b)
-	if n > 0 && b[n-1] == '\r' {
+	switch {
+	case l.trecEval:
+		if nl {
+			n++
+		}
+	case n > 0 && b[n-1] == '\r':
 		n--
 	}
 	if n > l.max {
@@ -130,6 +187,10 @@ func (l *lineReader) check(b []byte) ([]byte, error) {
 }
 
 func (l *lineReader) tooLong() error {
+	if l.trecEval {
+		return &ParseError{File: l.name, Line: l.line + 1, Field: "line", NoValue: true,
+			Msg: fmt.Sprintf("longer than %d bytes", l.max)}
+	}
 	return &ParseError{File: l.name, Line: l.line + 1,
 		Msg: LineTooLong(l.max)}
 }
@@ -148,11 +209,15 @@ func (l *lineReader) longLine() ([]byte, error) {
 		l.long = append(l.long, b...)
 		switch {
 		case err == nil:
-			return l.check(l.long[:len(l.long)-1])
+			l.start = l.off
+			l.off += int64(len(l.long))
+			return l.check(l.long[:len(l.long)-1], true)
 		case errors.Is(err, bufio.ErrBufferFull):
 		case err == io.EOF:
 			l.eof = true
-			return l.check(l.long)
+			l.start = l.off
+			l.off += int64(len(l.long))
+			return l.check(l.long, false)
 		default:
 			return nil, l.readErr(err)
 		}

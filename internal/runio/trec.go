@@ -3,7 +3,6 @@ package runio
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"sync"
 )
@@ -40,119 +39,71 @@ func (b *trecBlock) add(doc []byte, v float64, line int64) {
 	b.lines = append(b.lines, line)
 }
 
-// trecParser reads a qrels or a run file block by block.
+// trecParser reads a qrels or a run file block by block, through a
+// TRECStrict scanner.
 type trecParser struct {
-	lr     *lineReader
+	sc     *TRECScanner
 	isRun  bool
-	fields [][]byte
-
-	pending bool
-	pQID    []byte
-	pDoc    []byte
-	pVal    float64
-	pLine   int64
-	closer  io.Closer
+	closer io.Closer
 }
 
 func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
-	p := &trecParser{lr: newLineReader(r, name, opts), isRun: isRun, fields: make([][]byte, 0, 8)}
+	p := &trecParser{sc: NewTRECScanner(r, name, !isRun, TRECStrict, opts), isRun: isRun}
 	if c, ok := r.(io.Closer); ok {
 		p.closer = c
 	}
 	return p
 }
 
-// splitFields cuts b at runs of white space and control characters (bytes
-// <= ' '), so a field never holds one: a stray control byte splits a field
-// and the line then fails the field count.
-func splitFields(b []byte, out [][]byte) [][]byte {
-	out = out[:0]
-	i, n := 0, len(b)
-	for i < n {
-		if b[i] <= ' ' {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < n && b[j] > ' ' {
-			j++
-		}
-		out = append(out, b[i:j])
-		i = j + 1
+// value parses the score (run) or the relevance (qrels) of a line's
+// fields f.
+func (p *trecParser) value(f [][]byte) (float64, error) {
+	var v float64
+	var msg string
+	if p.isRun {
+		v, msg = ParseScore(f[4])
+	} else {
+		v, msg = ParseRel(f[3])
 	}
-	return out
+	if msg != "" {
+		return 0, p.valueError(f, msg)
+	}
+	return v, nil
 }
 
-// parse parses one non-blank line.
-func (p *trecParser) parse(b []byte) (qid, doc []byte, v float64, err error) {
-	f := splitFields(b, p.fields)
-	p.fields = f
+func (p *trecParser) valueError(f [][]byte, msg string) error {
 	if p.isRun {
-		if len(f) != 6 {
-			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Value: clip(b),
-				Msg: fmt.Sprintf("a run line has 6 fields (qid Q0 docno rank score tag), found %d%s", len(f), swapHint(len(f), 4))}
-		}
-		s, msg := ParseScore(f[4])
-		if msg != "" {
-			return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "score", Value: clip(f[4]), Msg: msg}
-		}
-		return f[0], f[2], s, nil
+		return p.sc.ErrorAt("score", f[4], msg)
 	}
-	if len(f) != 4 {
-		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Value: clip(b),
-			Msg: fmt.Sprintf("a qrels line has 4 fields (qid iter docno rel), found %d%s", len(f), swapHint(len(f), 6))}
-	}
-	l, msg := ParseRel(f[3])
-	if msg != "" {
-		return nil, nil, 0, &ParseError{File: p.lr.name, Line: p.lr.line, Field: "rel", Value: clip(f[3]), Msg: msg}
-	}
-	return f[0], f[2], l, nil
+	return p.sc.ErrorAt("rel", f[3], msg)
 }
 
 // nextBlock fills b with the next qid's lines, checking that qids ascend.
 func (p *trecParser) nextBlock(b *trecBlock) error {
 	b.reset()
-	if !p.pending {
-		line, err := p.lr.next()
-		if err != nil {
-			return err
-		}
-		qid, doc, v, err := p.parse(line)
-		if err != nil {
-			return err
-		}
-		b.qid = append(b.qid, qid...)
-		b.add(doc, v, p.lr.line)
-	} else {
-		b.qid = append(b.qid, p.pQID...)
-		b.add(p.pDoc, p.pVal, p.pLine)
-		p.pending = false
-	}
 	for {
-		line, err := p.lr.next()
-		if err == io.EOF {
+		f, err := p.sc.Next()
+		if err == io.EOF && len(b.vals) > 0 {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		qid, doc, v, err := p.parse(line)
+		v, err := p.value(f)
 		if err != nil {
 			return err
 		}
-		if bytes.Equal(qid, b.qid) {
-			b.add(doc, v, p.lr.line)
-			continue
+		switch {
+		case len(b.vals) == 0:
+			b.qid = append(b.qid, f[0]...)
+		case !bytes.Equal(f[0], b.qid):
+			if compareQID(b.qid, f[0]) > 0 {
+				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
+			}
+			p.sc.Unread()
+			return nil
 		}
-		if compareQID(b.qid, qid) > 0 {
-			return &ParseError{File: p.lr.name, Line: p.lr.line, Field: "qid", Value: clip(qid),
-				Msg: unsortedMsg(b.qid)}
-		}
-		p.pQID = append(p.pQID[:0], qid...)
-		p.pDoc = append(p.pDoc[:0], doc...)
-		p.pVal, p.pLine = v, p.lr.line
-		p.pending = true
-		return nil
+		b.add(f[2], v, p.sc.Line())
 	}
 }
 
@@ -167,17 +118,18 @@ func (p *trecParser) loadAll(ctx context.Context) ([]*trecBlock, map[string]int,
 				return nil, nil, err
 			}
 		}
-		line, err := p.lr.next()
+		f, err := p.sc.Next()
 		if err == io.EOF {
 			return blocks, index, nil
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		qid, doc, v, err := p.parse(line)
+		v, err := p.value(f)
 		if err != nil {
 			return nil, nil, err
 		}
+		qid := f[0]
 		if last == nil || !bytes.Equal(last.qid, qid) {
 			i, ok := index[string(qid)]
 			if !ok {
@@ -187,7 +139,7 @@ func (p *trecParser) loadAll(ctx context.Context) ([]*trecBlock, map[string]int,
 			}
 			last = blocks[i]
 		}
-		last.add(doc, v, p.lr.line)
+		last.add(f[2], v, p.sc.Line())
 	}
 }
 
@@ -240,7 +192,7 @@ func (s *blockStream) run() {
 		}
 		err := s.p.nextBlock(b)
 		select {
-		case s.ch <- blockMsg{b, err, s.p.lr.blank}:
+		case s.ch <- blockMsg{b, err, s.p.sc.BlankLines()}:
 		case <-s.done:
 			return
 		}
@@ -335,7 +287,7 @@ func (t *trecReader) Stats() Stats {
 	if t.qs != nil {
 		st.BlankLines = t.qs.blank + t.rs.blank
 	} else {
-		st.BlankLines = t.qp.lr.blank + t.rp.lr.blank
+		st.BlankLines = t.qp.sc.BlankLines() + t.rp.sc.BlankLines()
 	}
 	return st
 }

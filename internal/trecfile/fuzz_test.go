@@ -20,6 +20,8 @@ func FuzzParseQrels(f *testing.F) {
 		"1\t0\ta\t3\r\n",
 		"1 0 a 99999999999999999999999\n",
 		"1 0 a \x00\n",
+		"# c\n #1 0 a 1\r\n1\x01 0 b 2x\n",
+		"2 0 a 1\n1 0 a 1\n2 0 b 1\n",
 	} {
 		f.Add([]byte(s), false)
 	}
@@ -70,6 +72,8 @@ func FuzzRunScanner(f *testing.F) {
 		"1 Q0 a 1 1\n",
 		"1 Q0 a 1 0x1p3 r",
 		"2 Q0 a 1 1 r\n1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n",
+		"1\x01 Q0 a 1 1.5abc r\r\n\v\f\n1 Q0 b 2 -inf r\n",
+		"1 Q0 a\x00 1 1 r\n",
 	} {
 		f.Add([]byte(s), false)
 	}

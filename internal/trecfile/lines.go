@@ -1,46 +1,26 @@
 package trecfile
 
 import (
-	"fmt"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
 // FieldError is a malformed line: file, physical line number (from 1) and
-// the field that is missing or wrong.
-type FieldError struct {
-	File  string
-	Line  int64
-	Field string
-	Msg   string
-}
+// the field that is missing or wrong. The lines are read by runio's TREC
+// scanner in a trec_eval mode, whose errors are runio's ParseError
+// without a value: FILE:LINE: field FIELD: MESSAGE.
+type FieldError = runio.ParseError
 
-// Error formats the error as FILE:LINE: field FIELD: MESSAGE.
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Msg)
-}
-
-// spaceTab marks the bytes C's isspace accepts in the C locale.
-var spaceTab = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
-
-// isSpace is C's isspace in the C locale.
-func isSpace(c byte) bool { return spaceTab[c] }
-
-// fields splits line (without its newline) into white-space separated
-// fields as trec_eval does, appending at most max fields to dst.
-func fields(dst [][]byte, line []byte, max int) [][]byte {
-	i := 0
-	for len(dst) < max {
-		for i < len(line) && isSpace(line[i]) {
-			i++
-		}
-		if i >= len(line) {
-			break
-		}
-		j := i
-		for j < len(line) && !isSpace(line[j]) {
-			j++
-		}
-		dst = append(dst, line[i:j])
-		i = j
+// mode is runio's reading mode for trec_eval version v.
+func mode(v treceval.Version) runio.TRECMode {
+	if v == treceval.V908 {
+		return runio.TRECEval908
 	}
-	return dst
+	return runio.TRECEval10
+}
+
+// lineOptions are the reading options of every trec_eval input: a 1 MiB
+// buffer and lines of at most MaxLine bytes.
+func lineOptions() *runio.Options {
+	return &runio.Options{MaxLineBytes: MaxLine}
 }

@@ -1,12 +1,13 @@
 package trecfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
@@ -26,24 +27,6 @@ type Qrels struct {
 // RelAbove0 counts the judgements above 0 (trec_eval's num_rel with -c).
 func (q *Qrels) RelAbove0() int64 { return q.rel0 }
 
-var qrelsFieldNames = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (relevance)"}
-
-// qrelsFields splits a qrels line (without its newline) into its four
-// fields, appended to f; skip reports a 10.0 comment line.
-func qrelsFields(f [][]byte, line []byte, v treceval.Version, name string, lineNo int64) ([][]byte, bool, error) {
-	if v == treceval.V10 && len(line) > 0 && line[0] == '#' {
-		return f, true, nil
-	}
-	f = fields(f, line, 5)
-	if len(f) < 4 {
-		return f, false, &FieldError{File: name, Line: lineNo, Field: qrelsFieldNames[len(f)], Msg: "missing: a qrels line is 'qid iter docno rel'"}
-	}
-	if len(f) > 4 {
-		return f, false, &FieldError{File: name, Line: lineNo, Field: "5", Msg: "unexpected: a qrels line has exactly 4 fields (use -R qrels with the 4-column format)"}
-	}
-	return f, false, nil
-}
-
 // ParseQrels parses a qrels file's content: lines "qid iter docno rel",
 // with '#' comment lines in 10.0. Blank lines and lines with more or fewer
 // fields are malformed, as in trec_eval.
@@ -51,29 +34,18 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: empty qrels file", name)
 	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, &FieldError{File: name, Line: int64(bytes.Count(data[:i], []byte{'\n'})) + 1, Field: "line", Msg: "NUL byte (trec_eval cannot read it)"}
-	}
+	sc := runio.NewTRECBytesScanner(data, name, true, mode(v), lineOptions())
 	byQid := map[string]int{}
 	q := &Qrels{}
-	var f [][]byte
 	var a Arena
-	lineNo := int64(0)
 	cur := -1 // topic of the previous line
-	for len(data) > 0 {
-		lineNo++
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
+	for {
+		f, err := sc.Next()
+		if err == io.EOF {
+			break
 		}
-		var skip bool
-		var err error
-		if f, skip, err = qrelsFields(f[:0], line, v, name, lineNo); err != nil {
+		if err != nil {
 			return nil, err
-		} else if skip {
-			continue
 		}
 		rel := treceval.Atol(unsafeString(f[3]))
 		if cur < 0 || q.Topics[cur].Qid != unsafeString(f[0]) {

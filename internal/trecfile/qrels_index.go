@@ -1,8 +1,6 @@
 package trecfile
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
@@ -23,12 +22,11 @@ var ErrScatteredQrels = errors.New("qrels topics are not in blocks")
 type QrelsIndex struct {
 	r      io.ReaderAt
 	name   string
-	v      treceval.Version
+	sc     *runio.TRECScanner
 	topics []block
 	rel0   int64
 	buf    []byte
 	judged []treceval.Judgment
-	f      [][]byte
 }
 
 // block is one topic's byte range and first line number.
@@ -42,63 +40,33 @@ type block struct {
 // does, and records where each topic's lines are. It returns
 // ErrScatteredQrels when a topic's lines are not consecutive.
 func IndexQrels(ctx context.Context, r io.ReaderAt, name string, v treceval.Version) (*QrelsIndex, error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, 1<<62), 1<<20)
-	x := &QrelsIndex{r: r, name: name, v: v}
-	var off, lineNo int64
-	var long []byte
+	sc := runio.NewTRECScanner(io.NewSectionReader(r, 0, 1<<62), name, true, mode(v), lineOptions())
+	x := &QrelsIndex{r: r, name: name, sc: sc}
 	cur := -1
-	for {
-		b, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], b...)
-			for err == bufio.ErrBufferFull && len(long) <= MaxLine {
-				b, err = br.ReadSlice('\n')
-				long = append(long, b...)
-			}
-			if len(long) > MaxLine {
-				return nil, &FieldError{File: name, Line: lineNo + 1, Field: "line", Msg: fmt.Sprintf("longer than %d bytes", MaxLine)}
-			}
-			b = long
-		}
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if len(b) == 0 {
-			break
-		}
-		lineNo++
-		if lineNo%ctxCheckLines == 0 {
+	for n := 1; ; n++ {
+		if n%ctxCheckLines == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		start := off
-		off += int64(len(b))
-		line := bytes.TrimSuffix(b, []byte{'\n'})
-		if bytes.IndexByte(line, 0) >= 0 {
-			return nil, &FieldError{File: name, Line: lineNo, Field: "line", Msg: "NUL byte (trec_eval cannot read it)"}
+		f, err := sc.Next()
+		if err == io.EOF {
+			break
 		}
-		f, skip, ferr := qrelsFields(x.f[:0], line, v, name, lineNo)
-		x.f = f
-		if ferr != nil {
-			return nil, ferr
-		}
-		if skip {
-			continue
+		if err != nil {
+			return nil, err
 		}
 		if treceval.Atol(unsafeString(f[3])) > 0 {
 			x.rel0++
 		}
+		start, end := sc.Span()
 		if cur < 0 || x.topics[cur].qid != unsafeString(f[0]) {
-			x.topics = append(x.topics, block{qid: string(f[0]), off: start, firstLine: lineNo})
+			x.topics = append(x.topics, block{qid: string(f[0]), off: start, firstLine: sc.Line()})
 			cur = len(x.topics) - 1
 		}
-		x.topics[cur].end = off
-		if err == io.EOF {
-			break
-		}
+		x.topics[cur].end = end
 	}
-	if lineNo == 0 {
+	if sc.Line() == 0 {
 		return nil, fmt.Errorf("%s: empty qrels file", name)
 	}
 	if len(x.topics) == 0 {
@@ -141,27 +109,17 @@ func (x *QrelsIndex) Judged(i int) ([]treceval.Judgment, error) {
 		return nil, fmt.Errorf("%s: %w", x.name, err)
 	}
 	x.judged = x.judged[:0]
-	data := x.buf
-	lineNo := t.firstLine - 1
-	for len(data) > 0 {
-		lineNo++
-		var line []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, data = data[:j], data[j+1:]
-		} else {
-			line, data = data, nil
+	x.sc.ResetBytes(x.buf, t.firstLine)
+	for {
+		f, err := x.sc.Next()
+		if err == io.EOF {
+			return x.judged, nil
 		}
-		f, skip, err := qrelsFields(x.f[:0], line, x.v, x.name, lineNo)
-		x.f = f
 		if err != nil {
 			return nil, err
 		}
-		if skip {
-			continue
-		}
 		x.judged = append(x.judged, treceval.Judgment{Docno: unsafeString(f[2]), Rel: treceval.Atol(unsafeString(f[3]))})
 	}
-	return x.judged, nil
 }
 
 // NumTopics is the number of judged topics.

@@ -1,0 +1,232 @@
+package runio
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+)
+
+// TRECMode selects the rules by which TREC run and qrels lines are read:
+// runio's own (eval, compare) or trec_eval's, per version (the
+// rankmetrics trec_eval command). The modes differ as follows.
+//
+//   - Line limit: [TRECStrict] takes [Options.MaxLineBytes] bytes besides
+//     the "\n" or "\r\n" and names --max-line-bytes when a line is longer;
+//     the trec_eval modes count the terminator too and say
+//     `field line: longer than N bytes`.
+//   - Blank lines (only spaces, tabs and a "\r"): skipped and counted in
+//     [Stats.BlankLines] by TRECStrict; trec_eval skips run lines of C
+//     white space (also "\v" and "\f") and rejects blank qrels lines.
+//   - Comments: trec_eval 10.0 skips run lines whose first non-blank byte
+//     is '#' and qrels lines that start with '#'; 9.0.8 and TRECStrict
+//     have none.
+//   - Fields: TRECStrict cuts at every byte up to ' ' (every control byte
+//     separates); trec_eval cuts at C's isspace bytes only, so a control
+//     byte such as "\x01" stays in its field, and a NUL byte anywhere in
+//     a line is an error (trec_eval's C strings end there).
+//   - Field counts: TRECStrict wants exactly 6 run fields and 4 qrels
+//     fields and quotes the line; trec_eval wants at least 6 run fields
+//     (ignoring the rest) and exactly 4 qrels fields, and names the
+//     missing or unexpected field.
+//
+// The numbers in the fields are read by the front end: [ParseScore] and
+// [ParseRel] in runio, C's atof and atol (metric/treceval) for trec_eval.
+type TRECMode uint8
+
+const (
+	// TRECStrict is runio's rules (the default).
+	TRECStrict TRECMode = iota
+	// TRECEval10 is trec_eval 10.0's rules ('#' comment lines).
+	TRECEval10
+	// TRECEval908 is trec_eval 9.0.8's rules (no comment lines).
+	TRECEval908
+)
+
+// TRECScanner reads the lines of one TREC run or qrels file and cuts them
+// into fields by the rules of its [TRECMode]. It is the one line scanner
+// and field splitter of TREC input: runio's TREC reader and the
+// trec_eval front end (internal/trecfile) both read through it.
+type TRECScanner struct {
+	lr     *lineReader
+	qrels  bool
+	mode   TRECMode
+	fields [][]byte
+	held   bool
+	// TRECStrict: the field count, the other file's, and what a line is
+	want, other int
+	what        string
+}
+
+// NewTRECScanner returns a scanner of r, a run file or (qrels) a qrels
+// file named name in errors, with the buffer size and line limit of opts.
+func NewTRECScanner(r io.Reader, name string, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
+	return newTRECScanner(newLineReader(r, name, opts), qrels, mode)
+}
+
+// NewTRECBytesScanner returns a scanner of the lines of data, read in
+// place: the fields point into data.
+func NewTRECBytesScanner(data []byte, name string, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
+	return newTRECScanner(newBytesLineReader(data, name, opts), qrels, mode)
+}
+
+func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode) *TRECScanner {
+	lr.trecEval = mode != TRECStrict
+	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8),
+		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)"}
+	if qrels {
+		s.want, s.other, s.what = 4, 6, "a qrels line has 4 fields (qid iter docno rel)"
+	}
+	return s
+}
+
+// Next returns the fields of the next data line (valid until the next
+// call), or io.EOF after the last line. A TRECStrict line has exactly 6
+// (run) or 4 (qrels) fields; a trec_eval run line at least 6 (only the
+// first 6 are returned), a qrels line exactly 4.
+func (s *TRECScanner) Next() ([][]byte, error) {
+	if s.held {
+		s.held = false
+		return s.fields, nil
+	}
+	return s.read()
+}
+
+// Unread makes the next call of Next return the last line's fields
+// again, for a reader that finds the start of the next group of lines.
+func (s *TRECScanner) Unread() { s.held = true }
+
+// Name is the file's name in errors.
+func (s *TRECScanner) Name() string { return s.lr.name }
+
+// Line is the physical line number (from 1) of the last line returned.
+func (s *TRECScanner) Line() int64 { return s.lr.line }
+
+// Span returns the byte offsets of the last line returned: its start and
+// the start of the line after it.
+func (s *TRECScanner) Span() (start, end int64) { return s.lr.start, s.lr.off }
+
+// BlankLines counts the blank lines skipped so far.
+func (s *TRECScanner) BlankLines() int64 { return s.lr.blank }
+
+// Reset makes s read r from its start, numbering its first line
+// firstLine and its first byte 0, keeping s's buffers.
+func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
+	s.lr.reset(r, firstLine)
+	s.held = false
+}
+
+// ResetBytes makes s read the lines of data in place, numbering its first
+// line firstLine and its first byte 0.
+func (s *TRECScanner) ResetBytes(data []byte, firstLine int64) {
+	s.lr.resetBytes(data, firstLine)
+	s.held = false
+}
+
+// ErrorAt returns a [*ParseError] at the last line returned, for a field
+// (the value shown) that the front end rejects.
+func (s *TRECScanner) ErrorAt(field string, value []byte, msg string) error {
+	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, Value: clip(value), Msg: msg}
+}
+
+// countError says that TRECStrict line b has n fields.
+func (s *TRECScanner) countError(b []byte, n int) error {
+	return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
+		Msg: fmt.Sprintf("%s, found %d%s", s.what, n, swapHint(n, s.other))}
+}
+
+var (
+	runFieldNames   = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (rank)", "5 (score)", "6 (run id)"}
+	qrelsFieldNames = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (relevance)"}
+)
+
+// read reads the next data line by the mode's rules.
+func (s *TRECScanner) read() ([][]byte, error) {
+	if s.mode == TRECStrict {
+		b, err := s.lr.next()
+		if err != nil {
+			return nil, err
+		}
+		f := splitFields(b, s.fields[:0], ctlSpace, math.MaxInt)
+		s.fields = f
+		if len(f) != s.want {
+			return nil, s.countError(b, len(f))
+		}
+		return f, nil
+	}
+	for {
+		b, err := s.lr.raw()
+		if err != nil {
+			return nil, err
+		}
+		b = s.lr.counted(b)
+		if bytes.IndexByte(b, 0) >= 0 {
+			return nil, s.lineError("line", "NUL byte (trec_eval cannot read it)")
+		}
+		if s.qrels {
+			if s.mode == TRECEval10 && len(b) > 0 && b[0] == '#' {
+				continue
+			}
+			f := splitFields(b, s.fields[:0], cSpace, 5)
+			s.fields = f
+			if len(f) < 4 {
+				return nil, s.lineError(qrelsFieldNames[len(f)], "missing: a qrels line is 'qid iter docno rel'")
+			}
+			if len(f) > 4 {
+				return nil, s.lineError("5", "unexpected: a qrels line has exactly 4 fields (use -R qrels with the 4-column format)")
+			}
+			return f, nil
+		}
+		i := 0
+		for i < len(b) && b[i] <= ' ' && cSpace>>b[i]&1 != 0 {
+			i++
+		}
+		if i == len(b) {
+			s.lr.blank++
+			continue
+		}
+		if s.mode == TRECEval10 && b[i] == '#' {
+			continue
+		}
+		f := splitFields(b[i:], s.fields[:0], cSpace, 6)
+		s.fields = f
+		if len(f) < 6 {
+			return nil, s.lineError(runFieldNames[len(f)], "missing: a run line is 'qid iter docno rank score runid'")
+		}
+		return f, nil
+	}
+}
+
+// lineError is a trec_eval mode error: the field, no value.
+func (s *TRECScanner) lineError(field, msg string) error {
+	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, NoValue: true, Msg: msg}
+}
+
+// separators is the set of bytes that separate fields, all at most ' ':
+// byte c is one when c <= ' ' and bit c is set.
+type separators uint64
+
+const (
+	// ctlSpace: white space and every control byte (runio's rules).
+	ctlSpace separators = 1<<(' '+1) - 1
+	// cSpace: C's isspace in the C locale (trec_eval's rules).
+	cSpace separators = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r'
+)
+
+// splitFields cuts b at runs of separator bytes into at most max fields,
+// appended to out (passed empty); a field never holds a separator. (One
+// compare passes every byte above ' ': the loops test a byte as c > ' ' ||
+// the bit of c is clear.)
+func splitFields(b []byte, out [][]byte, sep separators, max int) [][]byte {
+	for i := 0; i < len(b) && len(out) < max; i++ {
+		if b[i] > ' ' || sep>>b[i]&1 == 0 {
+			j := i + 1
+			for j < len(b) && (b[j] > ' ' || sep>>b[j]&1 == 0) {
+				j++
+			}
+			out = append(out, b[i:j])
+			i = j
+		}
+	}
+	return out
+}
