@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 )
 
 // TRECMode selects the rules by which TREC run and qrels lines are read:
@@ -147,10 +146,12 @@ func (s *TRECScanner) read() ([][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := splitFields(b, s.fields[:0], ctlSpace, math.MaxInt)
+		// At most want+1 fields are kept, so a hostile line of millions
+		// of fields costs no memory; the error counts the rest.
+		f := splitFields(b, s.fields[:0], ctlSpace, s.want+1)
 		s.fields = f
 		if len(f) != s.want {
-			return nil, s.countError(b, len(f))
+			return nil, s.countError(b, countFields(b, ctlSpace))
 		}
 		return f, nil
 	}
@@ -217,6 +218,21 @@ const (
 // appended to out (passed empty); a field never holds a separator. (One
 // compare passes every byte above ' ': the loops test a byte as c > ' ' ||
 // the bit of c is clear.)
+// countFields returns how many fields splitFields would find in b with no
+// maximum, without storing them.
+func countFields(b []byte, sep separators) int {
+	n := 0
+	in := false
+	for _, c := range b {
+		field := c > ' ' || sep>>c&1 == 0
+		if field && !in {
+			n++
+		}
+		in = field
+	}
+	return n
+}
+
 func splitFields(b []byte, out [][]byte, sep separators, max int) [][]byte {
 	for i := 0; i < len(b) && len(out) < max; i++ {
 		if b[i] > ' ' || sep>>b[i]&1 == 0 {

@@ -287,3 +287,19 @@ func FuzzTRECScanner(f *testing.F) {
 		}
 	})
 }
+
+// TestTRECScannerManyFields: a run line of a million fields is refused
+// with the true count, and the scanner keeps at most want+1 of them
+// (a hostile line must not grow the field slice to its own size).
+func TestTRECScannerManyFields(t *testing.T) {
+	const n = 1_000_000
+	line := strings.Repeat("x ", n) + "\n"
+	s := NewTRECBytesScanner([]byte(line), "run.txt", false, TRECStrict, &Options{})
+	_, err := s.Next()
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("found %d", n)) {
+		t.Fatalf("err = %v, want a count of %d fields", err, n)
+	}
+	if c := cap(s.fields); c > 64 {
+		t.Errorf("the scanner kept room for %d fields, want at most a handful", c)
+	}
+}
