@@ -26,11 +26,9 @@ type family struct {
 	ws64 famFloat64
 	// mapOnly is set for a plan of one MAP of the TFRanking convention
 	// whose empty lists score 0, TF-Ranking's MeanAveragePrecisionMetric:
-	// the kernels of that specialisation (map32, map64) rank only its
-	// relevant items, and also take unranked relevant items.
+	// the kernels' MAP specialisation (mapBatch) ranks only its relevant
+	// items, and also takes unranked relevant items.
 	mapOnly bool
-	map32   workspaceFloat32
-	map64   workspaceFloat64
 	acc     []meanAcc
 }
 
@@ -168,9 +166,9 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 	s := &f.sets[0]
 	switch {
 	case f.mapOnly && s.DType == Float64:
-		err = f.map64.batch(labels, predictions, weights, unranked, s, f.rng)
+		err = f.ws64.mapBatch(labels, predictions, weights, unranked, &f.plan, f.rng)
 	case f.mapOnly:
-		err = f.map32.batch(labels, predictions, weights, unranked, s, f.rng)
+		err = f.ws32.mapBatch(labels, predictions, weights, unranked, &f.plan, f.rng)
 	case f.plan.div && s.DType == Float64:
 		err = f.ws64.divBatch(labels, predictions, weights, &f.plan, f.rng)
 	case f.plan.div:
@@ -186,36 +184,17 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 	return err
 }
 
-// out32 returns metric j's per-list values, list weights and their
-// products of the last float32 batch.
-func (f *family) out32(j int) (val, lw, v []float32) {
-	if f.mapOnly {
-		return f.map32.ap, f.map32.lw, f.map32.v
-	}
-	o := &f.ws32.out[j]
-	return o.val, o.lw, o.v
-}
-
-// out64 is out32 for a float64 batch.
-func (f *family) out64(j int) (val, lw, v []float64) {
-	if f.mapOnly {
-		return f.map64.ap, f.map64.lw, f.map64.v
-	}
-	o := &f.ws64.out[j]
-	return o.val, o.lw, o.v
-}
-
 // accumulate adds the last batch of bsz lists to every metric's totals.
 // The caller holds f.mu.
 func (f *family) accumulate(bsz int) {
 	exactly := f.sets[0].accumulation() == Exact
 	for j := range f.acc {
 		if f.sets[0].DType == Float64 {
-			_, lw, v := f.out64(j)
-			f.acc[j].add64(v[:bsz], lw[:bsz], exactly)
+			o := &f.ws64.out[j]
+			f.acc[j].add64(o.v[:bsz], o.lw[:bsz], exactly)
 		} else {
-			_, lw, v := f.out32(j)
-			f.acc[j].add32(v[:bsz], lw[:bsz], exactly)
+			o := &f.ws32.out[j]
+			f.acc[j].add32(o.v[:bsz], o.lw[:bsz], exactly)
 		}
 	}
 }
@@ -228,14 +207,14 @@ func (f *family) perList(j int, dst *PerList, bsz int) {
 	}
 	dst.Values, dst.Weights = grow(dst.Values, bsz), grow(dst.Weights, bsz)
 	if f.sets[0].DType == Float64 {
-		val, lw, _ := f.out64(j)
-		copy(dst.Values, val[:bsz])
-		copy(dst.Weights, lw[:bsz])
+		o := &f.ws64.out[j]
+		copy(dst.Values, o.val[:bsz])
+		copy(dst.Weights, o.lw[:bsz])
 		return
 	}
-	val, lw, _ := f.out32(j)
+	o := &f.ws32.out[j]
 	for b := range bsz {
-		dst.Values[b], dst.Weights[b] = float64(val[b]), float64(lw[b])
+		dst.Values[b], dst.Weights[b] = float64(o.val[b]), float64(o.lw[b])
 	}
 }
 

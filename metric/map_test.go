@@ -442,6 +442,14 @@ func TestUpdateUnranked(t *testing.T) {
 			t.Errorf("error %v, want %q", err, tc.text)
 		}
 	}
+	// Unranked items are counted by the TFRanking convention alone.
+	tr, _ := NewMeanAveragePrecision(WithConvention(TrecEval))
+	if err := tr.UpdateUnranked(nil, labels, preds, tensor.Weights{}, []int{0, 0, 0}); !errors.Is(err, ErrConfig) {
+		t.Errorf("unranked items under trec_eval's convention: error %v, want ErrConfig", err)
+	}
+	if err := tr.UpdateUnranked(nil, labels, preds, tensor.Weights{}, nil); err != nil {
+		t.Errorf("nil unranked under trec_eval's convention: %v", err)
+	}
 }
 
 func TestReseed(t *testing.T) {
