@@ -968,7 +968,7 @@ func famFinish(file *File, f fam) {
 // readInputs reads list b of the batch with ws.inputs, returning its error.
 func readInputs() []Code {
 	return []Code{
-		List(Id("lab"), Id("sc"), Id("w"), Id("wc"), Err()).Op(":=").Id("ws").Dot("inputs").Call(Id("b"), Id("labels"), Id("predictions"), Id("weights"), Id("wv")),
+		List(Id("lab"), Id("sc"), Id("w"), Id("wc"), Err()).Op(":=").Id("ws").Dot("inputs").Call(Id("b"), Op("&").Id("labels"), Op("&").Id("predictions"), Op("&").Id("weights"), Op("&").Id("wv")),
 		If(Err().Op("!=").Nil()).Block(Return(Err())),
 	}
 }
@@ -988,11 +988,11 @@ func famInputs(file *File, f fam) {
 		If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
 	)
 	file.Commentf("inputs reads list b of a batch in %s: its labels and scores, and its", f.T)
-	file.Comment("weights, wv being the batch's weight values. w holds the item weights, or is nil")
-	file.Comment("when every slot weighs wc. It returns an error, wrapping ErrInput, for a")
-	file.Comment("non-finite weight.")
+	file.Comment("weights, wv being the batch's weight values (all by pointer, as it runs per")
+	file.Comment("list). w holds the item weights, or is nil when every slot weighs wc. It")
+	file.Comment("returns an error, wrapping ErrInput, for a non-finite weight.")
 	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("inputs").Params(
-		Id("b").Int(), List(Id("labels"), Id("predictions")).Qual(tensorPath, "Lists"), Id("weights").Qual(tensorPath, "Weights"), Id("wv").Qual(tensorPath, "Lists"),
+		Id("b").Int(), List(Id("labels"), Id("predictions")).Op("*").Qual(tensorPath, "Lists"), Id("weights").Op("*").Qual(tensorPath, "Weights"), Id("wv").Op("*").Qual(tensorPath, "Lists"),
 	).Params(Index().Add(f.t()), Index().Add(f.t()), Index().Add(f.t()), f.t(), Error()).Block(lines(
 		rowInto(f.variant, "lab", "labels", "lab"),
 		rowInto(f.variant, "sc", "predictions", "sc"),

@@ -105,10 +105,10 @@ func (ws *famFloat32) prepare(p *famPlan, bsz, n int) {
 }
 
 // inputs reads list b of a batch in float32: its labels and scores, and its
-// weights, wv being the batch's weight values. w holds the item weights, or is nil
-// when every slot weighs wc. It returns an error, wrapping ErrInput, for a
-// non-finite weight.
-func (ws *famFloat32) inputs(b int, labels, predictions tensor.Lists, weights tensor.Weights, wv tensor.Lists) ([]float32, []float32, []float32, float32, error) {
+// weights, wv being the batch's weight values (all by pointer, as it runs per
+// list). w holds the item weights, or is nil when every slot weighs wc. It
+// returns an error, wrapping ErrInput, for a non-finite weight.
+func (ws *famFloat32) inputs(b int, labels, predictions *tensor.Lists, weights *tensor.Weights, wv *tensor.Lists) ([]float32, []float32, []float32, float32, error) {
 	lab := labels.Row32(b, ws.lab)
 	if !labels.IsFloat32() {
 		ws.lab = lab
@@ -153,7 +153,7 @@ func (ws *famFloat32) batch(labels, predictions tensor.Lists, weights tensor.Wei
 	wv := weights.Values()
 	thr := float32(p.thr)
 	for b := range bsz {
-		lab, sc, w, wc, err := ws.inputs(b, labels, predictions, weights, wv)
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
 		if err != nil {
 			return err
 		}
@@ -878,7 +878,7 @@ func (ws *famFloat32) divBatch(labels, predictions tensor.Lists, weights tensor.
 	ws.prepare(p, bsz, n)
 	wv := weights.Values()
 	for b := range bsz {
-		lab, sc, w, wc, err := ws.inputs(b, labels, predictions, weights, wv)
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
 		if err != nil {
 			return err
 		}
@@ -1057,7 +1057,7 @@ func (ws *famFloat32) mapBatch(labels, predictions tensor.Lists, weights tensor.
 	o := &ws.out[0]
 	wv := weights.Values()
 	for b := range bsz {
-		lab, sc, w, wc, err := ws.inputs(b, labels, predictions, weights, wv)
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
 		if err != nil {
 			return err
 		}

@@ -104,10 +104,10 @@ func (ws *famFloat64) prepare(p *famPlan, bsz, n int) {
 }
 
 // inputs reads list b of a batch in float64: its labels and scores, and its
-// weights, wv being the batch's weight values. w holds the item weights, or is nil
-// when every slot weighs wc. It returns an error, wrapping ErrInput, for a
-// non-finite weight.
-func (ws *famFloat64) inputs(b int, labels, predictions tensor.Lists, weights tensor.Weights, wv tensor.Lists) ([]float64, []float64, []float64, float64, error) {
+// weights, wv being the batch's weight values (all by pointer, as it runs per
+// list). w holds the item weights, or is nil when every slot weighs wc. It
+// returns an error, wrapping ErrInput, for a non-finite weight.
+func (ws *famFloat64) inputs(b int, labels, predictions *tensor.Lists, weights *tensor.Weights, wv *tensor.Lists) ([]float64, []float64, []float64, float64, error) {
 	lab := labels.Row64(b, ws.lab)
 	if !labels.IsFloat64() {
 		ws.lab = lab
@@ -152,7 +152,7 @@ func (ws *famFloat64) batch(labels, predictions tensor.Lists, weights tensor.Wei
 	wv := weights.Values()
 	thr := float64(p.thr)
 	for b := range bsz {
-		lab, sc, w, wc, err := ws.inputs(b, labels, predictions, weights, wv)
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
 		if err != nil {
 			return err
 		}
@@ -865,7 +865,7 @@ func (ws *famFloat64) divBatch(labels, predictions tensor.Lists, weights tensor.
 	ws.prepare(p, bsz, n)
 	wv := weights.Values()
 	for b := range bsz {
-		lab, sc, w, wc, err := ws.inputs(b, labels, predictions, weights, wv)
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
 		if err != nil {
 			return err
 		}
@@ -1032,7 +1032,7 @@ func (ws *famFloat64) mapBatch(labels, predictions tensor.Lists, weights tensor.
 	o := &ws.out[0]
 	wv := weights.Values()
 	for b := range bsz {
-		lab, sc, w, wc, err := ws.inputs(b, labels, predictions, weights, wv)
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
 		if err != nil {
 			return err
 		}
