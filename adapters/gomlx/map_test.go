@@ -219,7 +219,7 @@ func TestMAPKeepsHostError(t *testing.T) {
 	}
 }
 
-func TestNewMAP(t *testing.T) {
+func TestNewMeanAveragePrecision(t *testing.T) {
 	tests := []struct {
 		name      string
 		opts      []metric.Option
