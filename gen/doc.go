@@ -10,10 +10,17 @@
 // compares what it would write with the files on disk and exits with status
 // 1, naming the stale files, when they differ. CI runs the verify mode.
 //
-// Each variant is named after its type: kernel_float32.go declares MAP's
-// workspaceFloat32 and engine_float32.go the engine of every metric,
-// famFloat32; kernel_float64.go and engine_float64.go declare their float64
-// variants, and each has a _test.go file beside it.
+// Each variant is named after its type: engine_float32.go declares the
+// engine of every metric, famFloat32, and engine_float64.go its float64
+// variant; each has a _test.go file beside it. Within an engine, the
+// generator emits specialisations of the shared kernel, as Go's
+// gen_sort_variants.go emits sort variants: the general kernel (batch,
+// rank, list) computes any plan of metrics from one ranking per list, and
+// the MAP specialisation (mapBatch, mapRank), which a plan of one MAP of the
+// TFRanking convention runs, ranks only the relevant items and stops at the
+// cutoff. Both share the workspace, the input reading (inputs), the list
+// weights and the products (finish); the tests of each specialisation
+// check it against the naive reference.
 // The summation order is not generated: every reduction calls sumFloat32 or
 // sumFloat64 in metric/sum.go, the one place that fixes it.
 package main

@@ -84,6 +84,7 @@ func familyFile(v variant) *File {
 	file.ImportName(tensorPath, "tensor")
 	famTypes(file, f)
 	famPrepare(file, f)
+	famInputs(file, f)
 	famBatch(file, f)
 	famRank(file, f)
 	famPlace(file, f)
@@ -97,6 +98,8 @@ func familyFile(v variant) *File {
 	famOPA(file, f)
 	famFinish(file, f)
 	famDiv(file, f)
+	mapBatch(file, f)
+	rankFunc(file, f.variant)
 	return file
 }
 
@@ -203,19 +206,9 @@ func famPrepare(file *File, f fam) {
 }
 
 func famBatch(file *File, f fam) {
-	rowInto := func(dst, src, buf string) []Code { return rowInto(f.variant, dst, src, buf) }
 	loop := lines(
-		rowInto("lab", "labels", "lab"),
-		rowInto("sc", "predictions", "sc"),
+		readInputs(),
 		[]Code{
-			Comment("w holds the item weights, or is nil when every slot weighs wc."),
-			Var().Id("w").Index().Add(f.t()),
-			Id("wc").Op(":=").Add(f.conv(Lit(1))),
-			weightSwitch(f.variant,
-				Comment("A non-nil w says the weights are per item, even for an empty row."),
-				Id("w").Op("=").Id("row"),
-				If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
-			),
 			Comment("wl is the list weight of the conventions that weigh lists directly."),
 			Id("wl").Op(":=").Id("wc"),
 			Id("wc").Op("=").Add(f.ftz(Id("wc"))),
@@ -970,12 +963,88 @@ func famFinish(file *File, f fam) {
 			Id("lw").Index(Id("b")).Op("=").Id("x"),
 		),
 	)
+}
 
-	file.Comment("accumulate adds spec j's batch of bsz lists to total and count, as Keras")
-	file.Comment("Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).")
-	file.Func().Params(ws().Op("*").Id(f.ws())).Id("accumulate").Params(Id("j").Int(), List(Id("total"), Id("count")).Op("*").Add(f.t()), Id("bsz").Int()).Block(
-		Op("*").Id("total").Op("=").Add(f.ftz(Op("*").Id("total").Op("+").Id("sum"+f.Name).Call(Id("ws").Dot("out").Index(Id("j")).Dot("v").Index(Op(":").Id("bsz")), Lit(0)))),
-		Op("*").Id("count").Op("=").Add(f.ftz(Op("*").Id("count").Op("+").Id("sum"+f.Name).Call(Id("ws").Dot("out").Index(Id("j")).Dot("lw").Index(Op(":").Id("bsz")), Lit(0)))),
+// readInputs reads list b of the batch with ws.inputs, returning its error.
+func readInputs() []Code {
+	return []Code{
+		List(Id("lab"), Id("sc"), Id("w"), Id("wc"), Err()).Op(":=").Id("ws").Dot("inputs").Call(Id("b"), Op("&").Id("labels"), Op("&").Id("predictions"), Op("&").Id("weights"), Op("&").Id("wv")),
+		If(Err().Op("!=").Nil()).Block(Return(Err())),
+	}
+}
+
+// famInputs writes inputs, which reads one list of a batch for every
+// kernel of the variant.
+func famInputs(file *File, f fam) {
+	ret := func(err Code) *Statement { return Return(Nil(), Nil(), Nil(), Lit(0), err) }
+	check := For(List(Id("i"), Id("x")).Op(":=").Range().Id("row")).Block(
+		If(Id("notFinite").Call(Float64().Call(Id("x")))).Block(
+			ret(Id("weightError").Call(Id("b"), Id("i"), Float64().Call(Id("x")))),
+		),
+	)
+	item := append(rowInto(f.variant, "row", "wv", "wrow"), check,
+		Comment("A non-nil w says the weights are per item, even for an empty row."),
+		Id("w").Op("=").Id("row"),
+		If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
+	)
+	file.Commentf("inputs reads list b of a batch in %s: its labels and scores, and its", f.T)
+	file.Comment("weights, wv being the batch's weight values (all by pointer, as it runs per")
+	file.Comment("list). w holds the item weights, or is nil when every slot weighs wc. It")
+	file.Comment("returns an error, wrapping ErrInput, for a non-finite weight.")
+	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("inputs").Params(
+		Id("b").Int(), List(Id("labels"), Id("predictions")).Op("*").Qual(tensorPath, "Lists"), Id("weights").Op("*").Qual(tensorPath, "Weights"), Id("wv").Op("*").Qual(tensorPath, "Lists"),
+	).Params(Index().Add(f.t()), Index().Add(f.t()), Index().Add(f.t()), f.t(), Error()).Block(lines(
+		rowInto(f.variant, "lab", "labels", "lab"),
+		rowInto(f.variant, "sc", "predictions", "sc"),
+		[]Code{
+			Var().Id("w").Index().Add(f.t()),
+			Id("wc").Op(":=").Add(f.conv(Lit(1))),
+			Switch(Id("weights").Dot("Kind").Call()).Block(
+				Case(Qual(tensorPath, "ListWeights")).Block(
+					Id("wc").Op("=").Add(f.conv(Id("wv").Dot("At").Call(Id("b"), Lit(0)))),
+					If(Id("notFinite").Call(Float64().Call(Id("wc")))).Block(
+						ret(Id("weightError").Call(Id("b"), Lit(-1), Float64().Call(Id("wc")))),
+					),
+				),
+				Case(Qual(tensorPath, "ItemWeights")).Block(item...),
+			),
+			Return(Id("lab"), Id("sc"), Id("w"), Id("wc"), Nil()),
+		},
+	)...)
+}
+
+// mapBatch writes the batch function of the MAP specialisation: the plan
+// of one MAP of the TFRanking convention whose empty lists score 0, as
+// TF-Ranking's MeanAveragePrecisionMetric alone. It ranks each list with
+// mapRank and derives the list weights with finish, as the general kernel
+// does.
+func mapBatch(file *File, f fam) {
+	out := func(field string) *Statement { return Id("o").Dot(field).Index(Id("b")) }
+	loop := append(readInputs(),
+		List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("mapRank").Call(
+			Id("b"), Id("lab"), Id("sc"), Id("w"), Id("unrankedAt").Call(Id("unranked"), Id("b")), Id("wc"), Id("w").Op("!=").Nil(), Id("n"),
+			Id("p").Dot("ragged"), Id("p").Dot("specs").Index(Lit(0)).Dot("topn"), Id("p").Dot("ties"), Id("rng")),
+		If(Id("bad").Op(">=").Lit(0)).Block(
+			Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
+		),
+		List(out("val"), out("pw"), out("sw"), out("r")).Op("=").List(Id("ap"), Id("pw"), Id("sw"), f.conv(Id("nrel"))),
+	)
+	file.Commentf("mapBatch computes in %s the AP and list weight of every list of a checked", f.T)
+	file.Comment("batch under plan p, which must be the MAP specialisation (one MAP of the")
+	file.Comment("TFRanking convention whose empty lists score 0), into ws.out[0]. unranked, when")
+	file.Comment("not nil, holds each list's number of unranked relevant items. It returns an")
+	file.Comment("error, wrapping ErrInput, for a NaN score or a non-finite weight.")
+	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("mapBatch").Params(
+		List(Id("labels"), Id("predictions")).Qual(tensorPath, "Lists"), Id("weights").Qual(tensorPath, "Weights"),
+		Id("unranked").Index().Int(), Id("p").Op("*").Id("famPlan"), Id("rng").Op("*").Qual(randPath, "Rand"),
+	).Error().Block(
+		List(Id("bsz"), Id("n")).Op(":=").List(Id("labels").Dot("Len").Call(), Id("labels").Dot("Width").Call()),
+		Id("ws").Dot("prepare").Call(Id("p"), Id("bsz"), Id("n")),
+		Id("o").Op(":=").Op("&").Id("ws").Dot("out").Index(Lit(0)),
+		Id("wv").Op(":=").Id("weights").Dot("Values").Call(),
+		For(Id("b").Op(":=").Range().Id("bsz")).Block(loop...),
+		Id("ws").Dot("finish").Call(Lit(0), Id("bsz"), Id("p")),
+		Return(Nil()),
 	)
 }
 
@@ -1002,6 +1071,7 @@ func familyTestFile(v variant) *File {
 	file.Func().Id("TestFamily" + v.Name + "AllocatesNothing").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
 		Id("checkFamilyAllocs").Call(t, Id(v.DType)),
 	)
+	mapTests(file, v)
 	return file
 }
 
@@ -1009,17 +1079,9 @@ func familyTestFile(v variant) *File {
 // labels [B, L*T], predictions [B, L].
 func famDiv(file *File, f fam) {
 	ws := func() *Statement { return Id("ws") }
-	rowInto := func(dst, src, buf string) []Code { return rowInto(f.variant, dst, src, buf) }
 	loop := lines(
-		rowInto("lab", "labels", "lab"),
-		rowInto("sc", "predictions", "sc"),
+		readInputs(),
 		[]Code{
-			Var().Id("w").Index().Add(f.t()),
-			Id("wc").Op(":=").Add(f.conv(Lit(1))),
-			weightSwitch(f.variant,
-				Id("w").Op("=").Id("row"),
-				If(Id("w").Op("==").Nil()).Block(Id("w").Op("=").Id("ws").Dot("none").Index(Op(":"))),
-			),
 			Id("wc").Op("=").Add(f.ftz(Id("wc"))),
 			If(Id("bad").Op(":=").Id("ws").Dot("divRank").Call(Id("b"), Id("lab"), Id("sc"), Id("w"), Id("wc"), Id("n"), Id("nt"), Id("p"), Id("rng")), Id("bad").Op(">=").Lit(0)).Block(
 				Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad").Op("*").Id("nt"))))),

@@ -43,12 +43,12 @@ func TestVerifyReportsStaleFiles(t *testing.T) {
 	if err := run(dir, true); err != nil {
 		t.Fatalf("verify after generate: %v", err)
 	}
-	path := filepath.Join(dir, "kernel_float64.go")
+	path := filepath.Join(dir, "engine_float64.go")
 	if err := os.WriteFile(path, []byte("package metric\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	err := run(dir, true)
-	if !errors.Is(err, errStale) || !strings.Contains(err.Error(), "kernel_float64.go") || strings.Contains(err.Error(), "kernel_float32.go") {
+	if !errors.Is(err, errStale) || !strings.Contains(err.Error(), "engine_float64.go") || strings.Contains(err.Error(), "engine_float32.go") {
 		t.Fatalf("verify on a stale file: %v", err)
 	}
 }

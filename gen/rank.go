@@ -4,10 +4,11 @@ import (
 	. "github.com/dave/jennifer/jen" // jennifer is a DSL meant to be dot-imported
 )
 
-// rankFunc writes the kernel of one list: it sorts the keys of the
-// relevant items only and places every other valid item among them with a
-// binary search, which gives each relevant item its rank without sorting
-// the list. Under Random and Expected, the other items that tie with a
+// rankFunc writes the MAP specialisation's kernel of one list: it sorts
+// the keys of the relevant items only (where the general kernel sorts
+// every item whose label is not 0) and places every other valid item among
+// them with a binary search, which gives each relevant item its rank
+// without sorting the list, and stops at the cutoff. Under Random and Expected, the other items that tie with a
 // group of relevant items are counted per group, and the group is then
 // ordered at random, or averaged over every order in closed form.
 func rankFunc(f *File, v variant) {
@@ -16,7 +17,7 @@ func rankFunc(f *File, v variant) {
 	ws := func() *Statement { return Id("ws") }
 	weight := func(i Code) *Statement { return Id("slotWeight").Call(Id("w"), Id("wc"), i) }
 	ret := func(ap, pw, sw, nrel, bad Code) *Statement { return Return(ap, pw, sw, nrel, bad) }
-	f.Commentf("rank computes in %s the average precision of one list and the parts of", v.T)
+	f.Commentf("mapRank computes in %s the average precision of one list and the parts of", v.T)
 	f.Comment("its list weight: pw, the mean weight of its relevant items, sw, a number")
 	f.Comment("with the sign of the sum of the weights of all its slots, and nrel, the")
 	f.Comment("number of relevant items. When items is true, w holds the item weights;")
@@ -25,13 +26,13 @@ func rankFunc(f *File, v variant) {
 	f.Comment("the flat buffer. unranked relevant items (judged relevant, absent from a")
 	f.Comment("run) weigh wc each and count in the AP denominator and in nrel, but take no")
 	f.Comment("rank. bad is the index of a valid item whose score is NaN, or -1.")
-	f.Func().Params(ws().Op("*").Id(v.ws())).Id("rank").Params(
+	f.Func().Params(ws().Op("*").Id(v.ws())).Id("mapRank").Params(
 		Id("b").Int(), List(Id("lab"), Id("sc"), Id("w")).Index().Add(T), Id("unranked").Int(), Id("wc").Add(T), Id("items").Bool(), Id("n").Int(),
 		Id("ragged").Bool(), Id("topn").Int(), Id("ties").Id("TiePolicy"), Id("rng").Op("*").Qual(randPath, "Rand"),
 	).Params(
 		List(Id("ap"), Id("pw"), Id("sw")).Add(T), List(Id("nrel"), Id("bad")).Int(),
 	).Block(
-		List(Id("rel"), Id("oth")).Op(":=").List(ws().Dot("rel").Index(Op(":").Lit(0)), ws().Dot("keys").Index(Op(":").Lit(0))),
+		List(Id("rel"), Id("oth")).Op(":=").List(ws().Dot("keys").Index(Op(":").Lit(0)), ws().Dot("oth").Index(Op(":").Lit(0))),
 		Comment("Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,"),
 		Comment("in a dense list, its label is >= 0 (which NaN is not). The weighted"),
 		Comment("relevance adds up in slot order, as TF's reduce_sum does."),
@@ -56,7 +57,7 @@ func rankFunc(f *File, v variant) {
 				Id("oth").Op("=").Append(Id("oth"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), False(), Id("i")))),
 			),
 		),
-		List(ws().Dot("rel"), ws().Dot("keys")).Op("=").List(Id("rel"), Id("oth")),
+		List(ws().Dot("keys"), ws().Dot("oth")).Op("=").List(Id("rel"), Id("oth")),
 		Id("nr").Op(":=").Len(Id("rel")),
 		Comment("Unit weights sum to the count exactly, in any order."),
 		Id("tr").Op(":=").Add(v.conv(Id("nr"))),
@@ -92,7 +93,7 @@ func rankFunc(f *File, v variant) {
 			countAhead(v.Key, v.Name, "rel"),
 		).Else().Block(
 			Id("ends").Op(":=").Append(Id("rel"), Id(v.Sent)),
-			ws().Dot("rel").Op("=").Id("ends"),
+			ws().Dot("keys").Op("=").Id("ends"),
 			countTied(v),
 		),
 		Id("k").Op(":=").Id("n"),

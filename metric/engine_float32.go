@@ -4,6 +4,7 @@ package metric
 
 import (
 	"github.com/rankmetrics/rankmetrics/tensor"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -103,6 +104,46 @@ func (ws *famFloat32) prepare(p *famPlan, bsz, n int) {
 	}
 }
 
+// inputs reads list b of a batch in float32: its labels and scores, and its
+// weights, wv being the batch's weight values (all by pointer, as it runs per
+// list). w holds the item weights, or is nil when every slot weighs wc. It
+// returns an error, wrapping ErrInput, for a non-finite weight.
+func (ws *famFloat32) inputs(b int, labels, predictions *tensor.Lists, weights *tensor.Weights, wv *tensor.Lists) ([]float32, []float32, []float32, float32, error) {
+	lab := labels.Row32(b, ws.lab)
+	if !labels.IsFloat32() {
+		ws.lab = lab
+	}
+	sc := predictions.Row32(b, ws.sc)
+	if !predictions.IsFloat32() {
+		ws.sc = sc
+	}
+	var w []float32
+	wc := float32(1)
+	switch weights.Kind() {
+	case tensor.ListWeights:
+		wc = float32(wv.At(b, 0))
+		if notFinite(float64(wc)) {
+			return nil, nil, nil, 0, weightError(b, -1, float64(wc))
+		}
+	case tensor.ItemWeights:
+		row := wv.Row32(b, ws.wrow)
+		if !wv.IsFloat32() {
+			ws.wrow = row
+		}
+		for i, x := range row {
+			if notFinite(float64(x)) {
+				return nil, nil, nil, 0, weightError(b, i, float64(x))
+			}
+		}
+		// A non-nil w says the weights are per item, even for an empty row.
+		w = row
+		if w == nil {
+			w = ws.none[:]
+		}
+	}
+	return lab, sc, w, wc, nil
+}
+
 // batch computes in float32 every spec's per-list values and list weights of a
 // checked batch into ws.out. It returns an error, wrapping ErrInput, for a NaN
 // score, a non-finite weight, a NaN gain or an empty list under EmptyError.
@@ -112,38 +153,9 @@ func (ws *famFloat32) batch(labels, predictions tensor.Lists, weights tensor.Wei
 	wv := weights.Values()
 	thr := float32(p.thr)
 	for b := range bsz {
-		lab := labels.Row32(b, ws.lab)
-		if !labels.IsFloat32() {
-			ws.lab = lab
-		}
-		sc := predictions.Row32(b, ws.sc)
-		if !predictions.IsFloat32() {
-			ws.sc = sc
-		}
-		// w holds the item weights, or is nil when every slot weighs wc.
-		var w []float32
-		wc := float32(1)
-		switch weights.Kind() {
-		case tensor.ListWeights:
-			wc = float32(wv.At(b, 0))
-			if notFinite(float64(wc)) {
-				return weightError(b, -1, float64(wc))
-			}
-		case tensor.ItemWeights:
-			row := wv.Row32(b, ws.wrow)
-			if !wv.IsFloat32() {
-				ws.wrow = row
-			}
-			for i, x := range row {
-				if notFinite(float64(x)) {
-					return weightError(b, i, float64(x))
-				}
-			}
-			// A non-nil w says the weights are per item, even for an empty row.
-			w = row
-			if w == nil {
-				w = ws.none[:]
-			}
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
+		if err != nil {
+			return err
 		}
 		// wl is the list weight of the conventions that weigh lists directly.
 		wl := wc
@@ -857,13 +869,6 @@ func listWeightsFloat32(sw, r, pw, lw []float32) {
 	}
 }
 
-// accumulate adds spec j's batch of bsz lists to total and count, as Keras
-// Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).
-func (ws *famFloat32) accumulate(j int, total, count *float32, bsz int) {
-	*total = ftzFloat32(*total + sumFloat32(ws.out[j].v[:bsz], 0))
-	*count = ftzFloat32(*count + sumFloat32(ws.out[j].lw[:bsz], 0))
-}
-
 // divBatch computes in float32 every spec's per-list values and list weights of
 // a checked batch whose labels hold p.subtopics labels per item, as
 // TF-Ranking's _DivRankingMetric does: an item is valid when any of its
@@ -873,36 +878,9 @@ func (ws *famFloat32) divBatch(labels, predictions tensor.Lists, weights tensor.
 	ws.prepare(p, bsz, n)
 	wv := weights.Values()
 	for b := range bsz {
-		lab := labels.Row32(b, ws.lab)
-		if !labels.IsFloat32() {
-			ws.lab = lab
-		}
-		sc := predictions.Row32(b, ws.sc)
-		if !predictions.IsFloat32() {
-			ws.sc = sc
-		}
-		var w []float32
-		wc := float32(1)
-		switch weights.Kind() {
-		case tensor.ListWeights:
-			wc = float32(wv.At(b, 0))
-			if notFinite(float64(wc)) {
-				return weightError(b, -1, float64(wc))
-			}
-		case tensor.ItemWeights:
-			row := wv.Row32(b, ws.wrow)
-			if !wv.IsFloat32() {
-				ws.wrow = row
-			}
-			for i, x := range row {
-				if notFinite(float64(x)) {
-					return weightError(b, i, float64(x))
-				}
-			}
-			w = row
-			if w == nil {
-				w = ws.none[:]
-			}
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
+		if err != nil {
+			return err
 		}
 		wc = ftzFloat32(wc)
 		if bad := ws.divRank(b, lab, sc, w, wc, n, nt, p, rng); bad >= 0 {
@@ -1066,4 +1044,197 @@ func (ws *famFloat32) divList(j, b int, lab, w []float32, wc float32, n, nt int,
 		o.val[b] = acc.result()
 	}
 	ws.relWeights(o, b)
+}
+
+// mapBatch computes in float32 the AP and list weight of every list of a checked
+// batch under plan p, which must be the MAP specialisation (one MAP of the
+// TFRanking convention whose empty lists score 0), into ws.out[0]. unranked, when
+// not nil, holds each list's number of unranked relevant items. It returns an
+// error, wrapping ErrInput, for a NaN score or a non-finite weight.
+func (ws *famFloat32) mapBatch(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int, p *famPlan, rng *rand.Rand) error {
+	bsz, n := labels.Len(), labels.Width()
+	ws.prepare(p, bsz, n)
+	o := &ws.out[0]
+	wv := weights.Values()
+	for b := range bsz {
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
+		if err != nil {
+			return err
+		}
+		ap, pw, sw, nrel, bad := ws.mapRank(b, lab, sc, w, unrankedAt(unranked, b), wc, w != nil, n, p.ragged, p.specs[0].topn, p.ties, rng)
+		if bad >= 0 {
+			return scoreError(b, bad, float64(lab[bad]))
+		}
+		o.val[b], o.pw[b], o.sw[b], o.r[b] = ap, pw, sw, float32(nrel)
+	}
+	ws.finish(0, bsz, p)
+	return nil
+}
+
+// lowerBoundFloat32 returns the number of keys in sorted that are less than k.
+func lowerBoundFloat32(sorted []key32, k key32) int {
+	lo, n := 0, len(sorted)
+	for n > 1 {
+		half := n / 2
+		_, b := bits.Sub64(uint64(sorted[lo+half-1]), uint64(k), 0)
+		lo += half * int(b)
+		n -= half
+	}
+	if n == 1 {
+		_, b := bits.Sub64(uint64(sorted[lo]), uint64(k), 0)
+		lo += int(b)
+	}
+	return lo
+}
+
+// mapRank computes in float32 the average precision of one list and the parts of
+// its list weight: pw, the mean weight of its relevant items, sw, a number
+// with the sign of the sum of the weights of all its slots, and nrel, the
+// number of relevant items. When items is true, w holds the item weights;
+// otherwise w is nil and every slot, padding included, weighs wc. n is the
+// padded length and b the list's row in the batch, which places its sums in
+// the flat buffer. unranked relevant items (judged relevant, absent from a
+// run) weigh wc each and count in the AP denominator and in nrel, but take no
+// rank. bad is the index of a valid item whose score is NaN, or -1.
+func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc float32, items bool, n int, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float32, nrel, bad int) {
+	rel, oth := ws.keys[:0], ws.oth[:0]
+	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
+	// in a dense list, its label is >= 0 (which NaN is not). The weighted
+	// relevance adds up in slot order, as TF's reduce_sum does.
+	// Inputs are read as TF's kernels read them, a subnormal float32 as 0: a
+	// weight below the least normal is masked, a label above minus it is >= 0.
+	var trAcc, swAcc laneSumFloat32
+	trAcc.reset(n, b*n, &ws.big1)
+	swAcc.reset(n, b*n, &ws.big2)
+	wc = ftzFloat32(wc)
+	for i, l := range lab {
+		wi := slotWeight(w, wc, i)
+		if items && wi != 0 {
+			swAcc.add(i, wi)
+		}
+		if !(wi >= minPosFloat32) || !(ragged || l > -minPosFloat32) {
+			continue
+		}
+		s := ftzFloat32(sc[i])
+		if s != s {
+			return 0, 0, 0, 0, i
+		}
+		if l >= 1 {
+			rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
+			if items || wc != 1 {
+				trAcc.add(i, wi)
+			}
+		} else {
+			oth = append(oth, makeKey32(s, tieBits(ties, false, i)))
+		}
+	}
+	ws.keys, ws.oth = rel, oth
+	nr := len(rel)
+	// Unit weights sum to the count exactly, in any order.
+	tr := float32(nr)
+	if items || wc != 1 || nr >= 16777216 {
+		tr = trAcc.result()
+	}
+	if unranked > 0 {
+		tr = ftzFloat32(tr + ftzFloat32(float32(unranked)*wc))
+	}
+	// Only the sign of the weight sum matters: n copies of wc have wc's sign.
+	sw = wc
+	if items {
+		sw = swAcc.result()
+	} else if n == 0 {
+		sw = 0
+	}
+	nrel = nr + unranked
+	if nrel == 0 {
+		return 0, 0, sw, 0, -1
+	}
+	pw = ftzFloat32(tr / float32(nrel))
+	if nr == 0 {
+		return 0, pw, sw, nrel, -1
+	}
+	sortKeys32(rel)
+
+	// ahead[j] counts the other items ranked after relevant item j-1 and
+	// before relevant item j; under Random and Expected, tied[g] counts those
+	// whose score equals that of the group of relevant items starting at g.
+	grouped := ties == Random || ties == Expected
+	ahead := grow(ws.ahead, nr+1)
+	tied := grow(ws.tied, nr+1)
+	ws.ahead, ws.tied = ahead, tied
+	clear(ahead)
+	clear(tied)
+	if !grouped {
+		countAhead32(rel, oth, ahead)
+	} else {
+		ends := append(rel, sentinel32)
+		ws.keys = ends
+		countTied32(ends, oth, ahead, tied)
+	}
+	k := n
+	if topn >= 0 && topn < n {
+		k = topn
+	}
+
+	// The AP numerator: precision at each relevant position within k, times
+	// the item's weight, added by position (the zero terms TF adds at the
+	// other positions change no bits).
+	var tp laneSumFloat32
+	tp.reset(k, b*k, &ws.big1)
+	pos := 0
+	if !grouped {
+		for j, key := range rel {
+			pos += ahead[j] + 1
+			if pos > k {
+				break
+			}
+			tp.add(pos-1, ftzFloat32(float32(float32(j+1)/float32(pos))*slotWeight(w, wc, key.index())))
+		}
+	}
+	for g := 0; grouped && g < nr; {
+		pos += ahead[g]
+		if pos >= k {
+			break
+		}
+		e := g + 1
+		for e < nr && rel[e].score() == rel[g].score() {
+			e++
+		}
+		r, nt := e-g, e-g+tied[g]
+		switch {
+		case nt == 1:
+			tp.add(pos, ftzFloat32(float32(float32(g+1)/float32(pos+1))*slotWeight(w, wc, rel[g].index())))
+		case ties == Expected:
+			// Each relevant item of the group is at group position j with
+			// probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average.
+			wr := 0.0
+			for _, key := range rel[g:e] {
+				wr += float64(slotWeight(w, wc, key.index()))
+			}
+			for j := 1; j <= nt && pos+j <= k; j++ {
+				before := float64(g) + float64(j-1)*float64(r-1)/float64(nt-1)
+				tp.add(pos+j-1, ftzFloat32(float32(wr/float64(nt)*(before+1)/float64(pos+j))))
+			}
+		default:
+			// A uniformly random order of the group: the relevant items in
+			// random order, at a uniformly random choice of r of the nt positions.
+			for i := e - 1; i > g; i-- {
+				j := g + rng.IntN(i-g+1)
+				rel[i], rel[j] = rel[j], rel[i]
+			}
+			placed := 0
+			for j := 1; placed < r && pos+j <= k; j++ {
+				if rng.IntN(nt-j+1) < r-placed {
+					tp.add(pos+j-1, ftzFloat32(float32(float32(g+placed+1)/float32(pos+j))*slotWeight(w, wc, rel[g+placed].index())))
+					placed++
+				}
+			}
+		}
+		pos += nt
+		g = e
+	}
+	if tr != 0 {
+		ap = ftzFloat32(tp.result() / tr)
+	}
+	return ap, pw, sw, nrel, -1
 }

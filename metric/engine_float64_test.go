@@ -2,7 +2,10 @@
 
 package metric
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // TestFamilyFloat64MatchesReference checks every metric of the family in float64 against
 // the naive reference: bit for bit under Stable, Pessimistic and Optimistic,
@@ -21,4 +24,123 @@ func TestFamilyFloat64SubtopicsMatchReference(t *testing.T) {
 // suite of every metric allocates nothing, for every tie policy and weight kind.
 func TestFamilyFloat64AllocatesNothing(t *testing.T) {
 	checkFamilyAllocs(t, Float64)
+}
+
+// mapList is the sorting kernel the tests check mapRank against: it computes in float64
+// what mapRank computes by sorting every valid item, then summing a term per
+// position. It computes the average precision of one list and the parts of its
+// list weight: pw, the mean weight of its relevant items, sw, the sum of the
+// weights of all its slots, and nrel, the number of relevant items. lab and sc
+// hold the list's items; w holds the weights of every slot, ragged padding
+// included, so len(w) is the padded length. bad is the index of an unmasked
+// item whose score is NaN, or -1.
+func (ws *famFloat64) mapList(lab, sc, w []float64, ragged bool, topn int, ties TiePolicy, rng *rand.Rand) (ap, pw, sw float64, nrel, bad int) {
+	n := len(w)
+	// Mask as TF-Ranking does: a slot is valid when its weight is > 0 and,
+	// in a dense list, its label is >= 0 (which NaN is not).
+	keys := ws.keys[:0]
+	for i, l := range lab {
+		if !(w[i] > 0) || !(ragged || l >= 0) {
+			continue
+		}
+		if sc[i] != sc[i] {
+			return 0, 0, 0, 0, i
+		}
+		rel := l >= 1
+		if rel {
+			nrel++
+		}
+		keys = append(keys, makeKey64(sc[i], tieBits(ties, rel, i)))
+	}
+	ws.keys = keys
+	sortKeys64(keys)
+
+	// The weighted relevance of the whole list, whatever topn is: the AP
+	// denominator, and the numerator of the mean relevant weight.
+	terms := make([]float64, n)
+	for i, l := range lab {
+		if l >= 1 && w[i] > 0 {
+			terms[i] = w[i]
+		}
+	}
+	tr := sumFloat64(terms, 0)
+	sw = sumFloat64(w, 0)
+	if nrel > 0 {
+		pw = ftzFloat64(tr / float64(nrel))
+	}
+	k := n
+	if topn >= 0 && topn < n {
+		k = topn
+	}
+
+	// One summand per position 1..k, zero where the item is not relevant,
+	// as TF sums precision@k * weight * relevance over the top k.
+	terms = terms[:k]
+	clear(terms)
+	if ties == Expected {
+		expectedTerms(keys, lab, w, terms)
+	} else {
+		if ties == Random {
+			shuffleTies(keys, rng)
+		}
+		cnt := 0
+		for j, key := range keys[:min(k, len(keys))] {
+			i := key.index()
+			if lab[i] >= 1 {
+				cnt++
+				terms[j] = ftzFloat64(float64(float64(cnt)/float64(j+1)) * w[i])
+			}
+		}
+	}
+	if tr != 0 {
+		ap = ftzFloat64(sumFloat64(terms, 0) / tr)
+	}
+	return ap, pw, sw, nrel, -1
+}
+
+// TestComputeFloat64MatchesReference checks the float64 kernel, bit for bit, against the
+// naive reference on random dense and ragged batches.
+func TestComputeFloat64MatchesReference(t *testing.T) {
+	n := 0
+	for _, tc := range randomBatches(400, int64(7)) {
+		for _, ties := range []TiePolicy{Stable, Pessimistic, Optimistic, Expected} {
+			want := referenceCompute[float64](tc, ties)
+			got := computeCase(t, tc, Float64, ties)
+			comparePerList(t, tc, ties, got, want, 1e-12)
+			n++
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d comparisons ran", n)
+	}
+}
+
+// TestRankFloat64MatchesList checks the float64 kernel against the sorting kernel
+// on the same lists, bit for bit, under every deterministic tie policy.
+func TestRankFloat64MatchesList(t *testing.T) {
+	var ws famFloat64
+	rng := rand.New(rand.NewPCG(1, 2))
+	answered := 0
+	for _, lc := range randomLists[float64](2000) {
+		for _, ties := range allPolicies {
+			if ties == Random {
+				continue
+			}
+			ap, pw, sw, nrel, bad := ws.mapRank(0, lc.lab, lc.sc, lc.items, 0, lc.wc, lc.items != nil, len(lc.w), lc.ragged, lc.topn, ties, rng)
+			answered++
+			ap2, pw2, sw2, nrel2, bad2 := ws.mapList(lc.lab, lc.sc, lc.w, lc.ragged, lc.topn, ties, rng)
+			if ap != ap2 || pw != pw2 || (sw > 0) != (sw2 > 0) || nrel != nrel2 || bad != bad2 {
+				t.Fatalf("%s: rank (%v %v %v %d %d), list (%v %v %v %d %d); list %+v", ties, ap, pw, sw, nrel, bad, ap2, pw2, sw2, nrel2, bad2, lc)
+			}
+		}
+	}
+	if answered < 4000 {
+		t.Fatalf("only %d comparisons ran", answered)
+	}
+}
+
+// TestUpdateFloat64AllocatesNothing checks that a steady-state float64 update allocates
+// nothing, for every tie policy and weight kind.
+func TestUpdateFloat64AllocatesNothing(t *testing.T) {
+	checkUpdateAllocs(t, Float64)
 }

@@ -18,9 +18,9 @@ var suiteBenchNames = []string{"map", "map@10", "ndcg@5", "ndcg@10", "mrr"}
 // ratio: the cost of the suite in units of MAP alone, measured in the same
 // run, in wall time (suite/map) and in the thread's CPU time
 // (cpu-suite/map, on Linux). The suites are the five metrics of
-// suiteBenchNames ("five") and MAP alone ("map"): the engine of every
-// metric computing what MeanAveragePrecision's dedicated kernel computes,
-// the ratio a single engine must bring to 1.
+// suiteBenchNames ("five") and MAP alone ("map"): one engine, which runs
+// its MAP specialisation for MAP alone in a suite as in
+// MeanAveragePrecision, so that ratio is 1 but for noise.
 func BenchmarkSuiteVsMAP(b *testing.B) {
 	const bsz, n = 1024, 100
 	lab, sc := benchBatch(bsz, n)

@@ -87,7 +87,7 @@ type MeasureResult struct {
 	// Value is the weighted mean AP over the queries, rounded once from
 	// the exact sums.
 	Value float64 `json:"value"`
-	// State is the metric's state: with metric.FromConfig(State.Config)
+	// State is the metric's state: with metric.New(State.Config)
 	// and SetState it gives Value again, and it merges exactly with the
 	// states of other runs.
 	State metric.State `json:"state"`
@@ -157,7 +157,7 @@ func (f *OverallFn) ExtractOutput(a Accumulator) (Report, error) {
 	}
 	r := Report{Measures: make([]MeasureResult, len(states)), Counts: a.Counts}
 	for i, s := range states {
-		m, err := metric.FromConfig(s.Config)
+		m, err := metric.New(s.Config)
 		if err != nil {
 			return Report{}, err
 		}

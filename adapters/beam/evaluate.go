@@ -78,9 +78,15 @@ func NewEvaluator(measures []metric.Config) (*Evaluator, error) {
 	}
 	e := &Evaluator{cfgs: cfgs, ms: make([]*metric.MeanAveragePrecision, len(cfgs)), splits: make([]int, 2), unranked: make([]int, 1)}
 	for i, c := range cfgs {
-		if e.ms[i], err = metric.FromConfig(c); err != nil {
+		m, err := metric.New(c)
+		if err != nil {
 			return nil, fmt.Errorf("measure %d: %w", i, err)
 		}
+		mp, ok := m.(*metric.MeanAveragePrecision)
+		if !ok {
+			return nil, fmt.Errorf("measure %d is %s, not map: %w", i, c.Kind, metric.ErrConfig)
+		}
+		e.ms[i] = mp
 	}
 	return e, nil
 }

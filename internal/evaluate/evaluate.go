@@ -128,7 +128,7 @@ type engine struct {
 	// for a MAP-path one; groups are the family measures that share one
 	// metric.Suite; ext says whether one of them takes the judged
 	// documents a run missed as weight-0 items (TrecEval convention).
-	fam    []*metric.Settings
+	fam    []*metric.Config
 	groups []group
 	ext    bool
 	// trec computes the trec_eval measures; nil when there is none.
@@ -141,7 +141,7 @@ type engine struct {
 // of each list.
 type group struct {
 	specs []int // indexes into engine.specs
-	sets  []metric.Settings
+	sets  []metric.Config
 	ext   bool // the lists carry the missed judged documents
 	ties  metric.TiePolicy
 }
@@ -197,7 +197,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 		e.specs = AppendMeasure(e.specs, MAPAt(k))
 		e.curve = append(e.curve, index(e.specs, k))
 	}
-	e.fam = make([]*metric.Settings, len(e.specs))
+	e.fam = make([]*metric.Config, len(e.specs))
 	var err error
 	if e.trec, err = newTrecEval(e.specs, &o); err != nil {
 		return nil, err
@@ -206,7 +206,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 		if m.Family == nil {
 			continue
 		}
-		s := familySettings(m, o.Config)
+		s := familyConfig(m, o.Config)
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
 		}
@@ -271,7 +271,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 		}
 		cfg := o.Config
 		cfg.Name, cfg.TopN = spec.Name, spec.TopN
-		m, err := metric.FromConfig(cfg)
+		m, err := newMAP(cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -488,7 +488,7 @@ func (e *engine) compute(j *job) error {
 		if m == nil {
 			cfg := e.o.Config
 			cfg.Name, cfg.TopN = spec.Name, spec.TopN
-			if m, err = metric.FromConfig(cfg); err != nil {
+			if m, err = newMAP(cfg); err != nil {
 				return err
 			}
 			j.accs[s] = m
@@ -500,6 +500,20 @@ func (e *engine) compute(j *job) error {
 		}
 	}
 	return nil
+}
+
+// newMAP returns the MAP metric of configuration cfg, which UpdateUnranked
+// and Reseed serve.
+func newMAP(cfg metric.Config) (*metric.MeanAveragePrecision, error) {
+	m, err := metric.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	mp, ok := m.(*metric.MeanAveragePrecision)
+	if !ok {
+		return nil, fmt.Errorf("evaluate: measure %s is %s, not map: %w", cfg.Name, cfg.Kind, metric.ErrConfig)
+	}
+	return mp, nil
 }
 
 // reduce adds one computed job, in input order.
@@ -566,10 +580,10 @@ func histBin(v float64) int {
 	return min(max(b, 0), HistBins-1)
 }
 
-// familySettings returns the settings of family measure m under the run's
+// familyConfig returns the configuration of family measure m under the run's
 // configuration c: c's dtype, raggedness, accumulation, seed and tie
 // policy.
-func familySettings(m Measure, c metric.Config) metric.Settings {
+func familyConfig(m Measure, c metric.Config) metric.Config {
 	s := *m.Family
 	s.Name = m.Name
 	s.DType, s.Ragged, s.Accumulation, s.Seed, s.Ties = c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties
@@ -580,7 +594,7 @@ func familySettings(m Measure, c metric.Config) metric.Settings {
 // can share a ranking with: the same tie policy, the same lists (with or
 // without the missed judged documents), and a distinct name; or in a new
 // group.
-func (e *engine) addToGroup(i int, s metric.Settings, ext bool) {
+func (e *engine) addToGroup(i int, s metric.Config, ext bool) {
 	for g := range e.groups {
 		gr := &e.groups[g]
 		if gr.ext != ext || gr.ties != s.Ties {
@@ -595,5 +609,5 @@ func (e *engine) addToGroup(i int, s metric.Settings, ext bool) {
 			return
 		}
 	}
-	e.groups = append(e.groups, group{specs: []int{i}, sets: []metric.Settings{s}, ext: ext, ties: s.Ties})
+	e.groups = append(e.groups, group{specs: []int{i}, sets: []metric.Config{s}, ext: ext, ties: s.Ties})
 }

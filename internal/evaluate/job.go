@@ -202,7 +202,7 @@ func denseLists[T float32 | float64](lab, sc, w []T, splits []int, hasW bool) (l
 func (j *job) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
 	m := j.faccs[g]
 	if m == nil || gr.ties == metric.Random {
-		sets := append([]metric.Settings(nil), gr.sets...)
+		sets := append([]metric.Config(nil), gr.sets...)
 		for i := range sets {
 			sets[i].Seed = seed
 		}
