@@ -20,6 +20,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	packets32()
 	countLE()
+	pack32()
 	Generate()
 }
 
@@ -205,6 +206,189 @@ func countLE() {
 	JMP(LabelRef("block"))
 
 	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// packOrder is the order in which the permutation table leaves the packed
+// keys' halves: VPUNPCKLDQ and VPUNPCKHDQ interleave within 128-bit lanes, so
+// packed elements 0, 1, 4, 5 (2, 3, 6, 7) must sit at positions 0, 1, 4, 5
+// (2, 3, 6, 7) of the two vectors they interleave to come out in order.
+var packOrder = [8]int{0, 1, 4, 5, 2, 3, 6, 7}
+
+// packTable writes the 256-entry VPERMD table of left-packing: entry m lists
+// the set bits of m in ascending order, as packOrder places them, padded with 0.
+func packTable() Mem {
+	t := GLOBL("packperm", RODATA|NOPTR)
+	for m := range 256 {
+		var p [8]uint32
+		k := 0
+		for b := range 8 {
+			if m>>b&1 != 0 {
+				p[k] = uint32(b)
+				k++
+			}
+		}
+		for j, o := range packOrder {
+			DATA(32*m+4*j, U32(p[o]))
+		}
+	}
+	return t
+}
+
+func pack32() {
+	TEXT("pack32AVX2", NOSPLIT, "func(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, nrel, nout, bad int)")
+	Pragma("noescape")
+	Doc(
+		"pack32AVX2 is Pack32.packGo on AVX2 for len(lab) a multiple of 8, with",
+		"the configuration's broadcast constants in cfg (see Pack32.config).",
+	)
+	table := packTable()
+	lp := Load(Param("lab").Base(), GP64())
+	n := Load(Param("lab").Len(), GP64())
+	sp := Load(Param("sc").Base(), GP64())
+	kp := Load(Param("keys").Base(), GP64())
+	op := Load(Param("oth").Base(), GP64())
+	cp := Load(Param("cfg"), GP64())
+	tp := GP64()
+	LEAQ(table, tp)
+
+	bc := func(k int) reg.VecVirtual {
+		y := YMM()
+		VPBROADCASTD(Mem{Base: cp, Disp: 4 * k}, y)
+		return y
+	}
+	thr, ragged, selNZ, selRel, selAll, tieXor, tieAnd := bc(0), bc(1), bc(2), bc(3), bc(4), bc(5), bc(6)
+	Comment("The fixed constants stay in memory: the registers hold the configuration.")
+	consts := GLOBL("packconst", RODATA|NOPTR)
+	for k, c := range []uint32{0x80800000, 0x00800000, 0x7f800000, 0x7fffffff, 8} {
+		for j := range 8 {
+			DATA(32*k+4*j, U32(c))
+		}
+	}
+	negMin, posMin, exp, mag, eight := consts, consts.Offset(32), consts.Offset(64), consts.Offset(96), consts.Offset(128) // -2^-126, 2^-126
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	Comment("idx holds the items' indices, eight more each round.")
+	iota := GLOBL("packiota", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(4*j, U32(uint32(j)))
+	}
+	idx := YMM()
+	VMOVDQU(iota, idx)
+
+	Comment("lp and sp point past the end; i runs from -len(lab) to 0.")
+	nk, no, nrel, nout, i := GP64(), GP64(), GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: lp, Index: n, Scale: 4}, lp)
+	LEAQ(Mem{Base: sp, Index: n, Scale: 4}, sp)
+	MOVQ(n, i)
+	NEGQ(i)
+	XORQ(nk, nk)
+	XORQ(no, no)
+	XORQ(nrel, nrel)
+	XORQ(nout, nout)
+
+	Label("pack")
+	CMPQ(i, Imm(0))
+	JGE(LabelRef("packed"))
+	l, s := YMM(), YMM()
+	VMOVUPS(Mem{Base: lp, Index: i, Scale: 4}, l)
+	VMOVUPS(Mem{Base: sp, Index: i, Scale: 4}, s)
+	Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.")
+	rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
+	VCMPPS(Imm(0x1d), thr, l, rel)      // GE_OQ
+	VCMPPS(Imm(0x1e), negMin, l, valid) // GT_OQ
+	VCMPPS(Imm(0x11), posMin, l, zl)    // LT_OQ
+	VANDPS(valid, zl, zl)
+	VORPS(ragged, valid, valid)
+	Comment("A valid item with a NaN score stops the kernel.")
+	nan := YMM()
+	VCMPPS(Imm(0x03), s, s, nan) // UNORD_Q
+	mv, mn := GP32(), GP32()
+	VMOVMSKPS(valid, mv)
+	VMOVMSKPS(nan, mn)
+	ANDL(mv, mn)
+	JNE(LabelRef("nan"))
+	Comment("Count the relevant items, valid and not.")
+	mr, c := GP32(), GP32()
+	VMOVMSKPS(rel, mr)
+	MOVL(mr, c)
+	ANDL(mv, c)
+	POPCNTL(c, c)
+	ADDQ(c.As64(), nrel)
+	NOTL(mv)
+	ANDL(mv, mr)
+	POPCNTL(mr, mr)
+	ADDQ(mr.As64(), nout)
+	Comment("pick selects the valid items that go to keys, the others go to oth.")
+	pick, t := YMM(), YMM()
+	VANDNPS(selNZ, zl, pick)
+	VANDPS(selRel, rel, t)
+	VORPS(t, pick, pick)
+	VORPS(selAll, pick, pick)
+	mk, mo := GP32(), GP32()
+	VANDPS(valid, pick, t)
+	VMOVMSKPS(t, mk)
+	VANDNPS(valid, pick, t)
+	VMOVMSKPS(t, mo)
+
+	Comment("The upper halves: the score's bits, zero when its exponent is (a subnormal")
+	Comment("reads as a zero, and -0 + 0 is +0), then made to sort ascending for a")
+	Comment("descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.")
+	hi := YMM()
+	VPAND(exp, s, t)
+	VPCMPEQD(zero, t, t)
+	VPANDN(s, t, hi)
+	VPSRAD(Imm(31), hi, t)
+	VPANDN(mag, t, t)
+	VPXOR(t, hi, hi)
+	Comment("The lower halves: the index, with bit 31 by the tie policy.")
+	VPXOR(tieXor, rel, lo)
+	VPAND(tieAnd, lo, lo)
+	VPOR(idx, lo, lo)
+	VPADDD(eight, idx, idx)
+
+	Comment("Left-pack both halves by each mask, interleave them and store 8 keys.")
+	for _, d := range []struct {
+		m   reg.GPVirtual
+		p   reg.Register
+		cnt reg.GPVirtual
+	}{{mk, kp, nk}, {mo, op, no}} {
+		perm, ph, k0 := YMM(), YMM(), YMM()
+		m64, cnt := d.m.As64(), GP64()
+		POPCNTQ(m64, cnt)
+		SHLQ(Imm(5), m64)
+		VMOVDQU(Mem{Base: tp, Index: m64, Scale: 1}, perm)
+		VPERMD(hi, perm, ph)
+		VPERMD(lo, perm, perm)
+		VPUNPCKLDQ(ph, perm, k0)
+		VPUNPCKHDQ(ph, perm, ph)
+		VMOVDQU(k0, Mem{Base: d.p, Index: d.cnt, Scale: 8})
+		VMOVDQU(ph, Mem{Base: d.p, Index: d.cnt, Scale: 8, Disp: 32})
+		ADDQ(cnt, d.cnt)
+	}
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("pack"))
+
+	Label("nan")
+	BSFL(mn, mn)
+	ADDQ(mn.As64(), i)
+	ADDQ(Load(Param("lab").Len(), GP64()), i)
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
+	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+
+	Label("packed")
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
+	MOVQ(I64(-1), i)
+	Store(i, ReturnIndex(4))
 	VZEROUPPER()
 	RET()
 }
