@@ -65,25 +65,33 @@ func (ws *workspaceFloat32) rank(b int, lab, sc, w []float32, unranked int, wc f
 	trAcc.reset(n, b*n, &ws.big1)
 	swAcc.reset(n, b*n, &ws.big2)
 	wc = ftzFloat32(wc)
-	for i, l := range lab {
-		wi := slotWeight(w, wc, i)
-		if items && wi != 0 {
-			swAcc.add(i, wi)
+	if packVec && !items && wc == 1 {
+		var bad int
+		rel, oth, _, _, bad = packKeys32(lab, sc, rel, oth, 1, ragged, packRelevant, ties)
+		if bad >= 0 {
+			return 0, 0, 0, 0, bad
 		}
-		if !(wi >= minPosFloat32) || !(ragged || l > -minPosFloat32) {
-			continue
-		}
-		s := ftzFloat32(sc[i])
-		if s != s {
-			return 0, 0, 0, 0, i
-		}
-		if l >= 1 {
-			rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
-			if items || wc != 1 {
-				trAcc.add(i, wi)
+	} else {
+		for i, l := range lab {
+			wi := slotWeight(w, wc, i)
+			if items && wi != 0 {
+				swAcc.add(i, wi)
 			}
-		} else {
-			oth = append(oth, makeKey32(s, tieBits(ties, false, i)))
+			if !(wi >= minPosFloat32) || !(ragged || l > -minPosFloat32) {
+				continue
+			}
+			s := ftzFloat32(sc[i])
+			if s != s {
+				return 0, 0, 0, 0, i
+			}
+			if l >= 1 {
+				rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
+				if items || wc != 1 {
+					trAcc.add(i, wi)
+				}
+			} else {
+				oth = append(oth, makeKey32(s, tieBits(ties, false, i)))
+			}
 		}
 	}
 	ws.rel, ws.keys = rel, oth
