@@ -384,6 +384,16 @@ func maskLoop(f fam, loop Code) Code {
 	).Else().Block(loop)
 }
 
+// groupedCount returns place's split of the other keys into ahead and tied:
+// for packed float32 keys, a call of countTied32 (metric/ahead.go), which
+// counts with vector comparisons where the CPU has them.
+func groupedCount(f fam, loop Code) Code {
+	if f.Key != "key32" {
+		return loop
+	}
+	return Id("countTied32").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
+}
+
 func famPlace(file *File, f fam) {
 	ws := func() *Statement { return Id("ws") }
 	file.Comment("place sets pos[j] to the rank of keys[j], counting with a binary search per")
@@ -413,14 +423,14 @@ func famPlace(file *File, f fam) {
 			Clear(Id("tied")),
 			Comment("A key's floor finds the first ranked key of equal or lower score."),
 			Id("ends").Op(":=").Append(Id("keys"), Id(f.Sent)),
-			For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
+			groupedCount(f, For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
 				Id("q").Op(":=").Id("lowerBound"+f.Name).Call(Id("keys"), Id("key").Dot("floor").Call()),
 				If(Id("ends").Index(Id("q")).Dot("score").Call().Op("==").Id("key").Dot("score").Call()).Block(
 					Id("tied").Index(Id("q")).Op("++"),
 				).Else().Block(
 					Id("ahead").Index(Id("q")).Op("++"),
 				),
-			),
+			)),
 			Id("r").Op(":=").Lit(0),
 			For(Id("g").Op(":=").Lit(0), Id("g").Op("<").Id("nk"), Empty()).Block(
 				Id("r").Op("+=").Id("ahead").Index(Id("g")),

@@ -324,14 +324,7 @@ func (ws *famFloat32) place(keys, oth []key32, pos []int, ties TiePolicy, rng *r
 	clear(tied)
 	// A key's floor finds the first ranked key of equal or lower score.
 	ends := append(keys, sentinel32)
-	for _, key := range oth {
-		q := lowerBoundFloat32(keys, key.floor())
-		if ends[q].score() == key.score() {
-			tied[q]++
-		} else {
-			ahead[q]++
-		}
-	}
+	countTied32(ends, oth, ahead, tied)
 	r := 0
 	for g := 0; g < nk; {
 		r += ahead[g]
