@@ -36,7 +36,8 @@ func packKeys32(lab, sc []float32, keys, oth []key32, thr float32, ragged bool, 
 		c.Tie = vec.TieOther
 	}
 	n0, o0 := len(keys), len(oth)
-	keys, oth = grow(keys, n0+len(lab)+1), grow(oth, o0+len(lab))
+	// Pack writes whole packets of 8 keys; keys keeps room for the sentinel.
+	keys, oth = grow(keys, n0+(len(lab)+8)&^7), grow(oth, o0+(len(lab)+7)&^7)
 	r := c.Pack(lab, sc, keysAsUint64(keys[n0:]), keysAsUint64(oth[o0:]))
 	return keys[:n0+r.Keys], oth[:o0+r.Oth], r.Rel, r.Out, r.Bad
 }

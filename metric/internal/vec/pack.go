@@ -51,22 +51,20 @@ type Packed struct {
 
 // Pack writes, in item order, the keys of the valid items that c.Keys
 // selects to keys and those of the other valid items to oth, and counts the
-// relevant items. keys and oth must each hold at least len(lab) keys; sc at
-// least len(lab) scores. Pack panics otherwise.
+// relevant items. sc must hold at least len(lab) scores, and keys and oth
+// each at least len(lab) rounded up to a multiple of 8 keys (the kernel
+// writes them 8 at a time); Pack panics otherwise.
 func (c *Pack32) Pack(lab, sc []float32, keys, oth []uint64) Packed {
 	n := len(lab)
-	sc, keys, oth = sc[:n], keys[:n], oth[:n]
+	n8 := (n + 7) &^ 7
+	sc, keys, oth = sc[:n], keys[:n8], oth[:n8]
 	if !avx2 {
 		return c.packGo(lab, sc, 0, keys, oth, Packed{Bad: -1})
 	}
-	n8 := n &^ 7
 	cfg := c.config()
 	var r Packed
-	r.Keys, r.Oth, r.Rel, r.Out, r.Bad = pack32AVX2(lab[:n8], sc[:n8], keys, oth, &cfg)
-	if r.Bad >= 0 {
-		return r
-	}
-	return c.packGo(lab[n8:], sc[n8:], n8, keys, oth, r)
+	r.Keys, r.Oth, r.Rel, r.Out, r.Bad = pack32AVX2(lab, sc, keys, oth, &cfg)
+	return r
 }
 
 // config returns the kernel's broadcast constants: the threshold's bits, then

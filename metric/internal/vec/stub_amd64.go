@@ -17,8 +17,9 @@ func packets32AVX2(xs []float32, acc *[8]float32)
 //go:noescape
 func countLEAVX2(xs []uint64, pivots []uint64, counts []int)
 
-// pack32AVX2 is Pack32.packGo on AVX2 for len(lab) a multiple of 8, with
-// the configuration's broadcast constants in cfg (see Pack32.config).
+// pack32AVX2 is Pack32.packGo on AVX2, with the configuration's broadcast
+// constants in cfg (see Pack32.config). It writes keys 8 at a time: keys and
+// oth must hold len(lab) rounded up to a multiple of 8.
 //
 //go:noescape
 func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[8]uint32) (nk int, no int, nrel int, nout int, bad int)

@@ -261,7 +261,8 @@ TEXT ·pack32AVX2(SB), NOSPLIT, $0-144
 	// idx holds the items' indices, eight more each round.
 	VMOVDQU packiota<>+0(SB), Y8
 
-	// lp and sp point past the end; i runs from -len(lab) to 0.
+	// lp and sp point past the whole packets; i runs from -len(lab)/8*8 to 0.
+	ANDQ $-8, CX
 	LEAQ (AX)(CX*4), AX
 	LEAQ (DX)(CX*4), DX
 	MOVQ CX, R11
@@ -273,7 +274,7 @@ TEXT ·pack32AVX2(SB), NOSPLIT, $0-144
 
 pack:
 	CMPQ    R11, $0x00
-	JGE     packed
+	JGE     tail
 	VMOVUPS (AX)(R11*4), Y9
 	VMOVUPS (DX)(R11*4), Y10
 
@@ -286,21 +287,21 @@ pack:
 
 	// A valid item with a NaN score stops the kernel.
 	VCMPPS    $0x03, Y10, Y10, Y13
-	VMOVMSKPS Y12, R12
-	VMOVMSKPS Y13, R13
-	ANDL      R12, R13
+	VMOVMSKPS Y12, R13
+	VMOVMSKPS Y13, R12
+	ANDL      R13, R12
 	JNE       nan
 
 	// Count the relevant items, valid and not.
-	VMOVMSKPS Y11, R13
-	MOVL      R13, R14
-	ANDL      R12, R14
+	VMOVMSKPS Y11, R12
+	MOVL      R12, R14
+	ANDL      R13, R14
 	POPCNTL   R14, R14
 	ADDQ      R14, R9
-	NOTL      R12
-	ANDL      R12, R13
-	POPCNTL   R13, R13
-	ADDQ      R13, R10
+	NOTL      R13
+	ANDL      R13, R12
+	POPCNTL   R12, R12
+	ADDQ      R12, R10
 
 	// pick selects the valid items that go to keys, the others go to oth.
 	VANDNPS   Y2, Y9, Y9
@@ -352,18 +353,91 @@ pack:
 	ADDQ       $0x08, R11
 	JMP        pack
 
-nan:
-	BSFL R13, R13
-	ADDQ R13, R11
-	MOVQ lab_len+8(FP), AX
-	ADDQ AX, R11
-	MOVQ CX, nk+104(FP)
-	MOVQ DI, no+112(FP)
-	MOVQ R9, nrel+120(FP)
-	MOVQ R10, nout+128(FP)
-	MOVQ R11, bad+136(FP)
-	VZEROUPPER
-	RET
+	// The last len(lab) % 8 items, loaded under a mask of their lanes.
+tail:
+	MOVQ         lab_len+8(FP), R12
+	ANDQ         $0x07, R12
+	JE           packed
+	VMOVD        R12, X9
+	VPBROADCASTD X9, Y9
+	VPCMPGTD     packiota<>+0(SB), Y9, Y9
+	VMASKMOVPS   (AX), Y9, Y10
+	VMASKMOVPS   (DX), Y9, Y11
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.
+	VCMPPS $0x1d, Y0, Y10, Y0
+	VCMPPS $0x1e, packconst<>+0(SB), Y10, Y12
+	VCMPPS $0x11, packconst<>+32(SB), Y10, Y10
+	VANDPS Y12, Y10, Y10
+	VORPS  Y1, Y12, Y12
+	VANDPS Y9, Y12, Y12
+	VANDPS Y9, Y0, Y0
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPS    $0x03, Y11, Y11, Y1
+	VMOVMSKPS Y12, AX
+	VMOVMSKPS Y1, R12
+	ANDL      AX, R12
+	JNE       nan
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPS Y0, DX
+	MOVL      DX, R11
+	ANDL      AX, R11
+	POPCNTL   R11, R11
+	ADDQ      R11, R9
+	NOTL      AX
+	ANDL      AX, DX
+	POPCNTL   DX, DX
+	ADDQ      DX, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPS   Y2, Y10, Y1
+	VANDPS    Y3, Y0, Y2
+	VORPS     Y2, Y1, Y1
+	VORPS     Y4, Y1, Y1
+	VANDPS    Y12, Y1, Y2
+	VMOVMSKPS Y2, AX
+	VANDNPS   Y12, Y1, Y2
+	VMOVMSKPS Y2, DX
+
+	// The upper halves: the score's bits, zero when its exponent is (a subnormal
+	// reads as a zero, and -0 + 0 is +0), then made to sort ascending for a
+	// descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.
+	VPAND    packconst<>+64(SB), Y11, Y2
+	VPCMPEQD Y7, Y2, Y2
+	VPANDN   Y11, Y2, Y1
+	VPSRAD   $0x1f, Y1, Y2
+	VPANDN   packconst<>+96(SB), Y2, Y2
+	VPXOR    Y2, Y1, Y1
+
+	// The lower halves: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y0, Y0
+	VPAND  Y6, Y0, Y0
+	VPOR   Y8, Y0, Y0
+	VPADDD packconst<>+128(SB), Y8, Y8
+
+	// Left-pack both halves by each mask, interleave them and store 8 keys.
+	POPCNTQ    AX, R11
+	SHLQ       $0x05, AX
+	VMOVDQU    (R8)(AX*1), Y2
+	VPERMD     Y1, Y2, Y3
+	VPERMD     Y0, Y2, Y2
+	VPUNPCKLDQ Y3, Y2, Y4
+	VPUNPCKHDQ Y3, Y2, Y3
+	VMOVDQU    Y4, (BX)(CX*8)
+	VMOVDQU    Y3, 32(BX)(CX*8)
+	ADDQ       R11, CX
+	POPCNTQ    DX, AX
+	SHLQ       $0x05, DX
+	VMOVDQU    (R8)(DX*1), Y2
+	VPERMD     Y1, Y2, Y1
+	VPERMD     Y0, Y2, Y2
+	VPUNPCKLDQ Y1, Y2, Y0
+	VPUNPCKHDQ Y1, Y2, Y1
+	VMOVDQU    Y0, (SI)(DI*8)
+	VMOVDQU    Y1, 32(SI)(DI*8)
+	ADDQ       AX, DI
 
 packed:
 	MOVQ CX, nk+104(FP)
@@ -371,6 +445,21 @@ packed:
 	MOVQ R9, nrel+120(FP)
 	MOVQ R10, nout+128(FP)
 	MOVQ $-1, R11
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+	// The first valid NaN is at n8 + i + its lane.
+nan:
+	BSFL R12, R12
+	ADDQ R12, R11
+	MOVQ lab_len+8(FP), AX
+	ANDQ $-8, AX
+	ADDQ AX, R11
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
 	MOVQ R11, bad+136(FP)
 	VZEROUPPER
 	RET

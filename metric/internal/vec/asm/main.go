@@ -240,8 +240,9 @@ func pack32() {
 	TEXT("pack32AVX2", NOSPLIT, "func(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, nrel, nout, bad int)")
 	Pragma("noescape")
 	Doc(
-		"pack32AVX2 is Pack32.packGo on AVX2 for len(lab) a multiple of 8, with",
-		"the configuration's broadcast constants in cfg (see Pack32.config).",
+		"pack32AVX2 is Pack32.packGo on AVX2, with the configuration's broadcast",
+		"constants in cfg (see Pack32.config). It writes keys 8 at a time: keys and",
+		"oth must hold len(lab) rounded up to a multiple of 8.",
 	)
 	table := packTable()
 	lp := Load(Param("lab").Base(), GP64())
@@ -277,8 +278,9 @@ func pack32() {
 	idx := YMM()
 	VMOVDQU(iota, idx)
 
-	Comment("lp and sp point past the end; i runs from -len(lab) to 0.")
+	Comment("lp and sp point past the whole packets; i runs from -len(lab)/8*8 to 0.")
 	nk, no, nrel, nout, i := GP64(), GP64(), GP64(), GP64(), GP64()
+	ANDQ(I32(-8), n)
 	LEAQ(Mem{Base: lp, Index: n, Scale: 4}, lp)
 	LEAQ(Mem{Base: sp, Index: n, Scale: 4}, sp)
 	MOVQ(n, i)
@@ -288,99 +290,116 @@ func pack32() {
 	XORQ(nrel, nrel)
 	XORQ(nout, nout)
 
+	bad := GP32()
+
+	// block packs the 8 items at i; tail, when not nil, masks the lanes that
+	// hold items, the others being loaded as zeros.
+	block := func(tail reg.VecVirtual) {
+		l, s := YMM(), YMM()
+		if tail == nil {
+			VMOVUPS(Mem{Base: lp, Index: i, Scale: 4}, l)
+			VMOVUPS(Mem{Base: sp, Index: i, Scale: 4}, s)
+		} else {
+			VMASKMOVPS(Mem{Base: lp}, tail, l)
+			VMASKMOVPS(Mem{Base: sp}, tail, s)
+		}
+		Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.")
+		rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
+		VCMPPS(Imm(0x1d), thr, l, rel)      // GE_OQ
+		VCMPPS(Imm(0x1e), negMin, l, valid) // GT_OQ
+		VCMPPS(Imm(0x11), posMin, l, zl)    // LT_OQ
+		VANDPS(valid, zl, zl)
+		VORPS(ragged, valid, valid)
+		if tail != nil {
+			VANDPS(tail, valid, valid)
+			VANDPS(tail, rel, rel)
+		}
+		Comment("A valid item with a NaN score stops the kernel.")
+		nan := YMM()
+		VCMPPS(Imm(0x03), s, s, nan) // UNORD_Q
+		mv, mn := GP32(), bad
+		VMOVMSKPS(valid, mv)
+		VMOVMSKPS(nan, mn)
+		ANDL(mv, mn)
+		JNE(LabelRef("nan"))
+		Comment("Count the relevant items, valid and not.")
+		mr, c := GP32(), GP32()
+		VMOVMSKPS(rel, mr)
+		MOVL(mr, c)
+		ANDL(mv, c)
+		POPCNTL(c, c)
+		ADDQ(c.As64(), nrel)
+		NOTL(mv)
+		ANDL(mv, mr)
+		POPCNTL(mr, mr)
+		ADDQ(mr.As64(), nout)
+		Comment("pick selects the valid items that go to keys, the others go to oth.")
+		pick, t := YMM(), YMM()
+		VANDNPS(selNZ, zl, pick)
+		VANDPS(selRel, rel, t)
+		VORPS(t, pick, pick)
+		VORPS(selAll, pick, pick)
+		mk, mo := GP32(), GP32()
+		VANDPS(valid, pick, t)
+		VMOVMSKPS(t, mk)
+		VANDNPS(valid, pick, t)
+		VMOVMSKPS(t, mo)
+
+		Comment("The upper halves: the score's bits, zero when its exponent is (a subnormal")
+		Comment("reads as a zero, and -0 + 0 is +0), then made to sort ascending for a")
+		Comment("descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.")
+		hi := YMM()
+		VPAND(exp, s, t)
+		VPCMPEQD(zero, t, t)
+		VPANDN(s, t, hi)
+		VPSRAD(Imm(31), hi, t)
+		VPANDN(mag, t, t)
+		VPXOR(t, hi, hi)
+		Comment("The lower halves: the index, with bit 31 by the tie policy.")
+		VPXOR(tieXor, rel, lo)
+		VPAND(tieAnd, lo, lo)
+		VPOR(idx, lo, lo)
+		VPADDD(eight, idx, idx)
+
+		Comment("Left-pack both halves by each mask, interleave them and store 8 keys.")
+		for _, d := range []struct {
+			m   reg.GPVirtual
+			p   reg.Register
+			cnt reg.GPVirtual
+		}{{mk, kp, nk}, {mo, op, no}} {
+			perm, ph, k0 := YMM(), YMM(), YMM()
+			m64, cnt := d.m.As64(), GP64()
+			POPCNTQ(m64, cnt)
+			SHLQ(Imm(5), m64)
+			VMOVDQU(Mem{Base: tp, Index: m64, Scale: 1}, perm)
+			VPERMD(hi, perm, ph)
+			VPERMD(lo, perm, perm)
+			VPUNPCKLDQ(ph, perm, k0)
+			VPUNPCKHDQ(ph, perm, ph)
+			VMOVDQU(k0, Mem{Base: d.p, Index: d.cnt, Scale: 8})
+			VMOVDQU(ph, Mem{Base: d.p, Index: d.cnt, Scale: 8, Disp: 32})
+			ADDQ(cnt, d.cnt)
+		}
+	}
+
 	Label("pack")
 	CMPQ(i, Imm(0))
-	JGE(LabelRef("packed"))
-	l, s := YMM(), YMM()
-	VMOVUPS(Mem{Base: lp, Index: i, Scale: 4}, l)
-	VMOVUPS(Mem{Base: sp, Index: i, Scale: 4}, s)
-	Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.")
-	rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
-	VCMPPS(Imm(0x1d), thr, l, rel)      // GE_OQ
-	VCMPPS(Imm(0x1e), negMin, l, valid) // GT_OQ
-	VCMPPS(Imm(0x11), posMin, l, zl)    // LT_OQ
-	VANDPS(valid, zl, zl)
-	VORPS(ragged, valid, valid)
-	Comment("A valid item with a NaN score stops the kernel.")
-	nan := YMM()
-	VCMPPS(Imm(0x03), s, s, nan) // UNORD_Q
-	mv, mn := GP32(), GP32()
-	VMOVMSKPS(valid, mv)
-	VMOVMSKPS(nan, mn)
-	ANDL(mv, mn)
-	JNE(LabelRef("nan"))
-	Comment("Count the relevant items, valid and not.")
-	mr, c := GP32(), GP32()
-	VMOVMSKPS(rel, mr)
-	MOVL(mr, c)
-	ANDL(mv, c)
-	POPCNTL(c, c)
-	ADDQ(c.As64(), nrel)
-	NOTL(mv)
-	ANDL(mv, mr)
-	POPCNTL(mr, mr)
-	ADDQ(mr.As64(), nout)
-	Comment("pick selects the valid items that go to keys, the others go to oth.")
-	pick, t := YMM(), YMM()
-	VANDNPS(selNZ, zl, pick)
-	VANDPS(selRel, rel, t)
-	VORPS(t, pick, pick)
-	VORPS(selAll, pick, pick)
-	mk, mo := GP32(), GP32()
-	VANDPS(valid, pick, t)
-	VMOVMSKPS(t, mk)
-	VANDNPS(valid, pick, t)
-	VMOVMSKPS(t, mo)
-
-	Comment("The upper halves: the score's bits, zero when its exponent is (a subnormal")
-	Comment("reads as a zero, and -0 + 0 is +0), then made to sort ascending for a")
-	Comment("descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.")
-	hi := YMM()
-	VPAND(exp, s, t)
-	VPCMPEQD(zero, t, t)
-	VPANDN(s, t, hi)
-	VPSRAD(Imm(31), hi, t)
-	VPANDN(mag, t, t)
-	VPXOR(t, hi, hi)
-	Comment("The lower halves: the index, with bit 31 by the tie policy.")
-	VPXOR(tieXor, rel, lo)
-	VPAND(tieAnd, lo, lo)
-	VPOR(idx, lo, lo)
-	VPADDD(eight, idx, idx)
-
-	Comment("Left-pack both halves by each mask, interleave them and store 8 keys.")
-	for _, d := range []struct {
-		m   reg.GPVirtual
-		p   reg.Register
-		cnt reg.GPVirtual
-	}{{mk, kp, nk}, {mo, op, no}} {
-		perm, ph, k0 := YMM(), YMM(), YMM()
-		m64, cnt := d.m.As64(), GP64()
-		POPCNTQ(m64, cnt)
-		SHLQ(Imm(5), m64)
-		VMOVDQU(Mem{Base: tp, Index: m64, Scale: 1}, perm)
-		VPERMD(hi, perm, ph)
-		VPERMD(lo, perm, perm)
-		VPUNPCKLDQ(ph, perm, k0)
-		VPUNPCKHDQ(ph, perm, ph)
-		VMOVDQU(k0, Mem{Base: d.p, Index: d.cnt, Scale: 8})
-		VMOVDQU(ph, Mem{Base: d.p, Index: d.cnt, Scale: 8, Disp: 32})
-		ADDQ(cnt, d.cnt)
-	}
+	JGE(LabelRef("tail"))
+	block(nil)
 	ADDQ(Imm(8), i)
 	JMP(LabelRef("pack"))
 
-	Label("nan")
-	BSFL(mn, mn)
-	ADDQ(mn.As64(), i)
-	ADDQ(Load(Param("lab").Len(), GP64()), i)
-	Store(nk, ReturnIndex(0))
-	Store(no, ReturnIndex(1))
-	Store(nrel, ReturnIndex(2))
-	Store(nout, ReturnIndex(3))
-	Store(i, ReturnIndex(4))
-	VZEROUPPER()
-	RET()
+	Comment("The last len(lab) % 8 items, loaded under a mask of their lanes.")
+	Label("tail")
+	rem := GP64()
+	Load(Param("lab").Len(), rem)
+	ANDQ(Imm(7), rem)
+	JE(LabelRef("packed"))
+	rx, tail := XMM(), YMM()
+	VMOVD(rem.As32(), rx)
+	VPBROADCASTD(rx, tail)
+	VPCMPGTD(iota, tail, tail)
+	block(tail)
 
 	Label("packed")
 	Store(nk, ReturnIndex(0))
@@ -388,6 +407,21 @@ func pack32() {
 	Store(nrel, ReturnIndex(2))
 	Store(nout, ReturnIndex(3))
 	MOVQ(I64(-1), i)
+	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+
+	Comment("The first valid NaN is at n8 + i + its lane.")
+	Label("nan")
+	BSFL(bad, bad)
+	ADDQ(bad.As64(), i)
+	n8 := Load(Param("lab").Len(), GP64())
+	ANDQ(I32(-8), n8)
+	ADDQ(n8, i)
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
 	Store(i, ReturnIndex(4))
 	VZEROUPPER()
 	RET()
