@@ -60,19 +60,15 @@ func countTied32(ends, oth []key32, ahead, tied []int) {
 		}
 		return
 	}
-	var piv [2 * vecPivots]uint64
+	var scores [vecPivots]uint32
 	var cnt [2 * vecPivots]int
 	for j, k := range ends[:nr] {
-		piv[j] = uint64(k) | (1<<32 - 1)
-		piv[nr+j] = uint64(k.floor()) - 1 // k.floor() == 0 wraps: see below
+		scores[j] = uint32(k.score())
 	}
-	vec.CountLE(keyBits32(oth), piv[:2*nr], cnt[:2*nr])
+	vec.CountScores(keyBits32(oth), scores[:nr], cnt[nr:2*nr], cnt[:nr])
 	hi, lo := cnt[:nr], cnt[nr:2*nr]
 	prev := 0 // hi[p-1]
 	for p := range nr {
-		if ends[p].floor() == 0 {
-			lo[p] = 0 // no key's score bits are below 0
-		}
 		if p == 0 || ends[p-1].score() != ends[p].score() {
 			tied[p] = hi[p] - lo[p]
 			ahead[p] = hi[p] - prev - tied[p]

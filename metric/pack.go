@@ -1,10 +1,6 @@
 package metric
 
-import (
-	"unsafe"
-
-	"github.com/rankmetrics/rankmetrics/metric/internal/vec"
-)
+import "github.com/rankmetrics/rankmetrics/metric/internal/vec"
 
 // packVec says whether the float32 kernels mask their lists and pack their
 // sort keys with vec.Pack32 when every slot weighs the same positive weight.
@@ -38,11 +34,6 @@ func packKeys32(lab, sc []float32, keys, oth []key32, thr float32, ragged bool, 
 	n0, o0 := len(keys), len(oth)
 	// Pack writes whole packets of 8 keys; keys keeps room for the sentinel.
 	keys, oth = grow(keys, n0+(len(lab)+8)&^7), grow(oth, o0+(len(lab)+7)&^7)
-	r := c.Pack(lab, sc, keysAsUint64(keys[n0:]), keysAsUint64(oth[o0:]))
+	r := c.Pack(lab, sc, keyBits32(keys[n0:]), keyBits32(oth[o0:]))
 	return keys[:n0+r.Keys], oth[:o0+r.Oth], r.Rel, r.Out, r.Bad
-}
-
-// keysAsUint64 returns keys as the uint64s they are.
-func keysAsUint64(keys []key32) []uint64 {
-	return unsafe.Slice((*uint64)(unsafe.SliceData(keys)), len(keys))
 }

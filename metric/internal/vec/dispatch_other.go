@@ -33,3 +33,8 @@ func pack32AVX2(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, 
 	r := c.packGo(lab, sc, 0, keys, oth, Packed{Bad: -1})
 	return r.Keys, r.Oth, r.Rel, r.Out, r.Bad
 }
+
+// countScoresAVX2 stands in for the assembly kernel, which this build lacks.
+func countScoresAVX2(xs []uint64, scores []uint32, below, atOrBelow []int) {
+	countScoresGo(xs, scores, below, atOrBelow)
+}

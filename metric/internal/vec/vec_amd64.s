@@ -2565,3 +2565,191 @@ DATA packiota<>+20(SB)/4, $0x00000005
 DATA packiota<>+24(SB)/4, $0x00000006
 DATA packiota<>+28(SB)/4, $0x00000007
 GLOBL packiota<>(SB), RODATA|NOPTR, $32
+
+// func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·countScoresAVX2(SB), NOSPLIT, $0-96
+	MOVQ xs_base+0(FP), AX
+	MOVQ xs_len+8(FP), CX
+	MOVQ scores_base+24(FP), DX
+	MOVQ scores_len+32(FP), BX
+	MOVQ below_base+48(FP), SI
+	MOVQ atOrBelow_base+72(FP), DI
+
+	// Unsigned order is signed order with the sign bits flipped.
+	MOVQ BX, R8
+	DECQ R8
+	XORQ R9, R9
+
+	// Four scores at a time, the last one repeated to fill the last block.
+block:
+	CMPQ         R9, BX
+	JAE          done
+	MOVQ         R9, R10
+	CMPQ         R10, R8
+	CMOVQHI      R8, R10
+	VPBROADCASTD (DX)(R10*4), Y0
+	VPXOR        scoresign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVQ         R9, R10
+	ADDQ         $0x01, R10
+	CMPQ         R10, R8
+	CMOVQHI      R8, R10
+	VPBROADCASTD (DX)(R10*4), Y3
+	VPXOR        scoresign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         R9, R10
+	ADDQ         $0x02, R10
+	CMPQ         R10, R8
+	CMOVQHI      R8, R10
+	VPBROADCASTD (DX)(R10*4), Y6
+	VPXOR        scoresign<>+0(SB), Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	MOVQ         R9, R10
+	ADDQ         $0x03, R10
+	CMPQ         R10, R8
+	CMOVQHI      R8, R10
+	VPBROADCASTD (DX)(R10*4), Y9
+	VPXOR        scoresign<>+0(SB), Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the elements above and at score k.
+vector:
+	CMPQ    R10, CX
+	JAE     reduce
+	VMOVDQU (AX)(R10*8), Y12
+
+	// The odd dwords of 8 keys are their upper halves (in another order).
+	VSHUFPS  $0xdd, 32(AX)(R10*8), Y12, Y12
+	VPXOR    scoresign<>+0(SB), Y12, Y12
+	VPCMPGTD Y0, Y12, Y13
+	VPSUBD   Y13, Y1, Y1
+	VPCMPEQD Y0, Y12, Y13
+	VPSUBD   Y13, Y2, Y2
+	VPCMPGTD Y3, Y12, Y13
+	VPSUBD   Y13, Y4, Y4
+	VPCMPEQD Y3, Y12, Y13
+	VPSUBD   Y13, Y5, Y5
+	VPCMPGTD Y6, Y12, Y13
+	VPSUBD   Y13, Y7, Y7
+	VPCMPEQD Y6, Y12, Y13
+	VPSUBD   Y13, Y8, Y8
+	VPCMPGTD Y9, Y12, Y13
+	VPSUBD   Y13, Y10, Y10
+	VPCMPEQD Y9, Y12, Y13
+	VPSUBD   Y13, Y11, Y11
+	ADDQ     $0x08, R10
+	JMP      vector
+
+reduce:
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	VMOVD        X1, R10
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPADDD       X0, X2, X2
+	VMOVD        X2, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, (DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, (SI)(R9*8)
+	MOVQ         R9, R10
+	ADDQ         $0x01, R10
+	CMPQ         R10, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDD       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDD       X0, X4, X4
+	VPSHUFD      $0xb1, X4, X0
+	VPADDD       X0, X4, X4
+	VMOVD        X4, R10
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDD       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDD       X0, X5, X5
+	VPSHUFD      $0xb1, X5, X0
+	VPADDD       X0, X5, X5
+	VMOVD        X5, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 8(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 8(SI)(R9*8)
+	MOVQ         R9, R10
+	ADDQ         $0x02, R10
+	CMPQ         R10, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDD       X0, X7, X7
+	VPSHUFD      $0x4e, X7, X0
+	VPADDD       X0, X7, X7
+	VPSHUFD      $0xb1, X7, X0
+	VPADDD       X0, X7, X7
+	VMOVD        X7, R10
+	VEXTRACTI128 $0x01, Y8, X0
+	VPADDD       X0, X8, X8
+	VPSHUFD      $0x4e, X8, X0
+	VPADDD       X0, X8, X8
+	VPSHUFD      $0xb1, X8, X0
+	VPADDD       X0, X8, X8
+	VMOVD        X8, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 16(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 16(SI)(R9*8)
+	MOVQ         R9, R10
+	ADDQ         $0x03, R10
+	CMPQ         R10, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y10, X0
+	VPADDD       X0, X10, X10
+	VPSHUFD      $0x4e, X10, X0
+	VPADDD       X0, X10, X10
+	VPSHUFD      $0xb1, X10, X0
+	VPADDD       X0, X10, X10
+	VMOVD        X10, R10
+	VEXTRACTI128 $0x01, Y11, X0
+	VPADDD       X0, X11, X11
+	VPSHUFD      $0x4e, X11, X0
+	VPADDD       X0, X11, X11
+	VPSHUFD      $0xb1, X11, X0
+	VPADDD       X0, X11, X11
+	VMOVD        X11, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 24(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 24(SI)(R9*8)
+
+next:
+	ADDQ $0x04, R9
+	JMP  block
+
+done:
+	VZEROUPPER
+	RET
+
+DATA scoresign<>+0(SB)/4, $0x80000000
+DATA scoresign<>+4(SB)/4, $0x80000000
+DATA scoresign<>+8(SB)/4, $0x80000000
+DATA scoresign<>+12(SB)/4, $0x80000000
+DATA scoresign<>+16(SB)/4, $0x80000000
+DATA scoresign<>+20(SB)/4, $0x80000000
+DATA scoresign<>+24(SB)/4, $0x80000000
+DATA scoresign<>+28(SB)/4, $0x80000000
+GLOBL scoresign<>(SB), RODATA|NOPTR, $32

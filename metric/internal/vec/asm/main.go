@@ -21,6 +21,7 @@ func main() {
 	packets32()
 	countLE()
 	pack32()
+	countScores()
 	Generate()
 }
 
@@ -423,6 +424,113 @@ func pack32() {
 	Store(nrel, ReturnIndex(2))
 	Store(nout, ReturnIndex(3))
 	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+}
+
+func countScores() {
+	TEXT("countScoresAVX2", NOSPLIT, "func(xs []uint64, scores []uint32, below, atOrBelow []int)")
+	Pragma("noescape")
+	Doc(
+		"countScoresAVX2 is countScoresGo on AVX2 for len(xs) a multiple of 8: it sets",
+		"below[j] and atOrBelow[j] to the numbers of elements of xs whose upper 32 bits",
+		"are < and <= scores[j], unsigned; below and atOrBelow hold len(scores) counts.",
+	)
+	xp := Load(Param("xs").Base(), GP64())
+	n := Load(Param("xs").Len(), GP64())
+	pp := Load(Param("scores").Base(), GP64())
+	np := Load(Param("scores").Len(), GP64())
+	bp := Load(Param("below").Base(), GP64())
+	ap := Load(Param("atOrBelow").Base(), GP64())
+
+	Comment("Unsigned order is signed order with the sign bits flipped.")
+	sign := GLOBL("scoresign", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(4*j, U32(1<<31))
+	}
+
+	last := GP64()
+	MOVQ(np, last)
+	DECQ(last)
+	j := GP64()
+	XORQ(j, j)
+
+	Comment("Four scores at a time, the last one repeated to fill the last block.")
+	Label("block")
+	CMPQ(j, np)
+	JAE(LabelRef("done"))
+	var pv, gt, eq [4]reg.VecVirtual
+	for k := range pv {
+		t := GP64()
+		MOVQ(j, t)
+		if k > 0 {
+			ADDQ(Imm(uint64(k)), t)
+		}
+		CMPQ(t, last)
+		CMOVQHI(last, t)
+		pv[k] = YMM()
+		VPBROADCASTD(Mem{Base: pp, Index: t, Scale: 4}, pv[k])
+		VPXOR(sign, pv[k], pv[k])
+		gt[k], eq[k] = YMM(), YMM()
+		VPXOR(gt[k], gt[k], gt[k])
+		VPXOR(eq[k], eq[k], eq[k])
+	}
+	i := GP64()
+	XORQ(i, i)
+
+	Comment("gt[k] and eq[k] count, lane by lane, the elements above and at score k.")
+	Label("vector")
+	CMPQ(i, n)
+	JAE(LabelRef("reduce"))
+	h, t := YMM(), YMM()
+	VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, h)
+	Comment("The odd dwords of 8 keys are their upper halves (in another order).")
+	VSHUFPS(Imm(0xdd), Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, h, h)
+	VPXOR(sign, h, h)
+	for k := range pv {
+		VPCMPGTD(pv[k], h, t)
+		VPSUBD(t, gt[k], gt[k])
+		VPCMPEQD(pv[k], h, t)
+		VPSUBD(t, eq[k], eq[k])
+	}
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("vector"))
+
+	Label("reduce")
+	sum := func(y reg.VecVirtual) reg.GPVirtual {
+		hi := XMM()
+		VEXTRACTI128(Imm(1), y, hi)
+		lo := y.AsX()
+		VPADDD(hi, lo, lo)
+		VPSHUFD(Imm(0x4e), lo, hi)
+		VPADDD(hi, lo, lo)
+		VPSHUFD(Imm(0xb1), lo, hi)
+		VPADDD(hi, lo, lo)
+		g := GP32()
+		VMOVD(lo, g)
+		return g
+	}
+	for k := range pv {
+		if k > 0 {
+			t := GP64()
+			MOVQ(j, t)
+			ADDQ(Imm(uint64(k)), t)
+			CMPQ(t, np)
+			JAE(LabelRef("next"))
+		}
+		g, e := sum(gt[k]), sum(eq[k])
+		le := GP64()
+		MOVQ(n, le)
+		SUBQ(g.As64(), le)
+		MOVQ(le, Mem{Base: ap, Index: j, Scale: 8, Disp: 8 * k})
+		SUBQ(e.As64(), le)
+		MOVQ(le, Mem{Base: bp, Index: j, Scale: 8, Disp: 8 * k})
+	}
+	Label("next")
+	ADDQ(Imm(4), j)
+	JMP(LabelRef("block"))
+
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
