@@ -95,3 +95,23 @@ func countTied32(ends, oth []key32, ahead, tied []int) {
 	}
 	ahead[nr] = len(oth) - prev
 }
+
+// sortKeys32 sorts keys ascending. The keys must be distinct, as a list's
+// keys are (their tie-break bits hold the item's index). With AVX2, up to
+// vecPivots keys are sorted by rank: each goes to the place given by the
+// number of keys at or below it, counted with vector comparisons, which has
+// no branch to mispredict.
+func sortKeys32(keys []key32) {
+	n := len(keys)
+	if !vec.Accelerated() || n <= 4 || n > vecPivots {
+		sortOrdered(keys)
+		return
+	}
+	var tmp [vecPivots]key32
+	var at [vecPivots]int
+	copy(tmp[:n], keys)
+	vec.CountLE(keyBits32(tmp[:n]), keyBits32(tmp[:n]), at[:n])
+	for j, k := range tmp[:n] {
+		keys[at[j]-1] = k
+	}
+}
