@@ -24,9 +24,9 @@ func countLEAVX2(xs []uint64, pivots []uint64, counts []int)
 //go:noescape
 func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[8]uint32) (nk int, no int, nrel int, nout int, bad int)
 
-// countScoresAVX2 is countScoresGo on AVX2 for len(xs) a multiple of 8: it sets
-// below[j] and atOrBelow[j] to the numbers of elements of xs whose upper 32 bits
-// are < and <= scores[j], unsigned; below and atOrBelow hold len(scores) counts.
+// countScoresAVX2 is countScoresGo on AVX2: it sets below[j] and atOrBelow[j] to
+// the numbers of elements of xs whose upper 32 bits are < and <= scores[j],
+// unsigned; below and atOrBelow hold len(scores) counts.
 //
 //go:noescape
 func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)

@@ -70,18 +70,5 @@ func CountScores(xs []uint64, scores []uint32, below, atOrBelow []int) {
 		countScoresGo(xs, scores, below, atOrBelow)
 		return
 	}
-	// The kernel takes whole vectors of 8; the last len(xs) % 8 are counted here.
-	n8 := len(xs) &^ 7
-	countScoresAVX2(xs[:n8], scores, below, atOrBelow)
-	for _, x := range xs[n8:] {
-		h := uint32(x >> 32)
-		for j, s := range scores {
-			if h < s {
-				below[j]++
-			}
-			if h <= s {
-				atOrBelow[j]++
-			}
-		}
-	}
+	countScoresAVX2(xs, scores, below, atOrBelow)
 }

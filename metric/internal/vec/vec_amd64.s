@@ -2577,55 +2577,58 @@ TEXT ·countScoresAVX2(SB), NOSPLIT, $0-96
 	MOVQ atOrBelow_base+72(FP), DI
 
 	// Unsigned order is signed order with the sign bits flipped.
-	MOVQ BX, R8
-	DECQ R8
-	XORQ R9, R9
+	// Lane numbers, for the masks of the last len(xs) % 8 elements.
+	MOVQ CX, R8
+	ANDQ $-8, R8
+	MOVQ BX, R9
+	DECQ R9
+	XORQ R10, R10
 
 	// Four scores at a time, the last one repeated to fill the last block.
 block:
-	CMPQ         R9, BX
+	CMPQ         R10, BX
 	JAE          done
-	MOVQ         R9, R10
-	CMPQ         R10, R8
-	CMOVQHI      R8, R10
-	VPBROADCASTD (DX)(R10*4), Y0
+	MOVQ         R10, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y0
 	VPXOR        scoresign<>+0(SB), Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         R9, R10
-	ADDQ         $0x01, R10
-	CMPQ         R10, R8
-	CMOVQHI      R8, R10
-	VPBROADCASTD (DX)(R10*4), Y3
+	MOVQ         R10, R11
+	ADDQ         $0x01, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y3
 	VPXOR        scoresign<>+0(SB), Y3, Y3
 	VPXOR        Y4, Y4, Y4
 	VPXOR        Y5, Y5, Y5
-	MOVQ         R9, R10
-	ADDQ         $0x02, R10
-	CMPQ         R10, R8
-	CMOVQHI      R8, R10
-	VPBROADCASTD (DX)(R10*4), Y6
+	MOVQ         R10, R11
+	ADDQ         $0x02, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y6
 	VPXOR        scoresign<>+0(SB), Y6, Y6
 	VPXOR        Y7, Y7, Y7
 	VPXOR        Y8, Y8, Y8
-	MOVQ         R9, R10
-	ADDQ         $0x03, R10
-	CMPQ         R10, R8
-	CMOVQHI      R8, R10
-	VPBROADCASTD (DX)(R10*4), Y9
+	MOVQ         R10, R11
+	ADDQ         $0x03, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y9
 	VPXOR        scoresign<>+0(SB), Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	XORQ         R10, R10
+	XORQ         R11, R11
 
 	// gt[k] and eq[k] count, lane by lane, the elements above and at score k.
 vector:
-	CMPQ    R10, CX
-	JAE     reduce
-	VMOVDQU (AX)(R10*8), Y12
+	CMPQ    R11, R8
+	JAE     tail
+	VMOVDQU (AX)(R11*8), Y12
 
 	// The odd dwords of 8 keys are their upper halves (in another order).
-	VSHUFPS  $0xdd, 32(AX)(R10*8), Y12, Y12
+	VSHUFPS  $0xdd, 32(AX)(R11*8), Y12, Y12
 	VPXOR    scoresign<>+0(SB), Y12, Y12
 	VPCMPGTD Y0, Y12, Y13
 	VPSUBD   Y13, Y1, Y1
@@ -2643,8 +2646,46 @@ vector:
 	VPSUBD   Y13, Y10, Y10
 	VPCMPEQD Y9, Y12, Y13
 	VPSUBD   Y13, Y11, Y11
-	ADDQ     $0x08, R10
+	ADDQ     $0x08, R11
 	JMP      vector
+
+	// The last len(xs) % 8 elements, loaded under masks of their lanes.
+tail:
+	CMPQ         R11, CX
+	JAE          reduce
+	MOVQ         CX, R12
+	SUBQ         R11, R12
+	VMOVQ        R12, X12
+	VPBROADCASTQ X12, Y12
+	VPCMPGTQ     scorelanes<>+0(SB), Y12, Y13
+	VPCMPGTQ     scorelanes<>+32(SB), Y12, Y12
+	VPMASKMOVQ   (AX)(R11*8), Y13, Y14
+	VPMASKMOVQ   32(AX)(R11*8), Y12, Y15
+	VSHUFPS      $0xdd, Y15, Y14, Y14
+
+	// The dword mask of the upper halves, in their order.
+	VSHUFPS  $0xdd, Y12, Y13, Y13
+	VPXOR    scoresign<>+0(SB), Y14, Y14
+	VPCMPGTD Y0, Y14, Y15
+	VPSUBD   Y15, Y1, Y1
+	VPCMPEQD Y0, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y2, Y2
+	VPCMPGTD Y3, Y14, Y15
+	VPSUBD   Y15, Y4, Y4
+	VPCMPEQD Y3, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y5, Y5
+	VPCMPGTD Y6, Y14, Y15
+	VPSUBD   Y15, Y7, Y7
+	VPCMPEQD Y6, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y8, Y8
+	VPCMPGTD Y9, Y14, Y15
+	VPSUBD   Y15, Y10, Y10
+	VPCMPEQD Y9, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y11, Y11
 
 reduce:
 	VEXTRACTI128 $0x01, Y1, X0
@@ -2653,22 +2694,22 @@ reduce:
 	VPADDD       X0, X1, X1
 	VPSHUFD      $0xb1, X1, X0
 	VPADDD       X0, X1, X1
-	VMOVD        X1, R10
+	VMOVD        X1, R11
 	VEXTRACTI128 $0x01, Y2, X0
 	VPADDD       X0, X2, X2
 	VPSHUFD      $0x4e, X2, X0
 	VPADDD       X0, X2, X2
 	VPSHUFD      $0xb1, X2, X0
 	VPADDD       X0, X2, X2
-	VMOVD        X2, R11
-	MOVQ         CX, R12
-	SUBQ         R10, R12
-	MOVQ         R12, (DI)(R9*8)
-	SUBQ         R11, R12
-	MOVQ         R12, (SI)(R9*8)
-	MOVQ         R9, R10
-	ADDQ         $0x01, R10
-	CMPQ         R10, BX
+	VMOVD        X2, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, (DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, (SI)(R10*8)
+	MOVQ         R10, R11
+	ADDQ         $0x01, R11
+	CMPQ         R11, BX
 	JAE          next
 	VEXTRACTI128 $0x01, Y4, X0
 	VPADDD       X0, X4, X4
@@ -2676,22 +2717,22 @@ reduce:
 	VPADDD       X0, X4, X4
 	VPSHUFD      $0xb1, X4, X0
 	VPADDD       X0, X4, X4
-	VMOVD        X4, R10
+	VMOVD        X4, R11
 	VEXTRACTI128 $0x01, Y5, X0
 	VPADDD       X0, X5, X5
 	VPSHUFD      $0x4e, X5, X0
 	VPADDD       X0, X5, X5
 	VPSHUFD      $0xb1, X5, X0
 	VPADDD       X0, X5, X5
-	VMOVD        X5, R11
-	MOVQ         CX, R12
-	SUBQ         R10, R12
-	MOVQ         R12, 8(DI)(R9*8)
-	SUBQ         R11, R12
-	MOVQ         R12, 8(SI)(R9*8)
-	MOVQ         R9, R10
-	ADDQ         $0x02, R10
-	CMPQ         R10, BX
+	VMOVD        X5, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 8(DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 8(SI)(R10*8)
+	MOVQ         R10, R11
+	ADDQ         $0x02, R11
+	CMPQ         R11, BX
 	JAE          next
 	VEXTRACTI128 $0x01, Y7, X0
 	VPADDD       X0, X7, X7
@@ -2699,22 +2740,22 @@ reduce:
 	VPADDD       X0, X7, X7
 	VPSHUFD      $0xb1, X7, X0
 	VPADDD       X0, X7, X7
-	VMOVD        X7, R10
+	VMOVD        X7, R11
 	VEXTRACTI128 $0x01, Y8, X0
 	VPADDD       X0, X8, X8
 	VPSHUFD      $0x4e, X8, X0
 	VPADDD       X0, X8, X8
 	VPSHUFD      $0xb1, X8, X0
 	VPADDD       X0, X8, X8
-	VMOVD        X8, R11
-	MOVQ         CX, R12
-	SUBQ         R10, R12
-	MOVQ         R12, 16(DI)(R9*8)
-	SUBQ         R11, R12
-	MOVQ         R12, 16(SI)(R9*8)
-	MOVQ         R9, R10
-	ADDQ         $0x03, R10
-	CMPQ         R10, BX
+	VMOVD        X8, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 16(DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 16(SI)(R10*8)
+	MOVQ         R10, R11
+	ADDQ         $0x03, R11
+	CMPQ         R11, BX
 	JAE          next
 	VEXTRACTI128 $0x01, Y10, X0
 	VPADDD       X0, X10, X10
@@ -2722,22 +2763,22 @@ reduce:
 	VPADDD       X0, X10, X10
 	VPSHUFD      $0xb1, X10, X0
 	VPADDD       X0, X10, X10
-	VMOVD        X10, R10
+	VMOVD        X10, R11
 	VEXTRACTI128 $0x01, Y11, X0
 	VPADDD       X0, X11, X11
 	VPSHUFD      $0x4e, X11, X0
 	VPADDD       X0, X11, X11
 	VPSHUFD      $0xb1, X11, X0
 	VPADDD       X0, X11, X11
-	VMOVD        X11, R11
-	MOVQ         CX, R12
-	SUBQ         R10, R12
-	MOVQ         R12, 24(DI)(R9*8)
-	SUBQ         R11, R12
-	MOVQ         R12, 24(SI)(R9*8)
+	VMOVD        X11, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 24(DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 24(SI)(R10*8)
 
 next:
-	ADDQ $0x04, R9
+	ADDQ $0x04, R10
 	JMP  block
 
 done:
@@ -2753,3 +2794,13 @@ DATA scoresign<>+20(SB)/4, $0x80000000
 DATA scoresign<>+24(SB)/4, $0x80000000
 DATA scoresign<>+28(SB)/4, $0x80000000
 GLOBL scoresign<>(SB), RODATA|NOPTR, $32
+
+DATA scorelanes<>+0(SB)/8, $0x0000000000000000
+DATA scorelanes<>+8(SB)/8, $0x0000000000000001
+DATA scorelanes<>+16(SB)/8, $0x0000000000000002
+DATA scorelanes<>+24(SB)/8, $0x0000000000000003
+DATA scorelanes<>+32(SB)/8, $0x0000000000000004
+DATA scorelanes<>+40(SB)/8, $0x0000000000000005
+DATA scorelanes<>+48(SB)/8, $0x0000000000000006
+DATA scorelanes<>+56(SB)/8, $0x0000000000000007
+GLOBL scorelanes<>(SB), RODATA|NOPTR, $64

@@ -432,9 +432,9 @@ func countScores() {
 	TEXT("countScoresAVX2", NOSPLIT, "func(xs []uint64, scores []uint32, below, atOrBelow []int)")
 	Pragma("noescape")
 	Doc(
-		"countScoresAVX2 is countScoresGo on AVX2 for len(xs) a multiple of 8: it sets",
-		"below[j] and atOrBelow[j] to the numbers of elements of xs whose upper 32 bits",
-		"are < and <= scores[j], unsigned; below and atOrBelow hold len(scores) counts.",
+		"countScoresAVX2 is countScoresGo on AVX2: it sets below[j] and atOrBelow[j] to",
+		"the numbers of elements of xs whose upper 32 bits are < and <= scores[j],",
+		"unsigned; below and atOrBelow hold len(scores) counts.",
 	)
 	xp := Load(Param("xs").Base(), GP64())
 	n := Load(Param("xs").Len(), GP64())
@@ -448,6 +448,15 @@ func countScores() {
 	for j := range 8 {
 		DATA(4*j, U32(1<<31))
 	}
+
+	Comment("Lane numbers, for the masks of the last len(xs) % 8 elements.")
+	lanes := GLOBL("scorelanes", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n8 := GP64()
+	MOVQ(n, n8)
+	ANDQ(I32(-8), n8)
 
 	last := GP64()
 	MOVQ(np, last)
@@ -479,22 +488,55 @@ func countScores() {
 	XORQ(i, i)
 
 	Comment("gt[k] and eq[k] count, lane by lane, the elements above and at score k.")
-	Label("vector")
-	CMPQ(i, n)
-	JAE(LabelRef("reduce"))
-	h, t := YMM(), YMM()
-	VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, h)
-	Comment("The odd dwords of 8 keys are their upper halves (in another order).")
-	VSHUFPS(Imm(0xdd), Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, h, h)
-	VPXOR(sign, h, h)
-	for k := range pv {
-		VPCMPGTD(pv[k], h, t)
-		VPSUBD(t, gt[k], gt[k])
-		VPCMPEQD(pv[k], h, t)
-		VPSUBD(t, eq[k], eq[k])
+	// count adds the 8 elements at i. In the tail, mlo and mhi mask the
+	// lanes of the two halves that hold elements (the others load as zeros,
+	// whose score is below every other but may equal one).
+	count := func(mlo, mhi reg.VecVirtual) {
+		h, t := YMM(), YMM()
+		if mlo == nil {
+			VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, h)
+			Comment("The odd dwords of 8 keys are their upper halves (in another order).")
+			VSHUFPS(Imm(0xdd), Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, h, h)
+		} else {
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, mlo, h)
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, mhi, t)
+			VSHUFPS(Imm(0xdd), t, h, h)
+			Comment("The dword mask of the upper halves, in their order.")
+			VSHUFPS(Imm(0xdd), mhi, mlo, mlo)
+		}
+		VPXOR(sign, h, h)
+		for k := range pv {
+			VPCMPGTD(pv[k], h, t)
+			VPSUBD(t, gt[k], gt[k])
+			VPCMPEQD(pv[k], h, t)
+			if mlo != nil {
+				VPAND(mlo, t, t)
+			}
+			VPSUBD(t, eq[k], eq[k])
+		}
 	}
+
+	Label("vector")
+	CMPQ(i, n8)
+	JAE(LabelRef("tail"))
+	count(nil, nil)
 	ADDQ(Imm(8), i)
 	JMP(LabelRef("vector"))
+
+	Comment("The last len(xs) % 8 elements, loaded under masks of their lanes.")
+	Label("tail")
+	CMPQ(i, n)
+	JAE(LabelRef("reduce"))
+	{
+		r, rx, rem, mlo, mhi := GP64(), XMM(), YMM(), YMM(), YMM()
+		MOVQ(n, r)
+		SUBQ(i, r)
+		VMOVQ(r, rx)
+		VPBROADCASTQ(rx, rem)
+		VPCMPGTQ(lanes, rem, mlo)
+		VPCMPGTQ(lanes.Offset(32), rem, mhi)
+		count(mlo, mhi)
+	}
 
 	Label("reduce")
 	sum := func(y reg.VecVirtual) reg.GPVirtual {
