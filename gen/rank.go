@@ -42,7 +42,7 @@ func rankFunc(f *File, v variant) {
 		Id("trAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big1")),
 		Id("swAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big2")),
 		Id("wc").Op("=").Add(v.ftz(Id("wc"))),
-		For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
+		packOrLoop(v, For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
 			Id("wi").Op(":=").Add(weight(Id("i"))),
 			If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
 			If(Op("!").Parens(Id("wi").Op(">=").Id("minPos"+v.Name)).Op("||").Op("!").Parens(Id("ragged").Op("||").Id("l").Op(">").Op("-").Id("minPos"+v.Name))).Block(Continue()),
@@ -56,7 +56,7 @@ func rankFunc(f *File, v variant) {
 			).Else().Block(
 				Id("oth").Op("=").Append(Id("oth"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), False(), Id("i")))),
 			),
-		),
+		)),
 		List(ws().Dot("keys"), ws().Dot("oth")).Op("=").List(Id("rel"), Id("oth")),
 		Id("nr").Op(":=").Len(Id("rel")),
 		Comment("Unit weights sum to the count exactly, in any order."),
@@ -156,6 +156,20 @@ func rankFunc(f *File, v variant) {
 		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Add(v.ftz(Id("tp").Dot("result").Call().Op("/").Id("tr")))),
 		ret(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
 	)
+}
+
+// packOrLoop returns the masking loop of mapRank; for packed float32 keys,
+// under the test of the vector kernel: with unit slot weights, packKeys32
+// (metric/pack.go) masks and packs on AVX2.
+func packOrLoop(v variant, loop Code) Code {
+	if v.Key != "key32" {
+		return loop
+	}
+	return If(Id("packVec").Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op("==").Lit(1)).Block(
+		Var().Id("bad").Int(),
+		List(Id("rel"), Id("oth"), Id("_"), Id("_"), Id("bad")).Op("=").Id("packKeys32").Call(Id("lab"), Id("sc"), Id("rel"), Id("oth"), Lit(1), Id("ragged"), Id("packRelevant"), Id("ties")),
+		If(Id("bad").Op(">=").Lit(0)).Block(Return(Lit(0), Lit(0), Lit(0), Lit(0), Id("bad"))),
+	).Else().Block(loop)
 }
 
 // countAhead writes ahead[lowerBound(sorted, key)]++ for each key of oth:

@@ -15,7 +15,7 @@ const vecPivots = 48
 // number of keys of the sorted rel that are less than it: the count of the
 // keys ranked between rel[p-1] and rel[p]. ahead has len(rel)+1 elements,
 // all zero. With AVX2 and few relevant keys, it counts, for each relevant
-// key, the other keys at or below it, and takes differences.
+// key, the other keys below it, and takes differences.
 func countAhead32(rel, oth []key32, ahead []int) {
 	nr := len(rel)
 	if !vec.Accelerated() || nr == 0 || nr > vecPivots {
@@ -24,7 +24,25 @@ func countAhead32(rel, oth []key32, ahead []int) {
 		}
 		return
 	}
-	vec.CountLE(keyBits32(oth), keyBits32(rel), ahead[:nr])
+	// Compare the score halves only, 8 at a time: the other keys of a higher
+	// score (lower score bits) sort before rel[j]; of those of its score, the
+	// tie-break bits decide, one by one, as score ties are few.
+	var scores [vecPivots]uint32
+	var at [vecPivots]int
+	for j, k := range rel {
+		scores[j] = uint32(k.score())
+	}
+	vec.CountScores(keyBits32(oth), scores[:nr], ahead[:nr], at[:nr])
+	for j, r := range rel {
+		if at[j] == ahead[j] {
+			continue
+		}
+		for _, k := range oth {
+			if k.score() == r.score() && k < r {
+				ahead[j]++
+			}
+		}
+	}
 	ahead[nr] = len(oth) - ahead[nr-1]
 	for j := nr - 1; j > 0; j-- {
 		ahead[j] -= ahead[j-1]
@@ -60,19 +78,15 @@ func countTied32(ends, oth []key32, ahead, tied []int) {
 		}
 		return
 	}
-	var piv [2 * vecPivots]uint64
+	var scores [vecPivots]uint32
 	var cnt [2 * vecPivots]int
 	for j, k := range ends[:nr] {
-		piv[j] = uint64(k) | (1<<32 - 1)
-		piv[nr+j] = uint64(k.floor()) - 1 // k.floor() == 0 wraps: see below
+		scores[j] = uint32(k.score())
 	}
-	vec.CountLE(keyBits32(oth), piv[:2*nr], cnt[:2*nr])
+	vec.CountScores(keyBits32(oth), scores[:nr], cnt[nr:2*nr], cnt[:nr])
 	hi, lo := cnt[:nr], cnt[nr:2*nr]
 	prev := 0 // hi[p-1]
 	for p := range nr {
-		if ends[p].floor() == 0 {
-			lo[p] = 0 // no key's score bits are below 0
-		}
 		if p == 0 || ends[p-1].score() != ends[p].score() {
 			tied[p] = hi[p] - lo[p]
 			ahead[p] = hi[p] - prev - tied[p]
@@ -80,4 +94,24 @@ func countTied32(ends, oth []key32, ahead, tied []int) {
 		prev = hi[p]
 	}
 	ahead[nr] = len(oth) - prev
+}
+
+// sortKeys32 sorts keys ascending. The keys must be distinct, as a list's
+// keys are (their tie-break bits hold the item's index). With AVX2, up to
+// vecPivots keys are sorted by rank: each goes to the place given by the
+// number of keys at or below it, counted with vector comparisons, which has
+// no branch to mispredict.
+func sortKeys32(keys []key32) {
+	n := len(keys)
+	if !vec.Accelerated() || n <= 4 || n > vecPivots {
+		sortOrdered(keys)
+		return
+	}
+	var tmp [vecPivots]key32
+	var at [vecPivots]int
+	copy(tmp[:n], keys)
+	vec.CountLE(keyBits32(tmp[:n]), keyBits32(tmp[:n]), at[:n])
+	for j, k := range tmp[:n] {
+		keys[at[j]-1] = k
+	}
 }

@@ -106,3 +106,24 @@ func TestCountTied32(t *testing.T) {
 		}
 	}
 }
+
+// TestSortKeys32 checks sortKeys32, rank sort included, against slices.Sort
+// on distinct keys with many ties of score.
+func TestSortKeys32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 5))
+	for n := 0; n <= vecPivots+4; n++ {
+		for range 20 {
+			keys := make([]key32, n)
+			for i := range keys {
+				keys[i] = makeKey32(float32(rng.IntN(6))-3, tieBits(Pessimistic, rng.IntN(2) == 0, i))
+			}
+			rng.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			sortKeys32(keys)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("n=%d: %x, want %x", n, keys, want)
+			}
+		}
+	}
+}

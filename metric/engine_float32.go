@@ -197,39 +197,55 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	nrel, nout := 0, 0
 	// A label is compared, not flushed: a subnormal reads as 0, so it is >= 0
 	// and not relevant (thr is normal), and ranks only when it is not 0.
-	for i, l := range lab {
-		wi := wc
-		if items {
-			wi = ftzFloat32(w[i])
-			if wi != 0 {
-				swAcc.add(i, wi)
-			}
+	if packVec && !items && wc > 0 {
+		sel := packNonzero
+		if p.rankAll {
+			sel = packAll
 		}
-		rel := l >= thr
-		if !(wi > 0) || !(p.ragged || l > -minPosFloat32) {
-			if rel {
-				nout++
-			}
-			continue
+		var bad int
+		keys, oth, nrel, nout, bad = packKeys32(lab, sc, keys, oth, thr, p.ragged, sel, p.ties)
+		if bad >= 0 {
+			return bad
 		}
-		s := ftzFloat32(sc[i])
-		if s != s {
-			return i
+		// A key's tie-break bits hold its item's index.
+		for j := 0; len(p.gains) > 0 && j < len(keys); j++ {
+			idx = append(idx, keys[j].index())
 		}
-		if rel {
-			nrel++
+	} else {
+		for i, l := range lab {
+			wi := wc
 			if items {
-				trAcc.add(i, wi)
+				wi = ftzFloat32(w[i])
+				if wi != 0 {
+					swAcc.add(i, wi)
+				}
 			}
-		}
-		key := makeKey32(s, tieBits(p.ties, rel, i))
-		if p.rankAll || !(l > -minPosFloat32 && l < minPosFloat32) {
-			keys = append(keys, key)
-			if len(p.gains) > 0 {
-				idx = append(idx, i)
+			rel := l >= thr
+			if !(wi > 0) || !(p.ragged || l > -minPosFloat32) {
+				if rel {
+					nout++
+				}
+				continue
 			}
-		} else {
-			oth = append(oth, key)
+			s := ftzFloat32(sc[i])
+			if s != s {
+				return i
+			}
+			if rel {
+				nrel++
+				if items {
+					trAcc.add(i, wi)
+				}
+			}
+			key := makeKey32(s, tieBits(p.ties, rel, i))
+			if p.rankAll || !(l > -minPosFloat32 && l < minPosFloat32) {
+				keys = append(keys, key)
+				if len(p.gains) > 0 {
+					idx = append(idx, i)
+				}
+			} else {
+				oth = append(oth, key)
+			}
 		}
 	}
 	// Room for the sentinel place appends.
@@ -320,14 +336,7 @@ func (ws *famFloat32) place(keys, oth []key32, pos []int, ties TiePolicy, rng *r
 	clear(tied)
 	// A key's floor finds the first ranked key of equal or lower score.
 	ends := append(keys, sentinel32)
-	for _, key := range oth {
-		q := lowerBoundFloat32(keys, key.floor())
-		if ends[q].score() == key.score() {
-			tied[q]++
-		} else {
-			ahead[q]++
-		}
-	}
+	countTied32(ends, oth, ahead, tied)
 	r := 0
 	for g := 0; g < nk; {
 		r += ahead[g]
@@ -1107,25 +1116,33 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 	trAcc.reset(n, b*n, &ws.big1)
 	swAcc.reset(n, b*n, &ws.big2)
 	wc = ftzFloat32(wc)
-	for i, l := range lab {
-		wi := slotWeight(w, wc, i)
-		if items && wi != 0 {
-			swAcc.add(i, wi)
+	if packVec && !items && wc == 1 {
+		var bad int
+		rel, oth, _, _, bad = packKeys32(lab, sc, rel, oth, 1, ragged, packRelevant, ties)
+		if bad >= 0 {
+			return 0, 0, 0, 0, bad
 		}
-		if !(wi >= minPosFloat32) || !(ragged || l > -minPosFloat32) {
-			continue
-		}
-		s := ftzFloat32(sc[i])
-		if s != s {
-			return 0, 0, 0, 0, i
-		}
-		if l >= 1 {
-			rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
-			if items || wc != 1 {
-				trAcc.add(i, wi)
+	} else {
+		for i, l := range lab {
+			wi := slotWeight(w, wc, i)
+			if items && wi != 0 {
+				swAcc.add(i, wi)
 			}
-		} else {
-			oth = append(oth, makeKey32(s, tieBits(ties, false, i)))
+			if !(wi >= minPosFloat32) || !(ragged || l > -minPosFloat32) {
+				continue
+			}
+			s := ftzFloat32(sc[i])
+			if s != s {
+				return 0, 0, 0, 0, i
+			}
+			if l >= 1 {
+				rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
+				if items || wc != 1 {
+					trAcc.add(i, wi)
+				}
+			} else {
+				oth = append(oth, makeKey32(s, tieBits(ties, false, i)))
+			}
 		}
 	}
 	ws.keys, ws.oth = rel, oth

@@ -20,6 +20,13 @@ func TestFamilyFloat32SubtopicsMatchReference(t *testing.T) {
 	checkDivReference[float32](t, Float32, 9.999999999999999e-06)
 }
 
+// TestFamilyFloat32PackMatchesLoop checks the vector masking kernel against
+// the Go loop, bit for bit, in every metric of the family and in
+// MeanAveragePrecision, on lists of every length up to 300.
+func TestFamilyFloat32PackMatchesLoop(t *testing.T) {
+	checkPackMatchesLoop(t)
+}
+
 // TestFamilyFloat32AllocatesNothing checks that a steady-state float32 update of a
 // suite of every metric allocates nothing, for every tie policy and weight kind.
 func TestFamilyFloat32AllocatesNothing(t *testing.T) {

@@ -43,7 +43,6 @@ func makeKey32(s float32, tb uint32) key32 {
 
 func (k key32) index() int    { return int(uint32(k) &^ (1 << 31)) }
 func (k key32) score() uint64 { return uint64(k) >> 32 }
-func sortKeys32(keys []key32) { sortOrdered(keys) }
 
 // key64 is the sort key of a float64 score.
 type key64 struct {

@@ -2,6 +2,8 @@
 
 package vec
 
+import "math"
+
 // avx2 is false: this build has no vector kernels.
 const avx2 = false
 
@@ -10,3 +12,29 @@ func packets32AVX2(xs []float32, acc *[8]float32) { packets32Go(xs, acc) }
 
 // countLEAVX2 stands in for the assembly kernel, which this build lacks.
 func countLEAVX2(xs, pivots []uint64, counts []int) { countLEGo(xs, pivots, counts) }
+
+// pack32AVX2 stands in for the assembly kernel, which this build lacks.
+func pack32AVX2(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, nrel, nout, bad int) {
+	var c Pack32
+	c.Thr = math.Float32frombits(cfg[0])
+	c.Ragged = cfg[1] != 0
+	switch {
+	case cfg[3] != 0:
+		c.Keys = KeysRelevant
+	case cfg[4] != 0:
+		c.Keys = KeysAll
+	}
+	switch {
+	case cfg[5] != 0:
+		c.Tie = TieOther
+	case cfg[6] != 0:
+		c.Tie = TieRelevant
+	}
+	r := c.packGo(lab, sc, 0, keys, oth, Packed{Bad: -1})
+	return r.Keys, r.Oth, r.Rel, r.Out, r.Bad
+}
+
+// countScoresAVX2 stands in for the assembly kernel, which this build lacks.
+func countScoresAVX2(xs []uint64, scores []uint32, below, atOrBelow []int) {
+	countScoresGo(xs, scores, below, atOrBelow)
+}

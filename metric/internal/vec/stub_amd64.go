@@ -16,3 +16,17 @@ func packets32AVX2(xs []float32, acc *[8]float32)
 //
 //go:noescape
 func countLEAVX2(xs []uint64, pivots []uint64, counts []int)
+
+// pack32AVX2 is Pack32.packGo on AVX2, with the configuration's broadcast
+// constants in cfg (see Pack32.config). It writes keys 8 at a time: keys and
+// oth must hold len(lab) rounded up to a multiple of 8.
+//
+//go:noescape
+func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[8]uint32) (nk int, no int, nrel int, nout int, bad int)
+
+// countScoresAVX2 is countScoresGo on AVX2: it sets below[j] and atOrBelow[j] to
+// the numbers of elements of xs whose upper 32 bits are < and <= scores[j],
+// unsigned; below and atOrBelow hold len(scores) counts.
+//
+//go:noescape
+func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)

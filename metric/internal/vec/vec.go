@@ -56,3 +56,19 @@ func CountLE(xs, pivots []uint64, counts []int) {
 		}
 	}
 }
+
+// CountScores sets below[j] and atOrBelow[j], for each j < len(scores), to
+// the numbers of elements of xs whose upper 32 bits are less than, and less
+// than or equal to, scores[j]: for package metric's sort keys, the keys of a
+// higher score, and of a higher or equal score. Like CountLE, it takes
+// len(xs)*len(scores) comparisons (eight at a time on AVX2), so callers
+// should use it only when Accelerated. It panics if below or atOrBelow is
+// shorter than scores.
+func CountScores(xs []uint64, scores []uint32, below, atOrBelow []int) {
+	below, atOrBelow = below[:len(scores)], atOrBelow[:len(scores)]
+	if !avx2 {
+		countScoresGo(xs, scores, below, atOrBelow)
+		return
+	}
+	countScoresAVX2(xs, scores, below, atOrBelow)
+}

@@ -236,3 +236,2571 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[8]uint32) (nk int, no int, nrel int, nout int, bad int)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·pack32AVX2(SB), NOSPLIT, $0-144
+	MOVQ         lab_base+0(FP), AX
+	MOVQ         lab_len+8(FP), CX
+	MOVQ         sc_base+24(FP), DX
+	MOVQ         keys_base+48(FP), BX
+	MOVQ         oth_base+72(FP), SI
+	MOVQ         cfg+96(FP), DI
+	LEAQ         packperm<>+0(SB), R8
+	VPBROADCASTD (DI), Y0
+	VPBROADCASTD 4(DI), Y1
+	VPBROADCASTD 8(DI), Y2
+	VPBROADCASTD 12(DI), Y3
+	VPBROADCASTD 16(DI), Y4
+	VPBROADCASTD 20(DI), Y5
+	VPBROADCASTD 24(DI), Y6
+
+	// The fixed constants stay in memory: the registers hold the configuration.
+	VPXOR Y7, Y7, Y7
+
+	// idx holds the items' indices, eight more each round.
+	VMOVDQU packiota<>+0(SB), Y8
+
+	// lp and sp point past the whole packets; i runs from -len(lab)/8*8 to 0.
+	ANDQ $-8, CX
+	LEAQ (AX)(CX*4), AX
+	LEAQ (DX)(CX*4), DX
+	MOVQ CX, R11
+	NEGQ R11
+	XORQ CX, CX
+	XORQ DI, DI
+	XORQ R9, R9
+	XORQ R10, R10
+
+pack:
+	CMPQ    R11, $0x00
+	JGE     tail
+	VMOVUPS (AX)(R11*4), Y9
+	VMOVUPS (DX)(R11*4), Y10
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.
+	VCMPPS $0x1d, Y0, Y9, Y11
+	VCMPPS $0x1e, packconst<>+0(SB), Y9, Y12
+	VCMPPS $0x11, packconst<>+32(SB), Y9, Y9
+	VANDPS Y12, Y9, Y9
+	VORPS  Y1, Y12, Y12
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPS    $0x03, Y10, Y10, Y13
+	VMOVMSKPS Y12, R13
+	VMOVMSKPS Y13, R12
+	ANDL      R13, R12
+	JNE       nan
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPS Y11, R12
+	MOVL      R12, R14
+	ANDL      R13, R14
+	POPCNTL   R14, R14
+	ADDQ      R14, R9
+	NOTL      R13
+	ANDL      R13, R12
+	POPCNTL   R12, R12
+	ADDQ      R12, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPS   Y2, Y9, Y9
+	VANDPS    Y3, Y11, Y13
+	VORPS     Y13, Y9, Y9
+	VORPS     Y4, Y9, Y9
+	VANDPS    Y12, Y9, Y13
+	VMOVMSKPS Y13, R12
+	VANDNPS   Y12, Y9, Y13
+	VMOVMSKPS Y13, R13
+
+	// The upper halves: the score's bits, zero when its exponent is (a subnormal
+	// reads as a zero, and -0 + 0 is +0), then made to sort ascending for a
+	// descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.
+	VPAND    packconst<>+64(SB), Y10, Y13
+	VPCMPEQD Y7, Y13, Y13
+	VPANDN   Y10, Y13, Y9
+	VPSRAD   $0x1f, Y9, Y13
+	VPANDN   packconst<>+96(SB), Y13, Y13
+	VPXOR    Y13, Y9, Y9
+
+	// The lower halves: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y11, Y10
+	VPAND  Y6, Y10, Y10
+	VPOR   Y8, Y10, Y10
+	VPADDD packconst<>+128(SB), Y8, Y8
+
+	// Left-pack both halves by each mask, interleave them and store 8 keys.
+	POPCNTQ    R12, R14
+	SHLQ       $0x05, R12
+	VMOVDQU    (R8)(R12*1), Y11
+	VPERMD     Y9, Y11, Y12
+	VPERMD     Y10, Y11, Y11
+	VPUNPCKLDQ Y12, Y11, Y13
+	VPUNPCKHDQ Y12, Y11, Y12
+	VMOVDQU    Y13, (BX)(CX*8)
+	VMOVDQU    Y12, 32(BX)(CX*8)
+	ADDQ       R14, CX
+	POPCNTQ    R13, R12
+	SHLQ       $0x05, R13
+	VMOVDQU    (R8)(R13*1), Y11
+	VPERMD     Y9, Y11, Y9
+	VPERMD     Y10, Y11, Y11
+	VPUNPCKLDQ Y9, Y11, Y10
+	VPUNPCKHDQ Y9, Y11, Y9
+	VMOVDQU    Y10, (SI)(DI*8)
+	VMOVDQU    Y9, 32(SI)(DI*8)
+	ADDQ       R12, DI
+	ADDQ       $0x08, R11
+	JMP        pack
+
+	// The last len(lab) % 8 items, loaded under a mask of their lanes.
+tail:
+	MOVQ         lab_len+8(FP), R12
+	ANDQ         $0x07, R12
+	JE           packed
+	VMOVD        R12, X9
+	VPBROADCASTD X9, Y9
+	VPCMPGTD     packiota<>+0(SB), Y9, Y9
+	VMASKMOVPS   (AX), Y9, Y10
+	VMASKMOVPS   (DX), Y9, Y11
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.
+	VCMPPS $0x1d, Y0, Y10, Y0
+	VCMPPS $0x1e, packconst<>+0(SB), Y10, Y12
+	VCMPPS $0x11, packconst<>+32(SB), Y10, Y10
+	VANDPS Y12, Y10, Y10
+	VORPS  Y1, Y12, Y12
+	VANDPS Y9, Y12, Y12
+	VANDPS Y9, Y0, Y0
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPS    $0x03, Y11, Y11, Y1
+	VMOVMSKPS Y12, AX
+	VMOVMSKPS Y1, R12
+	ANDL      AX, R12
+	JNE       nan
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPS Y0, DX
+	MOVL      DX, R11
+	ANDL      AX, R11
+	POPCNTL   R11, R11
+	ADDQ      R11, R9
+	NOTL      AX
+	ANDL      AX, DX
+	POPCNTL   DX, DX
+	ADDQ      DX, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPS   Y2, Y10, Y1
+	VANDPS    Y3, Y0, Y2
+	VORPS     Y2, Y1, Y1
+	VORPS     Y4, Y1, Y1
+	VANDPS    Y12, Y1, Y2
+	VMOVMSKPS Y2, AX
+	VANDNPS   Y12, Y1, Y2
+	VMOVMSKPS Y2, DX
+
+	// The upper halves: the score's bits, zero when its exponent is (a subnormal
+	// reads as a zero, and -0 + 0 is +0), then made to sort ascending for a
+	// descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.
+	VPAND    packconst<>+64(SB), Y11, Y2
+	VPCMPEQD Y7, Y2, Y2
+	VPANDN   Y11, Y2, Y1
+	VPSRAD   $0x1f, Y1, Y2
+	VPANDN   packconst<>+96(SB), Y2, Y2
+	VPXOR    Y2, Y1, Y1
+
+	// The lower halves: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y0, Y0
+	VPAND  Y6, Y0, Y0
+	VPOR   Y8, Y0, Y0
+	VPADDD packconst<>+128(SB), Y8, Y8
+
+	// Left-pack both halves by each mask, interleave them and store 8 keys.
+	POPCNTQ    AX, R11
+	SHLQ       $0x05, AX
+	VMOVDQU    (R8)(AX*1), Y2
+	VPERMD     Y1, Y2, Y3
+	VPERMD     Y0, Y2, Y2
+	VPUNPCKLDQ Y3, Y2, Y4
+	VPUNPCKHDQ Y3, Y2, Y3
+	VMOVDQU    Y4, (BX)(CX*8)
+	VMOVDQU    Y3, 32(BX)(CX*8)
+	ADDQ       R11, CX
+	POPCNTQ    DX, AX
+	SHLQ       $0x05, DX
+	VMOVDQU    (R8)(DX*1), Y2
+	VPERMD     Y1, Y2, Y1
+	VPERMD     Y0, Y2, Y2
+	VPUNPCKLDQ Y1, Y2, Y0
+	VPUNPCKHDQ Y1, Y2, Y1
+	VMOVDQU    Y0, (SI)(DI*8)
+	VMOVDQU    Y1, 32(SI)(DI*8)
+	ADDQ       AX, DI
+
+packed:
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
+	MOVQ $-1, R11
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+	// The first valid NaN is at n8 + i + its lane.
+nan:
+	BSFL R12, R12
+	ADDQ R12, R11
+	MOVQ lab_len+8(FP), AX
+	ANDQ $-8, AX
+	ADDQ AX, R11
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+DATA packperm<>+0(SB)/4, $0x00000000
+DATA packperm<>+4(SB)/4, $0x00000000
+DATA packperm<>+8(SB)/4, $0x00000000
+DATA packperm<>+12(SB)/4, $0x00000000
+DATA packperm<>+16(SB)/4, $0x00000000
+DATA packperm<>+20(SB)/4, $0x00000000
+DATA packperm<>+24(SB)/4, $0x00000000
+DATA packperm<>+28(SB)/4, $0x00000000
+DATA packperm<>+32(SB)/4, $0x00000000
+DATA packperm<>+36(SB)/4, $0x00000000
+DATA packperm<>+40(SB)/4, $0x00000000
+DATA packperm<>+44(SB)/4, $0x00000000
+DATA packperm<>+48(SB)/4, $0x00000000
+DATA packperm<>+52(SB)/4, $0x00000000
+DATA packperm<>+56(SB)/4, $0x00000000
+DATA packperm<>+60(SB)/4, $0x00000000
+DATA packperm<>+64(SB)/4, $0x00000001
+DATA packperm<>+68(SB)/4, $0x00000000
+DATA packperm<>+72(SB)/4, $0x00000000
+DATA packperm<>+76(SB)/4, $0x00000000
+DATA packperm<>+80(SB)/4, $0x00000000
+DATA packperm<>+84(SB)/4, $0x00000000
+DATA packperm<>+88(SB)/4, $0x00000000
+DATA packperm<>+92(SB)/4, $0x00000000
+DATA packperm<>+96(SB)/4, $0x00000000
+DATA packperm<>+100(SB)/4, $0x00000001
+DATA packperm<>+104(SB)/4, $0x00000000
+DATA packperm<>+108(SB)/4, $0x00000000
+DATA packperm<>+112(SB)/4, $0x00000000
+DATA packperm<>+116(SB)/4, $0x00000000
+DATA packperm<>+120(SB)/4, $0x00000000
+DATA packperm<>+124(SB)/4, $0x00000000
+DATA packperm<>+128(SB)/4, $0x00000002
+DATA packperm<>+132(SB)/4, $0x00000000
+DATA packperm<>+136(SB)/4, $0x00000000
+DATA packperm<>+140(SB)/4, $0x00000000
+DATA packperm<>+144(SB)/4, $0x00000000
+DATA packperm<>+148(SB)/4, $0x00000000
+DATA packperm<>+152(SB)/4, $0x00000000
+DATA packperm<>+156(SB)/4, $0x00000000
+DATA packperm<>+160(SB)/4, $0x00000000
+DATA packperm<>+164(SB)/4, $0x00000002
+DATA packperm<>+168(SB)/4, $0x00000000
+DATA packperm<>+172(SB)/4, $0x00000000
+DATA packperm<>+176(SB)/4, $0x00000000
+DATA packperm<>+180(SB)/4, $0x00000000
+DATA packperm<>+184(SB)/4, $0x00000000
+DATA packperm<>+188(SB)/4, $0x00000000
+DATA packperm<>+192(SB)/4, $0x00000001
+DATA packperm<>+196(SB)/4, $0x00000002
+DATA packperm<>+200(SB)/4, $0x00000000
+DATA packperm<>+204(SB)/4, $0x00000000
+DATA packperm<>+208(SB)/4, $0x00000000
+DATA packperm<>+212(SB)/4, $0x00000000
+DATA packperm<>+216(SB)/4, $0x00000000
+DATA packperm<>+220(SB)/4, $0x00000000
+DATA packperm<>+224(SB)/4, $0x00000000
+DATA packperm<>+228(SB)/4, $0x00000001
+DATA packperm<>+232(SB)/4, $0x00000000
+DATA packperm<>+236(SB)/4, $0x00000000
+DATA packperm<>+240(SB)/4, $0x00000002
+DATA packperm<>+244(SB)/4, $0x00000000
+DATA packperm<>+248(SB)/4, $0x00000000
+DATA packperm<>+252(SB)/4, $0x00000000
+DATA packperm<>+256(SB)/4, $0x00000003
+DATA packperm<>+260(SB)/4, $0x00000000
+DATA packperm<>+264(SB)/4, $0x00000000
+DATA packperm<>+268(SB)/4, $0x00000000
+DATA packperm<>+272(SB)/4, $0x00000000
+DATA packperm<>+276(SB)/4, $0x00000000
+DATA packperm<>+280(SB)/4, $0x00000000
+DATA packperm<>+284(SB)/4, $0x00000000
+DATA packperm<>+288(SB)/4, $0x00000000
+DATA packperm<>+292(SB)/4, $0x00000003
+DATA packperm<>+296(SB)/4, $0x00000000
+DATA packperm<>+300(SB)/4, $0x00000000
+DATA packperm<>+304(SB)/4, $0x00000000
+DATA packperm<>+308(SB)/4, $0x00000000
+DATA packperm<>+312(SB)/4, $0x00000000
+DATA packperm<>+316(SB)/4, $0x00000000
+DATA packperm<>+320(SB)/4, $0x00000001
+DATA packperm<>+324(SB)/4, $0x00000003
+DATA packperm<>+328(SB)/4, $0x00000000
+DATA packperm<>+332(SB)/4, $0x00000000
+DATA packperm<>+336(SB)/4, $0x00000000
+DATA packperm<>+340(SB)/4, $0x00000000
+DATA packperm<>+344(SB)/4, $0x00000000
+DATA packperm<>+348(SB)/4, $0x00000000
+DATA packperm<>+352(SB)/4, $0x00000000
+DATA packperm<>+356(SB)/4, $0x00000001
+DATA packperm<>+360(SB)/4, $0x00000000
+DATA packperm<>+364(SB)/4, $0x00000000
+DATA packperm<>+368(SB)/4, $0x00000003
+DATA packperm<>+372(SB)/4, $0x00000000
+DATA packperm<>+376(SB)/4, $0x00000000
+DATA packperm<>+380(SB)/4, $0x00000000
+DATA packperm<>+384(SB)/4, $0x00000002
+DATA packperm<>+388(SB)/4, $0x00000003
+DATA packperm<>+392(SB)/4, $0x00000000
+DATA packperm<>+396(SB)/4, $0x00000000
+DATA packperm<>+400(SB)/4, $0x00000000
+DATA packperm<>+404(SB)/4, $0x00000000
+DATA packperm<>+408(SB)/4, $0x00000000
+DATA packperm<>+412(SB)/4, $0x00000000
+DATA packperm<>+416(SB)/4, $0x00000000
+DATA packperm<>+420(SB)/4, $0x00000002
+DATA packperm<>+424(SB)/4, $0x00000000
+DATA packperm<>+428(SB)/4, $0x00000000
+DATA packperm<>+432(SB)/4, $0x00000003
+DATA packperm<>+436(SB)/4, $0x00000000
+DATA packperm<>+440(SB)/4, $0x00000000
+DATA packperm<>+444(SB)/4, $0x00000000
+DATA packperm<>+448(SB)/4, $0x00000001
+DATA packperm<>+452(SB)/4, $0x00000002
+DATA packperm<>+456(SB)/4, $0x00000000
+DATA packperm<>+460(SB)/4, $0x00000000
+DATA packperm<>+464(SB)/4, $0x00000003
+DATA packperm<>+468(SB)/4, $0x00000000
+DATA packperm<>+472(SB)/4, $0x00000000
+DATA packperm<>+476(SB)/4, $0x00000000
+DATA packperm<>+480(SB)/4, $0x00000000
+DATA packperm<>+484(SB)/4, $0x00000001
+DATA packperm<>+488(SB)/4, $0x00000000
+DATA packperm<>+492(SB)/4, $0x00000000
+DATA packperm<>+496(SB)/4, $0x00000002
+DATA packperm<>+500(SB)/4, $0x00000003
+DATA packperm<>+504(SB)/4, $0x00000000
+DATA packperm<>+508(SB)/4, $0x00000000
+DATA packperm<>+512(SB)/4, $0x00000004
+DATA packperm<>+516(SB)/4, $0x00000000
+DATA packperm<>+520(SB)/4, $0x00000000
+DATA packperm<>+524(SB)/4, $0x00000000
+DATA packperm<>+528(SB)/4, $0x00000000
+DATA packperm<>+532(SB)/4, $0x00000000
+DATA packperm<>+536(SB)/4, $0x00000000
+DATA packperm<>+540(SB)/4, $0x00000000
+DATA packperm<>+544(SB)/4, $0x00000000
+DATA packperm<>+548(SB)/4, $0x00000004
+DATA packperm<>+552(SB)/4, $0x00000000
+DATA packperm<>+556(SB)/4, $0x00000000
+DATA packperm<>+560(SB)/4, $0x00000000
+DATA packperm<>+564(SB)/4, $0x00000000
+DATA packperm<>+568(SB)/4, $0x00000000
+DATA packperm<>+572(SB)/4, $0x00000000
+DATA packperm<>+576(SB)/4, $0x00000001
+DATA packperm<>+580(SB)/4, $0x00000004
+DATA packperm<>+584(SB)/4, $0x00000000
+DATA packperm<>+588(SB)/4, $0x00000000
+DATA packperm<>+592(SB)/4, $0x00000000
+DATA packperm<>+596(SB)/4, $0x00000000
+DATA packperm<>+600(SB)/4, $0x00000000
+DATA packperm<>+604(SB)/4, $0x00000000
+DATA packperm<>+608(SB)/4, $0x00000000
+DATA packperm<>+612(SB)/4, $0x00000001
+DATA packperm<>+616(SB)/4, $0x00000000
+DATA packperm<>+620(SB)/4, $0x00000000
+DATA packperm<>+624(SB)/4, $0x00000004
+DATA packperm<>+628(SB)/4, $0x00000000
+DATA packperm<>+632(SB)/4, $0x00000000
+DATA packperm<>+636(SB)/4, $0x00000000
+DATA packperm<>+640(SB)/4, $0x00000002
+DATA packperm<>+644(SB)/4, $0x00000004
+DATA packperm<>+648(SB)/4, $0x00000000
+DATA packperm<>+652(SB)/4, $0x00000000
+DATA packperm<>+656(SB)/4, $0x00000000
+DATA packperm<>+660(SB)/4, $0x00000000
+DATA packperm<>+664(SB)/4, $0x00000000
+DATA packperm<>+668(SB)/4, $0x00000000
+DATA packperm<>+672(SB)/4, $0x00000000
+DATA packperm<>+676(SB)/4, $0x00000002
+DATA packperm<>+680(SB)/4, $0x00000000
+DATA packperm<>+684(SB)/4, $0x00000000
+DATA packperm<>+688(SB)/4, $0x00000004
+DATA packperm<>+692(SB)/4, $0x00000000
+DATA packperm<>+696(SB)/4, $0x00000000
+DATA packperm<>+700(SB)/4, $0x00000000
+DATA packperm<>+704(SB)/4, $0x00000001
+DATA packperm<>+708(SB)/4, $0x00000002
+DATA packperm<>+712(SB)/4, $0x00000000
+DATA packperm<>+716(SB)/4, $0x00000000
+DATA packperm<>+720(SB)/4, $0x00000004
+DATA packperm<>+724(SB)/4, $0x00000000
+DATA packperm<>+728(SB)/4, $0x00000000
+DATA packperm<>+732(SB)/4, $0x00000000
+DATA packperm<>+736(SB)/4, $0x00000000
+DATA packperm<>+740(SB)/4, $0x00000001
+DATA packperm<>+744(SB)/4, $0x00000000
+DATA packperm<>+748(SB)/4, $0x00000000
+DATA packperm<>+752(SB)/4, $0x00000002
+DATA packperm<>+756(SB)/4, $0x00000004
+DATA packperm<>+760(SB)/4, $0x00000000
+DATA packperm<>+764(SB)/4, $0x00000000
+DATA packperm<>+768(SB)/4, $0x00000003
+DATA packperm<>+772(SB)/4, $0x00000004
+DATA packperm<>+776(SB)/4, $0x00000000
+DATA packperm<>+780(SB)/4, $0x00000000
+DATA packperm<>+784(SB)/4, $0x00000000
+DATA packperm<>+788(SB)/4, $0x00000000
+DATA packperm<>+792(SB)/4, $0x00000000
+DATA packperm<>+796(SB)/4, $0x00000000
+DATA packperm<>+800(SB)/4, $0x00000000
+DATA packperm<>+804(SB)/4, $0x00000003
+DATA packperm<>+808(SB)/4, $0x00000000
+DATA packperm<>+812(SB)/4, $0x00000000
+DATA packperm<>+816(SB)/4, $0x00000004
+DATA packperm<>+820(SB)/4, $0x00000000
+DATA packperm<>+824(SB)/4, $0x00000000
+DATA packperm<>+828(SB)/4, $0x00000000
+DATA packperm<>+832(SB)/4, $0x00000001
+DATA packperm<>+836(SB)/4, $0x00000003
+DATA packperm<>+840(SB)/4, $0x00000000
+DATA packperm<>+844(SB)/4, $0x00000000
+DATA packperm<>+848(SB)/4, $0x00000004
+DATA packperm<>+852(SB)/4, $0x00000000
+DATA packperm<>+856(SB)/4, $0x00000000
+DATA packperm<>+860(SB)/4, $0x00000000
+DATA packperm<>+864(SB)/4, $0x00000000
+DATA packperm<>+868(SB)/4, $0x00000001
+DATA packperm<>+872(SB)/4, $0x00000000
+DATA packperm<>+876(SB)/4, $0x00000000
+DATA packperm<>+880(SB)/4, $0x00000003
+DATA packperm<>+884(SB)/4, $0x00000004
+DATA packperm<>+888(SB)/4, $0x00000000
+DATA packperm<>+892(SB)/4, $0x00000000
+DATA packperm<>+896(SB)/4, $0x00000002
+DATA packperm<>+900(SB)/4, $0x00000003
+DATA packperm<>+904(SB)/4, $0x00000000
+DATA packperm<>+908(SB)/4, $0x00000000
+DATA packperm<>+912(SB)/4, $0x00000004
+DATA packperm<>+916(SB)/4, $0x00000000
+DATA packperm<>+920(SB)/4, $0x00000000
+DATA packperm<>+924(SB)/4, $0x00000000
+DATA packperm<>+928(SB)/4, $0x00000000
+DATA packperm<>+932(SB)/4, $0x00000002
+DATA packperm<>+936(SB)/4, $0x00000000
+DATA packperm<>+940(SB)/4, $0x00000000
+DATA packperm<>+944(SB)/4, $0x00000003
+DATA packperm<>+948(SB)/4, $0x00000004
+DATA packperm<>+952(SB)/4, $0x00000000
+DATA packperm<>+956(SB)/4, $0x00000000
+DATA packperm<>+960(SB)/4, $0x00000001
+DATA packperm<>+964(SB)/4, $0x00000002
+DATA packperm<>+968(SB)/4, $0x00000000
+DATA packperm<>+972(SB)/4, $0x00000000
+DATA packperm<>+976(SB)/4, $0x00000003
+DATA packperm<>+980(SB)/4, $0x00000004
+DATA packperm<>+984(SB)/4, $0x00000000
+DATA packperm<>+988(SB)/4, $0x00000000
+DATA packperm<>+992(SB)/4, $0x00000000
+DATA packperm<>+996(SB)/4, $0x00000001
+DATA packperm<>+1000(SB)/4, $0x00000004
+DATA packperm<>+1004(SB)/4, $0x00000000
+DATA packperm<>+1008(SB)/4, $0x00000002
+DATA packperm<>+1012(SB)/4, $0x00000003
+DATA packperm<>+1016(SB)/4, $0x00000000
+DATA packperm<>+1020(SB)/4, $0x00000000
+DATA packperm<>+1024(SB)/4, $0x00000005
+DATA packperm<>+1028(SB)/4, $0x00000000
+DATA packperm<>+1032(SB)/4, $0x00000000
+DATA packperm<>+1036(SB)/4, $0x00000000
+DATA packperm<>+1040(SB)/4, $0x00000000
+DATA packperm<>+1044(SB)/4, $0x00000000
+DATA packperm<>+1048(SB)/4, $0x00000000
+DATA packperm<>+1052(SB)/4, $0x00000000
+DATA packperm<>+1056(SB)/4, $0x00000000
+DATA packperm<>+1060(SB)/4, $0x00000005
+DATA packperm<>+1064(SB)/4, $0x00000000
+DATA packperm<>+1068(SB)/4, $0x00000000
+DATA packperm<>+1072(SB)/4, $0x00000000
+DATA packperm<>+1076(SB)/4, $0x00000000
+DATA packperm<>+1080(SB)/4, $0x00000000
+DATA packperm<>+1084(SB)/4, $0x00000000
+DATA packperm<>+1088(SB)/4, $0x00000001
+DATA packperm<>+1092(SB)/4, $0x00000005
+DATA packperm<>+1096(SB)/4, $0x00000000
+DATA packperm<>+1100(SB)/4, $0x00000000
+DATA packperm<>+1104(SB)/4, $0x00000000
+DATA packperm<>+1108(SB)/4, $0x00000000
+DATA packperm<>+1112(SB)/4, $0x00000000
+DATA packperm<>+1116(SB)/4, $0x00000000
+DATA packperm<>+1120(SB)/4, $0x00000000
+DATA packperm<>+1124(SB)/4, $0x00000001
+DATA packperm<>+1128(SB)/4, $0x00000000
+DATA packperm<>+1132(SB)/4, $0x00000000
+DATA packperm<>+1136(SB)/4, $0x00000005
+DATA packperm<>+1140(SB)/4, $0x00000000
+DATA packperm<>+1144(SB)/4, $0x00000000
+DATA packperm<>+1148(SB)/4, $0x00000000
+DATA packperm<>+1152(SB)/4, $0x00000002
+DATA packperm<>+1156(SB)/4, $0x00000005
+DATA packperm<>+1160(SB)/4, $0x00000000
+DATA packperm<>+1164(SB)/4, $0x00000000
+DATA packperm<>+1168(SB)/4, $0x00000000
+DATA packperm<>+1172(SB)/4, $0x00000000
+DATA packperm<>+1176(SB)/4, $0x00000000
+DATA packperm<>+1180(SB)/4, $0x00000000
+DATA packperm<>+1184(SB)/4, $0x00000000
+DATA packperm<>+1188(SB)/4, $0x00000002
+DATA packperm<>+1192(SB)/4, $0x00000000
+DATA packperm<>+1196(SB)/4, $0x00000000
+DATA packperm<>+1200(SB)/4, $0x00000005
+DATA packperm<>+1204(SB)/4, $0x00000000
+DATA packperm<>+1208(SB)/4, $0x00000000
+DATA packperm<>+1212(SB)/4, $0x00000000
+DATA packperm<>+1216(SB)/4, $0x00000001
+DATA packperm<>+1220(SB)/4, $0x00000002
+DATA packperm<>+1224(SB)/4, $0x00000000
+DATA packperm<>+1228(SB)/4, $0x00000000
+DATA packperm<>+1232(SB)/4, $0x00000005
+DATA packperm<>+1236(SB)/4, $0x00000000
+DATA packperm<>+1240(SB)/4, $0x00000000
+DATA packperm<>+1244(SB)/4, $0x00000000
+DATA packperm<>+1248(SB)/4, $0x00000000
+DATA packperm<>+1252(SB)/4, $0x00000001
+DATA packperm<>+1256(SB)/4, $0x00000000
+DATA packperm<>+1260(SB)/4, $0x00000000
+DATA packperm<>+1264(SB)/4, $0x00000002
+DATA packperm<>+1268(SB)/4, $0x00000005
+DATA packperm<>+1272(SB)/4, $0x00000000
+DATA packperm<>+1276(SB)/4, $0x00000000
+DATA packperm<>+1280(SB)/4, $0x00000003
+DATA packperm<>+1284(SB)/4, $0x00000005
+DATA packperm<>+1288(SB)/4, $0x00000000
+DATA packperm<>+1292(SB)/4, $0x00000000
+DATA packperm<>+1296(SB)/4, $0x00000000
+DATA packperm<>+1300(SB)/4, $0x00000000
+DATA packperm<>+1304(SB)/4, $0x00000000
+DATA packperm<>+1308(SB)/4, $0x00000000
+DATA packperm<>+1312(SB)/4, $0x00000000
+DATA packperm<>+1316(SB)/4, $0x00000003
+DATA packperm<>+1320(SB)/4, $0x00000000
+DATA packperm<>+1324(SB)/4, $0x00000000
+DATA packperm<>+1328(SB)/4, $0x00000005
+DATA packperm<>+1332(SB)/4, $0x00000000
+DATA packperm<>+1336(SB)/4, $0x00000000
+DATA packperm<>+1340(SB)/4, $0x00000000
+DATA packperm<>+1344(SB)/4, $0x00000001
+DATA packperm<>+1348(SB)/4, $0x00000003
+DATA packperm<>+1352(SB)/4, $0x00000000
+DATA packperm<>+1356(SB)/4, $0x00000000
+DATA packperm<>+1360(SB)/4, $0x00000005
+DATA packperm<>+1364(SB)/4, $0x00000000
+DATA packperm<>+1368(SB)/4, $0x00000000
+DATA packperm<>+1372(SB)/4, $0x00000000
+DATA packperm<>+1376(SB)/4, $0x00000000
+DATA packperm<>+1380(SB)/4, $0x00000001
+DATA packperm<>+1384(SB)/4, $0x00000000
+DATA packperm<>+1388(SB)/4, $0x00000000
+DATA packperm<>+1392(SB)/4, $0x00000003
+DATA packperm<>+1396(SB)/4, $0x00000005
+DATA packperm<>+1400(SB)/4, $0x00000000
+DATA packperm<>+1404(SB)/4, $0x00000000
+DATA packperm<>+1408(SB)/4, $0x00000002
+DATA packperm<>+1412(SB)/4, $0x00000003
+DATA packperm<>+1416(SB)/4, $0x00000000
+DATA packperm<>+1420(SB)/4, $0x00000000
+DATA packperm<>+1424(SB)/4, $0x00000005
+DATA packperm<>+1428(SB)/4, $0x00000000
+DATA packperm<>+1432(SB)/4, $0x00000000
+DATA packperm<>+1436(SB)/4, $0x00000000
+DATA packperm<>+1440(SB)/4, $0x00000000
+DATA packperm<>+1444(SB)/4, $0x00000002
+DATA packperm<>+1448(SB)/4, $0x00000000
+DATA packperm<>+1452(SB)/4, $0x00000000
+DATA packperm<>+1456(SB)/4, $0x00000003
+DATA packperm<>+1460(SB)/4, $0x00000005
+DATA packperm<>+1464(SB)/4, $0x00000000
+DATA packperm<>+1468(SB)/4, $0x00000000
+DATA packperm<>+1472(SB)/4, $0x00000001
+DATA packperm<>+1476(SB)/4, $0x00000002
+DATA packperm<>+1480(SB)/4, $0x00000000
+DATA packperm<>+1484(SB)/4, $0x00000000
+DATA packperm<>+1488(SB)/4, $0x00000003
+DATA packperm<>+1492(SB)/4, $0x00000005
+DATA packperm<>+1496(SB)/4, $0x00000000
+DATA packperm<>+1500(SB)/4, $0x00000000
+DATA packperm<>+1504(SB)/4, $0x00000000
+DATA packperm<>+1508(SB)/4, $0x00000001
+DATA packperm<>+1512(SB)/4, $0x00000005
+DATA packperm<>+1516(SB)/4, $0x00000000
+DATA packperm<>+1520(SB)/4, $0x00000002
+DATA packperm<>+1524(SB)/4, $0x00000003
+DATA packperm<>+1528(SB)/4, $0x00000000
+DATA packperm<>+1532(SB)/4, $0x00000000
+DATA packperm<>+1536(SB)/4, $0x00000004
+DATA packperm<>+1540(SB)/4, $0x00000005
+DATA packperm<>+1544(SB)/4, $0x00000000
+DATA packperm<>+1548(SB)/4, $0x00000000
+DATA packperm<>+1552(SB)/4, $0x00000000
+DATA packperm<>+1556(SB)/4, $0x00000000
+DATA packperm<>+1560(SB)/4, $0x00000000
+DATA packperm<>+1564(SB)/4, $0x00000000
+DATA packperm<>+1568(SB)/4, $0x00000000
+DATA packperm<>+1572(SB)/4, $0x00000004
+DATA packperm<>+1576(SB)/4, $0x00000000
+DATA packperm<>+1580(SB)/4, $0x00000000
+DATA packperm<>+1584(SB)/4, $0x00000005
+DATA packperm<>+1588(SB)/4, $0x00000000
+DATA packperm<>+1592(SB)/4, $0x00000000
+DATA packperm<>+1596(SB)/4, $0x00000000
+DATA packperm<>+1600(SB)/4, $0x00000001
+DATA packperm<>+1604(SB)/4, $0x00000004
+DATA packperm<>+1608(SB)/4, $0x00000000
+DATA packperm<>+1612(SB)/4, $0x00000000
+DATA packperm<>+1616(SB)/4, $0x00000005
+DATA packperm<>+1620(SB)/4, $0x00000000
+DATA packperm<>+1624(SB)/4, $0x00000000
+DATA packperm<>+1628(SB)/4, $0x00000000
+DATA packperm<>+1632(SB)/4, $0x00000000
+DATA packperm<>+1636(SB)/4, $0x00000001
+DATA packperm<>+1640(SB)/4, $0x00000000
+DATA packperm<>+1644(SB)/4, $0x00000000
+DATA packperm<>+1648(SB)/4, $0x00000004
+DATA packperm<>+1652(SB)/4, $0x00000005
+DATA packperm<>+1656(SB)/4, $0x00000000
+DATA packperm<>+1660(SB)/4, $0x00000000
+DATA packperm<>+1664(SB)/4, $0x00000002
+DATA packperm<>+1668(SB)/4, $0x00000004
+DATA packperm<>+1672(SB)/4, $0x00000000
+DATA packperm<>+1676(SB)/4, $0x00000000
+DATA packperm<>+1680(SB)/4, $0x00000005
+DATA packperm<>+1684(SB)/4, $0x00000000
+DATA packperm<>+1688(SB)/4, $0x00000000
+DATA packperm<>+1692(SB)/4, $0x00000000
+DATA packperm<>+1696(SB)/4, $0x00000000
+DATA packperm<>+1700(SB)/4, $0x00000002
+DATA packperm<>+1704(SB)/4, $0x00000000
+DATA packperm<>+1708(SB)/4, $0x00000000
+DATA packperm<>+1712(SB)/4, $0x00000004
+DATA packperm<>+1716(SB)/4, $0x00000005
+DATA packperm<>+1720(SB)/4, $0x00000000
+DATA packperm<>+1724(SB)/4, $0x00000000
+DATA packperm<>+1728(SB)/4, $0x00000001
+DATA packperm<>+1732(SB)/4, $0x00000002
+DATA packperm<>+1736(SB)/4, $0x00000000
+DATA packperm<>+1740(SB)/4, $0x00000000
+DATA packperm<>+1744(SB)/4, $0x00000004
+DATA packperm<>+1748(SB)/4, $0x00000005
+DATA packperm<>+1752(SB)/4, $0x00000000
+DATA packperm<>+1756(SB)/4, $0x00000000
+DATA packperm<>+1760(SB)/4, $0x00000000
+DATA packperm<>+1764(SB)/4, $0x00000001
+DATA packperm<>+1768(SB)/4, $0x00000005
+DATA packperm<>+1772(SB)/4, $0x00000000
+DATA packperm<>+1776(SB)/4, $0x00000002
+DATA packperm<>+1780(SB)/4, $0x00000004
+DATA packperm<>+1784(SB)/4, $0x00000000
+DATA packperm<>+1788(SB)/4, $0x00000000
+DATA packperm<>+1792(SB)/4, $0x00000003
+DATA packperm<>+1796(SB)/4, $0x00000004
+DATA packperm<>+1800(SB)/4, $0x00000000
+DATA packperm<>+1804(SB)/4, $0x00000000
+DATA packperm<>+1808(SB)/4, $0x00000005
+DATA packperm<>+1812(SB)/4, $0x00000000
+DATA packperm<>+1816(SB)/4, $0x00000000
+DATA packperm<>+1820(SB)/4, $0x00000000
+DATA packperm<>+1824(SB)/4, $0x00000000
+DATA packperm<>+1828(SB)/4, $0x00000003
+DATA packperm<>+1832(SB)/4, $0x00000000
+DATA packperm<>+1836(SB)/4, $0x00000000
+DATA packperm<>+1840(SB)/4, $0x00000004
+DATA packperm<>+1844(SB)/4, $0x00000005
+DATA packperm<>+1848(SB)/4, $0x00000000
+DATA packperm<>+1852(SB)/4, $0x00000000
+DATA packperm<>+1856(SB)/4, $0x00000001
+DATA packperm<>+1860(SB)/4, $0x00000003
+DATA packperm<>+1864(SB)/4, $0x00000000
+DATA packperm<>+1868(SB)/4, $0x00000000
+DATA packperm<>+1872(SB)/4, $0x00000004
+DATA packperm<>+1876(SB)/4, $0x00000005
+DATA packperm<>+1880(SB)/4, $0x00000000
+DATA packperm<>+1884(SB)/4, $0x00000000
+DATA packperm<>+1888(SB)/4, $0x00000000
+DATA packperm<>+1892(SB)/4, $0x00000001
+DATA packperm<>+1896(SB)/4, $0x00000005
+DATA packperm<>+1900(SB)/4, $0x00000000
+DATA packperm<>+1904(SB)/4, $0x00000003
+DATA packperm<>+1908(SB)/4, $0x00000004
+DATA packperm<>+1912(SB)/4, $0x00000000
+DATA packperm<>+1916(SB)/4, $0x00000000
+DATA packperm<>+1920(SB)/4, $0x00000002
+DATA packperm<>+1924(SB)/4, $0x00000003
+DATA packperm<>+1928(SB)/4, $0x00000000
+DATA packperm<>+1932(SB)/4, $0x00000000
+DATA packperm<>+1936(SB)/4, $0x00000004
+DATA packperm<>+1940(SB)/4, $0x00000005
+DATA packperm<>+1944(SB)/4, $0x00000000
+DATA packperm<>+1948(SB)/4, $0x00000000
+DATA packperm<>+1952(SB)/4, $0x00000000
+DATA packperm<>+1956(SB)/4, $0x00000002
+DATA packperm<>+1960(SB)/4, $0x00000005
+DATA packperm<>+1964(SB)/4, $0x00000000
+DATA packperm<>+1968(SB)/4, $0x00000003
+DATA packperm<>+1972(SB)/4, $0x00000004
+DATA packperm<>+1976(SB)/4, $0x00000000
+DATA packperm<>+1980(SB)/4, $0x00000000
+DATA packperm<>+1984(SB)/4, $0x00000001
+DATA packperm<>+1988(SB)/4, $0x00000002
+DATA packperm<>+1992(SB)/4, $0x00000005
+DATA packperm<>+1996(SB)/4, $0x00000000
+DATA packperm<>+2000(SB)/4, $0x00000003
+DATA packperm<>+2004(SB)/4, $0x00000004
+DATA packperm<>+2008(SB)/4, $0x00000000
+DATA packperm<>+2012(SB)/4, $0x00000000
+DATA packperm<>+2016(SB)/4, $0x00000000
+DATA packperm<>+2020(SB)/4, $0x00000001
+DATA packperm<>+2024(SB)/4, $0x00000004
+DATA packperm<>+2028(SB)/4, $0x00000005
+DATA packperm<>+2032(SB)/4, $0x00000002
+DATA packperm<>+2036(SB)/4, $0x00000003
+DATA packperm<>+2040(SB)/4, $0x00000000
+DATA packperm<>+2044(SB)/4, $0x00000000
+DATA packperm<>+2048(SB)/4, $0x00000006
+DATA packperm<>+2052(SB)/4, $0x00000000
+DATA packperm<>+2056(SB)/4, $0x00000000
+DATA packperm<>+2060(SB)/4, $0x00000000
+DATA packperm<>+2064(SB)/4, $0x00000000
+DATA packperm<>+2068(SB)/4, $0x00000000
+DATA packperm<>+2072(SB)/4, $0x00000000
+DATA packperm<>+2076(SB)/4, $0x00000000
+DATA packperm<>+2080(SB)/4, $0x00000000
+DATA packperm<>+2084(SB)/4, $0x00000006
+DATA packperm<>+2088(SB)/4, $0x00000000
+DATA packperm<>+2092(SB)/4, $0x00000000
+DATA packperm<>+2096(SB)/4, $0x00000000
+DATA packperm<>+2100(SB)/4, $0x00000000
+DATA packperm<>+2104(SB)/4, $0x00000000
+DATA packperm<>+2108(SB)/4, $0x00000000
+DATA packperm<>+2112(SB)/4, $0x00000001
+DATA packperm<>+2116(SB)/4, $0x00000006
+DATA packperm<>+2120(SB)/4, $0x00000000
+DATA packperm<>+2124(SB)/4, $0x00000000
+DATA packperm<>+2128(SB)/4, $0x00000000
+DATA packperm<>+2132(SB)/4, $0x00000000
+DATA packperm<>+2136(SB)/4, $0x00000000
+DATA packperm<>+2140(SB)/4, $0x00000000
+DATA packperm<>+2144(SB)/4, $0x00000000
+DATA packperm<>+2148(SB)/4, $0x00000001
+DATA packperm<>+2152(SB)/4, $0x00000000
+DATA packperm<>+2156(SB)/4, $0x00000000
+DATA packperm<>+2160(SB)/4, $0x00000006
+DATA packperm<>+2164(SB)/4, $0x00000000
+DATA packperm<>+2168(SB)/4, $0x00000000
+DATA packperm<>+2172(SB)/4, $0x00000000
+DATA packperm<>+2176(SB)/4, $0x00000002
+DATA packperm<>+2180(SB)/4, $0x00000006
+DATA packperm<>+2184(SB)/4, $0x00000000
+DATA packperm<>+2188(SB)/4, $0x00000000
+DATA packperm<>+2192(SB)/4, $0x00000000
+DATA packperm<>+2196(SB)/4, $0x00000000
+DATA packperm<>+2200(SB)/4, $0x00000000
+DATA packperm<>+2204(SB)/4, $0x00000000
+DATA packperm<>+2208(SB)/4, $0x00000000
+DATA packperm<>+2212(SB)/4, $0x00000002
+DATA packperm<>+2216(SB)/4, $0x00000000
+DATA packperm<>+2220(SB)/4, $0x00000000
+DATA packperm<>+2224(SB)/4, $0x00000006
+DATA packperm<>+2228(SB)/4, $0x00000000
+DATA packperm<>+2232(SB)/4, $0x00000000
+DATA packperm<>+2236(SB)/4, $0x00000000
+DATA packperm<>+2240(SB)/4, $0x00000001
+DATA packperm<>+2244(SB)/4, $0x00000002
+DATA packperm<>+2248(SB)/4, $0x00000000
+DATA packperm<>+2252(SB)/4, $0x00000000
+DATA packperm<>+2256(SB)/4, $0x00000006
+DATA packperm<>+2260(SB)/4, $0x00000000
+DATA packperm<>+2264(SB)/4, $0x00000000
+DATA packperm<>+2268(SB)/4, $0x00000000
+DATA packperm<>+2272(SB)/4, $0x00000000
+DATA packperm<>+2276(SB)/4, $0x00000001
+DATA packperm<>+2280(SB)/4, $0x00000000
+DATA packperm<>+2284(SB)/4, $0x00000000
+DATA packperm<>+2288(SB)/4, $0x00000002
+DATA packperm<>+2292(SB)/4, $0x00000006
+DATA packperm<>+2296(SB)/4, $0x00000000
+DATA packperm<>+2300(SB)/4, $0x00000000
+DATA packperm<>+2304(SB)/4, $0x00000003
+DATA packperm<>+2308(SB)/4, $0x00000006
+DATA packperm<>+2312(SB)/4, $0x00000000
+DATA packperm<>+2316(SB)/4, $0x00000000
+DATA packperm<>+2320(SB)/4, $0x00000000
+DATA packperm<>+2324(SB)/4, $0x00000000
+DATA packperm<>+2328(SB)/4, $0x00000000
+DATA packperm<>+2332(SB)/4, $0x00000000
+DATA packperm<>+2336(SB)/4, $0x00000000
+DATA packperm<>+2340(SB)/4, $0x00000003
+DATA packperm<>+2344(SB)/4, $0x00000000
+DATA packperm<>+2348(SB)/4, $0x00000000
+DATA packperm<>+2352(SB)/4, $0x00000006
+DATA packperm<>+2356(SB)/4, $0x00000000
+DATA packperm<>+2360(SB)/4, $0x00000000
+DATA packperm<>+2364(SB)/4, $0x00000000
+DATA packperm<>+2368(SB)/4, $0x00000001
+DATA packperm<>+2372(SB)/4, $0x00000003
+DATA packperm<>+2376(SB)/4, $0x00000000
+DATA packperm<>+2380(SB)/4, $0x00000000
+DATA packperm<>+2384(SB)/4, $0x00000006
+DATA packperm<>+2388(SB)/4, $0x00000000
+DATA packperm<>+2392(SB)/4, $0x00000000
+DATA packperm<>+2396(SB)/4, $0x00000000
+DATA packperm<>+2400(SB)/4, $0x00000000
+DATA packperm<>+2404(SB)/4, $0x00000001
+DATA packperm<>+2408(SB)/4, $0x00000000
+DATA packperm<>+2412(SB)/4, $0x00000000
+DATA packperm<>+2416(SB)/4, $0x00000003
+DATA packperm<>+2420(SB)/4, $0x00000006
+DATA packperm<>+2424(SB)/4, $0x00000000
+DATA packperm<>+2428(SB)/4, $0x00000000
+DATA packperm<>+2432(SB)/4, $0x00000002
+DATA packperm<>+2436(SB)/4, $0x00000003
+DATA packperm<>+2440(SB)/4, $0x00000000
+DATA packperm<>+2444(SB)/4, $0x00000000
+DATA packperm<>+2448(SB)/4, $0x00000006
+DATA packperm<>+2452(SB)/4, $0x00000000
+DATA packperm<>+2456(SB)/4, $0x00000000
+DATA packperm<>+2460(SB)/4, $0x00000000
+DATA packperm<>+2464(SB)/4, $0x00000000
+DATA packperm<>+2468(SB)/4, $0x00000002
+DATA packperm<>+2472(SB)/4, $0x00000000
+DATA packperm<>+2476(SB)/4, $0x00000000
+DATA packperm<>+2480(SB)/4, $0x00000003
+DATA packperm<>+2484(SB)/4, $0x00000006
+DATA packperm<>+2488(SB)/4, $0x00000000
+DATA packperm<>+2492(SB)/4, $0x00000000
+DATA packperm<>+2496(SB)/4, $0x00000001
+DATA packperm<>+2500(SB)/4, $0x00000002
+DATA packperm<>+2504(SB)/4, $0x00000000
+DATA packperm<>+2508(SB)/4, $0x00000000
+DATA packperm<>+2512(SB)/4, $0x00000003
+DATA packperm<>+2516(SB)/4, $0x00000006
+DATA packperm<>+2520(SB)/4, $0x00000000
+DATA packperm<>+2524(SB)/4, $0x00000000
+DATA packperm<>+2528(SB)/4, $0x00000000
+DATA packperm<>+2532(SB)/4, $0x00000001
+DATA packperm<>+2536(SB)/4, $0x00000006
+DATA packperm<>+2540(SB)/4, $0x00000000
+DATA packperm<>+2544(SB)/4, $0x00000002
+DATA packperm<>+2548(SB)/4, $0x00000003
+DATA packperm<>+2552(SB)/4, $0x00000000
+DATA packperm<>+2556(SB)/4, $0x00000000
+DATA packperm<>+2560(SB)/4, $0x00000004
+DATA packperm<>+2564(SB)/4, $0x00000006
+DATA packperm<>+2568(SB)/4, $0x00000000
+DATA packperm<>+2572(SB)/4, $0x00000000
+DATA packperm<>+2576(SB)/4, $0x00000000
+DATA packperm<>+2580(SB)/4, $0x00000000
+DATA packperm<>+2584(SB)/4, $0x00000000
+DATA packperm<>+2588(SB)/4, $0x00000000
+DATA packperm<>+2592(SB)/4, $0x00000000
+DATA packperm<>+2596(SB)/4, $0x00000004
+DATA packperm<>+2600(SB)/4, $0x00000000
+DATA packperm<>+2604(SB)/4, $0x00000000
+DATA packperm<>+2608(SB)/4, $0x00000006
+DATA packperm<>+2612(SB)/4, $0x00000000
+DATA packperm<>+2616(SB)/4, $0x00000000
+DATA packperm<>+2620(SB)/4, $0x00000000
+DATA packperm<>+2624(SB)/4, $0x00000001
+DATA packperm<>+2628(SB)/4, $0x00000004
+DATA packperm<>+2632(SB)/4, $0x00000000
+DATA packperm<>+2636(SB)/4, $0x00000000
+DATA packperm<>+2640(SB)/4, $0x00000006
+DATA packperm<>+2644(SB)/4, $0x00000000
+DATA packperm<>+2648(SB)/4, $0x00000000
+DATA packperm<>+2652(SB)/4, $0x00000000
+DATA packperm<>+2656(SB)/4, $0x00000000
+DATA packperm<>+2660(SB)/4, $0x00000001
+DATA packperm<>+2664(SB)/4, $0x00000000
+DATA packperm<>+2668(SB)/4, $0x00000000
+DATA packperm<>+2672(SB)/4, $0x00000004
+DATA packperm<>+2676(SB)/4, $0x00000006
+DATA packperm<>+2680(SB)/4, $0x00000000
+DATA packperm<>+2684(SB)/4, $0x00000000
+DATA packperm<>+2688(SB)/4, $0x00000002
+DATA packperm<>+2692(SB)/4, $0x00000004
+DATA packperm<>+2696(SB)/4, $0x00000000
+DATA packperm<>+2700(SB)/4, $0x00000000
+DATA packperm<>+2704(SB)/4, $0x00000006
+DATA packperm<>+2708(SB)/4, $0x00000000
+DATA packperm<>+2712(SB)/4, $0x00000000
+DATA packperm<>+2716(SB)/4, $0x00000000
+DATA packperm<>+2720(SB)/4, $0x00000000
+DATA packperm<>+2724(SB)/4, $0x00000002
+DATA packperm<>+2728(SB)/4, $0x00000000
+DATA packperm<>+2732(SB)/4, $0x00000000
+DATA packperm<>+2736(SB)/4, $0x00000004
+DATA packperm<>+2740(SB)/4, $0x00000006
+DATA packperm<>+2744(SB)/4, $0x00000000
+DATA packperm<>+2748(SB)/4, $0x00000000
+DATA packperm<>+2752(SB)/4, $0x00000001
+DATA packperm<>+2756(SB)/4, $0x00000002
+DATA packperm<>+2760(SB)/4, $0x00000000
+DATA packperm<>+2764(SB)/4, $0x00000000
+DATA packperm<>+2768(SB)/4, $0x00000004
+DATA packperm<>+2772(SB)/4, $0x00000006
+DATA packperm<>+2776(SB)/4, $0x00000000
+DATA packperm<>+2780(SB)/4, $0x00000000
+DATA packperm<>+2784(SB)/4, $0x00000000
+DATA packperm<>+2788(SB)/4, $0x00000001
+DATA packperm<>+2792(SB)/4, $0x00000006
+DATA packperm<>+2796(SB)/4, $0x00000000
+DATA packperm<>+2800(SB)/4, $0x00000002
+DATA packperm<>+2804(SB)/4, $0x00000004
+DATA packperm<>+2808(SB)/4, $0x00000000
+DATA packperm<>+2812(SB)/4, $0x00000000
+DATA packperm<>+2816(SB)/4, $0x00000003
+DATA packperm<>+2820(SB)/4, $0x00000004
+DATA packperm<>+2824(SB)/4, $0x00000000
+DATA packperm<>+2828(SB)/4, $0x00000000
+DATA packperm<>+2832(SB)/4, $0x00000006
+DATA packperm<>+2836(SB)/4, $0x00000000
+DATA packperm<>+2840(SB)/4, $0x00000000
+DATA packperm<>+2844(SB)/4, $0x00000000
+DATA packperm<>+2848(SB)/4, $0x00000000
+DATA packperm<>+2852(SB)/4, $0x00000003
+DATA packperm<>+2856(SB)/4, $0x00000000
+DATA packperm<>+2860(SB)/4, $0x00000000
+DATA packperm<>+2864(SB)/4, $0x00000004
+DATA packperm<>+2868(SB)/4, $0x00000006
+DATA packperm<>+2872(SB)/4, $0x00000000
+DATA packperm<>+2876(SB)/4, $0x00000000
+DATA packperm<>+2880(SB)/4, $0x00000001
+DATA packperm<>+2884(SB)/4, $0x00000003
+DATA packperm<>+2888(SB)/4, $0x00000000
+DATA packperm<>+2892(SB)/4, $0x00000000
+DATA packperm<>+2896(SB)/4, $0x00000004
+DATA packperm<>+2900(SB)/4, $0x00000006
+DATA packperm<>+2904(SB)/4, $0x00000000
+DATA packperm<>+2908(SB)/4, $0x00000000
+DATA packperm<>+2912(SB)/4, $0x00000000
+DATA packperm<>+2916(SB)/4, $0x00000001
+DATA packperm<>+2920(SB)/4, $0x00000006
+DATA packperm<>+2924(SB)/4, $0x00000000
+DATA packperm<>+2928(SB)/4, $0x00000003
+DATA packperm<>+2932(SB)/4, $0x00000004
+DATA packperm<>+2936(SB)/4, $0x00000000
+DATA packperm<>+2940(SB)/4, $0x00000000
+DATA packperm<>+2944(SB)/4, $0x00000002
+DATA packperm<>+2948(SB)/4, $0x00000003
+DATA packperm<>+2952(SB)/4, $0x00000000
+DATA packperm<>+2956(SB)/4, $0x00000000
+DATA packperm<>+2960(SB)/4, $0x00000004
+DATA packperm<>+2964(SB)/4, $0x00000006
+DATA packperm<>+2968(SB)/4, $0x00000000
+DATA packperm<>+2972(SB)/4, $0x00000000
+DATA packperm<>+2976(SB)/4, $0x00000000
+DATA packperm<>+2980(SB)/4, $0x00000002
+DATA packperm<>+2984(SB)/4, $0x00000006
+DATA packperm<>+2988(SB)/4, $0x00000000
+DATA packperm<>+2992(SB)/4, $0x00000003
+DATA packperm<>+2996(SB)/4, $0x00000004
+DATA packperm<>+3000(SB)/4, $0x00000000
+DATA packperm<>+3004(SB)/4, $0x00000000
+DATA packperm<>+3008(SB)/4, $0x00000001
+DATA packperm<>+3012(SB)/4, $0x00000002
+DATA packperm<>+3016(SB)/4, $0x00000006
+DATA packperm<>+3020(SB)/4, $0x00000000
+DATA packperm<>+3024(SB)/4, $0x00000003
+DATA packperm<>+3028(SB)/4, $0x00000004
+DATA packperm<>+3032(SB)/4, $0x00000000
+DATA packperm<>+3036(SB)/4, $0x00000000
+DATA packperm<>+3040(SB)/4, $0x00000000
+DATA packperm<>+3044(SB)/4, $0x00000001
+DATA packperm<>+3048(SB)/4, $0x00000004
+DATA packperm<>+3052(SB)/4, $0x00000006
+DATA packperm<>+3056(SB)/4, $0x00000002
+DATA packperm<>+3060(SB)/4, $0x00000003
+DATA packperm<>+3064(SB)/4, $0x00000000
+DATA packperm<>+3068(SB)/4, $0x00000000
+DATA packperm<>+3072(SB)/4, $0x00000005
+DATA packperm<>+3076(SB)/4, $0x00000006
+DATA packperm<>+3080(SB)/4, $0x00000000
+DATA packperm<>+3084(SB)/4, $0x00000000
+DATA packperm<>+3088(SB)/4, $0x00000000
+DATA packperm<>+3092(SB)/4, $0x00000000
+DATA packperm<>+3096(SB)/4, $0x00000000
+DATA packperm<>+3100(SB)/4, $0x00000000
+DATA packperm<>+3104(SB)/4, $0x00000000
+DATA packperm<>+3108(SB)/4, $0x00000005
+DATA packperm<>+3112(SB)/4, $0x00000000
+DATA packperm<>+3116(SB)/4, $0x00000000
+DATA packperm<>+3120(SB)/4, $0x00000006
+DATA packperm<>+3124(SB)/4, $0x00000000
+DATA packperm<>+3128(SB)/4, $0x00000000
+DATA packperm<>+3132(SB)/4, $0x00000000
+DATA packperm<>+3136(SB)/4, $0x00000001
+DATA packperm<>+3140(SB)/4, $0x00000005
+DATA packperm<>+3144(SB)/4, $0x00000000
+DATA packperm<>+3148(SB)/4, $0x00000000
+DATA packperm<>+3152(SB)/4, $0x00000006
+DATA packperm<>+3156(SB)/4, $0x00000000
+DATA packperm<>+3160(SB)/4, $0x00000000
+DATA packperm<>+3164(SB)/4, $0x00000000
+DATA packperm<>+3168(SB)/4, $0x00000000
+DATA packperm<>+3172(SB)/4, $0x00000001
+DATA packperm<>+3176(SB)/4, $0x00000000
+DATA packperm<>+3180(SB)/4, $0x00000000
+DATA packperm<>+3184(SB)/4, $0x00000005
+DATA packperm<>+3188(SB)/4, $0x00000006
+DATA packperm<>+3192(SB)/4, $0x00000000
+DATA packperm<>+3196(SB)/4, $0x00000000
+DATA packperm<>+3200(SB)/4, $0x00000002
+DATA packperm<>+3204(SB)/4, $0x00000005
+DATA packperm<>+3208(SB)/4, $0x00000000
+DATA packperm<>+3212(SB)/4, $0x00000000
+DATA packperm<>+3216(SB)/4, $0x00000006
+DATA packperm<>+3220(SB)/4, $0x00000000
+DATA packperm<>+3224(SB)/4, $0x00000000
+DATA packperm<>+3228(SB)/4, $0x00000000
+DATA packperm<>+3232(SB)/4, $0x00000000
+DATA packperm<>+3236(SB)/4, $0x00000002
+DATA packperm<>+3240(SB)/4, $0x00000000
+DATA packperm<>+3244(SB)/4, $0x00000000
+DATA packperm<>+3248(SB)/4, $0x00000005
+DATA packperm<>+3252(SB)/4, $0x00000006
+DATA packperm<>+3256(SB)/4, $0x00000000
+DATA packperm<>+3260(SB)/4, $0x00000000
+DATA packperm<>+3264(SB)/4, $0x00000001
+DATA packperm<>+3268(SB)/4, $0x00000002
+DATA packperm<>+3272(SB)/4, $0x00000000
+DATA packperm<>+3276(SB)/4, $0x00000000
+DATA packperm<>+3280(SB)/4, $0x00000005
+DATA packperm<>+3284(SB)/4, $0x00000006
+DATA packperm<>+3288(SB)/4, $0x00000000
+DATA packperm<>+3292(SB)/4, $0x00000000
+DATA packperm<>+3296(SB)/4, $0x00000000
+DATA packperm<>+3300(SB)/4, $0x00000001
+DATA packperm<>+3304(SB)/4, $0x00000006
+DATA packperm<>+3308(SB)/4, $0x00000000
+DATA packperm<>+3312(SB)/4, $0x00000002
+DATA packperm<>+3316(SB)/4, $0x00000005
+DATA packperm<>+3320(SB)/4, $0x00000000
+DATA packperm<>+3324(SB)/4, $0x00000000
+DATA packperm<>+3328(SB)/4, $0x00000003
+DATA packperm<>+3332(SB)/4, $0x00000005
+DATA packperm<>+3336(SB)/4, $0x00000000
+DATA packperm<>+3340(SB)/4, $0x00000000
+DATA packperm<>+3344(SB)/4, $0x00000006
+DATA packperm<>+3348(SB)/4, $0x00000000
+DATA packperm<>+3352(SB)/4, $0x00000000
+DATA packperm<>+3356(SB)/4, $0x00000000
+DATA packperm<>+3360(SB)/4, $0x00000000
+DATA packperm<>+3364(SB)/4, $0x00000003
+DATA packperm<>+3368(SB)/4, $0x00000000
+DATA packperm<>+3372(SB)/4, $0x00000000
+DATA packperm<>+3376(SB)/4, $0x00000005
+DATA packperm<>+3380(SB)/4, $0x00000006
+DATA packperm<>+3384(SB)/4, $0x00000000
+DATA packperm<>+3388(SB)/4, $0x00000000
+DATA packperm<>+3392(SB)/4, $0x00000001
+DATA packperm<>+3396(SB)/4, $0x00000003
+DATA packperm<>+3400(SB)/4, $0x00000000
+DATA packperm<>+3404(SB)/4, $0x00000000
+DATA packperm<>+3408(SB)/4, $0x00000005
+DATA packperm<>+3412(SB)/4, $0x00000006
+DATA packperm<>+3416(SB)/4, $0x00000000
+DATA packperm<>+3420(SB)/4, $0x00000000
+DATA packperm<>+3424(SB)/4, $0x00000000
+DATA packperm<>+3428(SB)/4, $0x00000001
+DATA packperm<>+3432(SB)/4, $0x00000006
+DATA packperm<>+3436(SB)/4, $0x00000000
+DATA packperm<>+3440(SB)/4, $0x00000003
+DATA packperm<>+3444(SB)/4, $0x00000005
+DATA packperm<>+3448(SB)/4, $0x00000000
+DATA packperm<>+3452(SB)/4, $0x00000000
+DATA packperm<>+3456(SB)/4, $0x00000002
+DATA packperm<>+3460(SB)/4, $0x00000003
+DATA packperm<>+3464(SB)/4, $0x00000000
+DATA packperm<>+3468(SB)/4, $0x00000000
+DATA packperm<>+3472(SB)/4, $0x00000005
+DATA packperm<>+3476(SB)/4, $0x00000006
+DATA packperm<>+3480(SB)/4, $0x00000000
+DATA packperm<>+3484(SB)/4, $0x00000000
+DATA packperm<>+3488(SB)/4, $0x00000000
+DATA packperm<>+3492(SB)/4, $0x00000002
+DATA packperm<>+3496(SB)/4, $0x00000006
+DATA packperm<>+3500(SB)/4, $0x00000000
+DATA packperm<>+3504(SB)/4, $0x00000003
+DATA packperm<>+3508(SB)/4, $0x00000005
+DATA packperm<>+3512(SB)/4, $0x00000000
+DATA packperm<>+3516(SB)/4, $0x00000000
+DATA packperm<>+3520(SB)/4, $0x00000001
+DATA packperm<>+3524(SB)/4, $0x00000002
+DATA packperm<>+3528(SB)/4, $0x00000006
+DATA packperm<>+3532(SB)/4, $0x00000000
+DATA packperm<>+3536(SB)/4, $0x00000003
+DATA packperm<>+3540(SB)/4, $0x00000005
+DATA packperm<>+3544(SB)/4, $0x00000000
+DATA packperm<>+3548(SB)/4, $0x00000000
+DATA packperm<>+3552(SB)/4, $0x00000000
+DATA packperm<>+3556(SB)/4, $0x00000001
+DATA packperm<>+3560(SB)/4, $0x00000005
+DATA packperm<>+3564(SB)/4, $0x00000006
+DATA packperm<>+3568(SB)/4, $0x00000002
+DATA packperm<>+3572(SB)/4, $0x00000003
+DATA packperm<>+3576(SB)/4, $0x00000000
+DATA packperm<>+3580(SB)/4, $0x00000000
+DATA packperm<>+3584(SB)/4, $0x00000004
+DATA packperm<>+3588(SB)/4, $0x00000005
+DATA packperm<>+3592(SB)/4, $0x00000000
+DATA packperm<>+3596(SB)/4, $0x00000000
+DATA packperm<>+3600(SB)/4, $0x00000006
+DATA packperm<>+3604(SB)/4, $0x00000000
+DATA packperm<>+3608(SB)/4, $0x00000000
+DATA packperm<>+3612(SB)/4, $0x00000000
+DATA packperm<>+3616(SB)/4, $0x00000000
+DATA packperm<>+3620(SB)/4, $0x00000004
+DATA packperm<>+3624(SB)/4, $0x00000000
+DATA packperm<>+3628(SB)/4, $0x00000000
+DATA packperm<>+3632(SB)/4, $0x00000005
+DATA packperm<>+3636(SB)/4, $0x00000006
+DATA packperm<>+3640(SB)/4, $0x00000000
+DATA packperm<>+3644(SB)/4, $0x00000000
+DATA packperm<>+3648(SB)/4, $0x00000001
+DATA packperm<>+3652(SB)/4, $0x00000004
+DATA packperm<>+3656(SB)/4, $0x00000000
+DATA packperm<>+3660(SB)/4, $0x00000000
+DATA packperm<>+3664(SB)/4, $0x00000005
+DATA packperm<>+3668(SB)/4, $0x00000006
+DATA packperm<>+3672(SB)/4, $0x00000000
+DATA packperm<>+3676(SB)/4, $0x00000000
+DATA packperm<>+3680(SB)/4, $0x00000000
+DATA packperm<>+3684(SB)/4, $0x00000001
+DATA packperm<>+3688(SB)/4, $0x00000006
+DATA packperm<>+3692(SB)/4, $0x00000000
+DATA packperm<>+3696(SB)/4, $0x00000004
+DATA packperm<>+3700(SB)/4, $0x00000005
+DATA packperm<>+3704(SB)/4, $0x00000000
+DATA packperm<>+3708(SB)/4, $0x00000000
+DATA packperm<>+3712(SB)/4, $0x00000002
+DATA packperm<>+3716(SB)/4, $0x00000004
+DATA packperm<>+3720(SB)/4, $0x00000000
+DATA packperm<>+3724(SB)/4, $0x00000000
+DATA packperm<>+3728(SB)/4, $0x00000005
+DATA packperm<>+3732(SB)/4, $0x00000006
+DATA packperm<>+3736(SB)/4, $0x00000000
+DATA packperm<>+3740(SB)/4, $0x00000000
+DATA packperm<>+3744(SB)/4, $0x00000000
+DATA packperm<>+3748(SB)/4, $0x00000002
+DATA packperm<>+3752(SB)/4, $0x00000006
+DATA packperm<>+3756(SB)/4, $0x00000000
+DATA packperm<>+3760(SB)/4, $0x00000004
+DATA packperm<>+3764(SB)/4, $0x00000005
+DATA packperm<>+3768(SB)/4, $0x00000000
+DATA packperm<>+3772(SB)/4, $0x00000000
+DATA packperm<>+3776(SB)/4, $0x00000001
+DATA packperm<>+3780(SB)/4, $0x00000002
+DATA packperm<>+3784(SB)/4, $0x00000006
+DATA packperm<>+3788(SB)/4, $0x00000000
+DATA packperm<>+3792(SB)/4, $0x00000004
+DATA packperm<>+3796(SB)/4, $0x00000005
+DATA packperm<>+3800(SB)/4, $0x00000000
+DATA packperm<>+3804(SB)/4, $0x00000000
+DATA packperm<>+3808(SB)/4, $0x00000000
+DATA packperm<>+3812(SB)/4, $0x00000001
+DATA packperm<>+3816(SB)/4, $0x00000005
+DATA packperm<>+3820(SB)/4, $0x00000006
+DATA packperm<>+3824(SB)/4, $0x00000002
+DATA packperm<>+3828(SB)/4, $0x00000004
+DATA packperm<>+3832(SB)/4, $0x00000000
+DATA packperm<>+3836(SB)/4, $0x00000000
+DATA packperm<>+3840(SB)/4, $0x00000003
+DATA packperm<>+3844(SB)/4, $0x00000004
+DATA packperm<>+3848(SB)/4, $0x00000000
+DATA packperm<>+3852(SB)/4, $0x00000000
+DATA packperm<>+3856(SB)/4, $0x00000005
+DATA packperm<>+3860(SB)/4, $0x00000006
+DATA packperm<>+3864(SB)/4, $0x00000000
+DATA packperm<>+3868(SB)/4, $0x00000000
+DATA packperm<>+3872(SB)/4, $0x00000000
+DATA packperm<>+3876(SB)/4, $0x00000003
+DATA packperm<>+3880(SB)/4, $0x00000006
+DATA packperm<>+3884(SB)/4, $0x00000000
+DATA packperm<>+3888(SB)/4, $0x00000004
+DATA packperm<>+3892(SB)/4, $0x00000005
+DATA packperm<>+3896(SB)/4, $0x00000000
+DATA packperm<>+3900(SB)/4, $0x00000000
+DATA packperm<>+3904(SB)/4, $0x00000001
+DATA packperm<>+3908(SB)/4, $0x00000003
+DATA packperm<>+3912(SB)/4, $0x00000006
+DATA packperm<>+3916(SB)/4, $0x00000000
+DATA packperm<>+3920(SB)/4, $0x00000004
+DATA packperm<>+3924(SB)/4, $0x00000005
+DATA packperm<>+3928(SB)/4, $0x00000000
+DATA packperm<>+3932(SB)/4, $0x00000000
+DATA packperm<>+3936(SB)/4, $0x00000000
+DATA packperm<>+3940(SB)/4, $0x00000001
+DATA packperm<>+3944(SB)/4, $0x00000005
+DATA packperm<>+3948(SB)/4, $0x00000006
+DATA packperm<>+3952(SB)/4, $0x00000003
+DATA packperm<>+3956(SB)/4, $0x00000004
+DATA packperm<>+3960(SB)/4, $0x00000000
+DATA packperm<>+3964(SB)/4, $0x00000000
+DATA packperm<>+3968(SB)/4, $0x00000002
+DATA packperm<>+3972(SB)/4, $0x00000003
+DATA packperm<>+3976(SB)/4, $0x00000006
+DATA packperm<>+3980(SB)/4, $0x00000000
+DATA packperm<>+3984(SB)/4, $0x00000004
+DATA packperm<>+3988(SB)/4, $0x00000005
+DATA packperm<>+3992(SB)/4, $0x00000000
+DATA packperm<>+3996(SB)/4, $0x00000000
+DATA packperm<>+4000(SB)/4, $0x00000000
+DATA packperm<>+4004(SB)/4, $0x00000002
+DATA packperm<>+4008(SB)/4, $0x00000005
+DATA packperm<>+4012(SB)/4, $0x00000006
+DATA packperm<>+4016(SB)/4, $0x00000003
+DATA packperm<>+4020(SB)/4, $0x00000004
+DATA packperm<>+4024(SB)/4, $0x00000000
+DATA packperm<>+4028(SB)/4, $0x00000000
+DATA packperm<>+4032(SB)/4, $0x00000001
+DATA packperm<>+4036(SB)/4, $0x00000002
+DATA packperm<>+4040(SB)/4, $0x00000005
+DATA packperm<>+4044(SB)/4, $0x00000006
+DATA packperm<>+4048(SB)/4, $0x00000003
+DATA packperm<>+4052(SB)/4, $0x00000004
+DATA packperm<>+4056(SB)/4, $0x00000000
+DATA packperm<>+4060(SB)/4, $0x00000000
+DATA packperm<>+4064(SB)/4, $0x00000000
+DATA packperm<>+4068(SB)/4, $0x00000001
+DATA packperm<>+4072(SB)/4, $0x00000004
+DATA packperm<>+4076(SB)/4, $0x00000005
+DATA packperm<>+4080(SB)/4, $0x00000002
+DATA packperm<>+4084(SB)/4, $0x00000003
+DATA packperm<>+4088(SB)/4, $0x00000006
+DATA packperm<>+4092(SB)/4, $0x00000000
+DATA packperm<>+4096(SB)/4, $0x00000007
+DATA packperm<>+4100(SB)/4, $0x00000000
+DATA packperm<>+4104(SB)/4, $0x00000000
+DATA packperm<>+4108(SB)/4, $0x00000000
+DATA packperm<>+4112(SB)/4, $0x00000000
+DATA packperm<>+4116(SB)/4, $0x00000000
+DATA packperm<>+4120(SB)/4, $0x00000000
+DATA packperm<>+4124(SB)/4, $0x00000000
+DATA packperm<>+4128(SB)/4, $0x00000000
+DATA packperm<>+4132(SB)/4, $0x00000007
+DATA packperm<>+4136(SB)/4, $0x00000000
+DATA packperm<>+4140(SB)/4, $0x00000000
+DATA packperm<>+4144(SB)/4, $0x00000000
+DATA packperm<>+4148(SB)/4, $0x00000000
+DATA packperm<>+4152(SB)/4, $0x00000000
+DATA packperm<>+4156(SB)/4, $0x00000000
+DATA packperm<>+4160(SB)/4, $0x00000001
+DATA packperm<>+4164(SB)/4, $0x00000007
+DATA packperm<>+4168(SB)/4, $0x00000000
+DATA packperm<>+4172(SB)/4, $0x00000000
+DATA packperm<>+4176(SB)/4, $0x00000000
+DATA packperm<>+4180(SB)/4, $0x00000000
+DATA packperm<>+4184(SB)/4, $0x00000000
+DATA packperm<>+4188(SB)/4, $0x00000000
+DATA packperm<>+4192(SB)/4, $0x00000000
+DATA packperm<>+4196(SB)/4, $0x00000001
+DATA packperm<>+4200(SB)/4, $0x00000000
+DATA packperm<>+4204(SB)/4, $0x00000000
+DATA packperm<>+4208(SB)/4, $0x00000007
+DATA packperm<>+4212(SB)/4, $0x00000000
+DATA packperm<>+4216(SB)/4, $0x00000000
+DATA packperm<>+4220(SB)/4, $0x00000000
+DATA packperm<>+4224(SB)/4, $0x00000002
+DATA packperm<>+4228(SB)/4, $0x00000007
+DATA packperm<>+4232(SB)/4, $0x00000000
+DATA packperm<>+4236(SB)/4, $0x00000000
+DATA packperm<>+4240(SB)/4, $0x00000000
+DATA packperm<>+4244(SB)/4, $0x00000000
+DATA packperm<>+4248(SB)/4, $0x00000000
+DATA packperm<>+4252(SB)/4, $0x00000000
+DATA packperm<>+4256(SB)/4, $0x00000000
+DATA packperm<>+4260(SB)/4, $0x00000002
+DATA packperm<>+4264(SB)/4, $0x00000000
+DATA packperm<>+4268(SB)/4, $0x00000000
+DATA packperm<>+4272(SB)/4, $0x00000007
+DATA packperm<>+4276(SB)/4, $0x00000000
+DATA packperm<>+4280(SB)/4, $0x00000000
+DATA packperm<>+4284(SB)/4, $0x00000000
+DATA packperm<>+4288(SB)/4, $0x00000001
+DATA packperm<>+4292(SB)/4, $0x00000002
+DATA packperm<>+4296(SB)/4, $0x00000000
+DATA packperm<>+4300(SB)/4, $0x00000000
+DATA packperm<>+4304(SB)/4, $0x00000007
+DATA packperm<>+4308(SB)/4, $0x00000000
+DATA packperm<>+4312(SB)/4, $0x00000000
+DATA packperm<>+4316(SB)/4, $0x00000000
+DATA packperm<>+4320(SB)/4, $0x00000000
+DATA packperm<>+4324(SB)/4, $0x00000001
+DATA packperm<>+4328(SB)/4, $0x00000000
+DATA packperm<>+4332(SB)/4, $0x00000000
+DATA packperm<>+4336(SB)/4, $0x00000002
+DATA packperm<>+4340(SB)/4, $0x00000007
+DATA packperm<>+4344(SB)/4, $0x00000000
+DATA packperm<>+4348(SB)/4, $0x00000000
+DATA packperm<>+4352(SB)/4, $0x00000003
+DATA packperm<>+4356(SB)/4, $0x00000007
+DATA packperm<>+4360(SB)/4, $0x00000000
+DATA packperm<>+4364(SB)/4, $0x00000000
+DATA packperm<>+4368(SB)/4, $0x00000000
+DATA packperm<>+4372(SB)/4, $0x00000000
+DATA packperm<>+4376(SB)/4, $0x00000000
+DATA packperm<>+4380(SB)/4, $0x00000000
+DATA packperm<>+4384(SB)/4, $0x00000000
+DATA packperm<>+4388(SB)/4, $0x00000003
+DATA packperm<>+4392(SB)/4, $0x00000000
+DATA packperm<>+4396(SB)/4, $0x00000000
+DATA packperm<>+4400(SB)/4, $0x00000007
+DATA packperm<>+4404(SB)/4, $0x00000000
+DATA packperm<>+4408(SB)/4, $0x00000000
+DATA packperm<>+4412(SB)/4, $0x00000000
+DATA packperm<>+4416(SB)/4, $0x00000001
+DATA packperm<>+4420(SB)/4, $0x00000003
+DATA packperm<>+4424(SB)/4, $0x00000000
+DATA packperm<>+4428(SB)/4, $0x00000000
+DATA packperm<>+4432(SB)/4, $0x00000007
+DATA packperm<>+4436(SB)/4, $0x00000000
+DATA packperm<>+4440(SB)/4, $0x00000000
+DATA packperm<>+4444(SB)/4, $0x00000000
+DATA packperm<>+4448(SB)/4, $0x00000000
+DATA packperm<>+4452(SB)/4, $0x00000001
+DATA packperm<>+4456(SB)/4, $0x00000000
+DATA packperm<>+4460(SB)/4, $0x00000000
+DATA packperm<>+4464(SB)/4, $0x00000003
+DATA packperm<>+4468(SB)/4, $0x00000007
+DATA packperm<>+4472(SB)/4, $0x00000000
+DATA packperm<>+4476(SB)/4, $0x00000000
+DATA packperm<>+4480(SB)/4, $0x00000002
+DATA packperm<>+4484(SB)/4, $0x00000003
+DATA packperm<>+4488(SB)/4, $0x00000000
+DATA packperm<>+4492(SB)/4, $0x00000000
+DATA packperm<>+4496(SB)/4, $0x00000007
+DATA packperm<>+4500(SB)/4, $0x00000000
+DATA packperm<>+4504(SB)/4, $0x00000000
+DATA packperm<>+4508(SB)/4, $0x00000000
+DATA packperm<>+4512(SB)/4, $0x00000000
+DATA packperm<>+4516(SB)/4, $0x00000002
+DATA packperm<>+4520(SB)/4, $0x00000000
+DATA packperm<>+4524(SB)/4, $0x00000000
+DATA packperm<>+4528(SB)/4, $0x00000003
+DATA packperm<>+4532(SB)/4, $0x00000007
+DATA packperm<>+4536(SB)/4, $0x00000000
+DATA packperm<>+4540(SB)/4, $0x00000000
+DATA packperm<>+4544(SB)/4, $0x00000001
+DATA packperm<>+4548(SB)/4, $0x00000002
+DATA packperm<>+4552(SB)/4, $0x00000000
+DATA packperm<>+4556(SB)/4, $0x00000000
+DATA packperm<>+4560(SB)/4, $0x00000003
+DATA packperm<>+4564(SB)/4, $0x00000007
+DATA packperm<>+4568(SB)/4, $0x00000000
+DATA packperm<>+4572(SB)/4, $0x00000000
+DATA packperm<>+4576(SB)/4, $0x00000000
+DATA packperm<>+4580(SB)/4, $0x00000001
+DATA packperm<>+4584(SB)/4, $0x00000007
+DATA packperm<>+4588(SB)/4, $0x00000000
+DATA packperm<>+4592(SB)/4, $0x00000002
+DATA packperm<>+4596(SB)/4, $0x00000003
+DATA packperm<>+4600(SB)/4, $0x00000000
+DATA packperm<>+4604(SB)/4, $0x00000000
+DATA packperm<>+4608(SB)/4, $0x00000004
+DATA packperm<>+4612(SB)/4, $0x00000007
+DATA packperm<>+4616(SB)/4, $0x00000000
+DATA packperm<>+4620(SB)/4, $0x00000000
+DATA packperm<>+4624(SB)/4, $0x00000000
+DATA packperm<>+4628(SB)/4, $0x00000000
+DATA packperm<>+4632(SB)/4, $0x00000000
+DATA packperm<>+4636(SB)/4, $0x00000000
+DATA packperm<>+4640(SB)/4, $0x00000000
+DATA packperm<>+4644(SB)/4, $0x00000004
+DATA packperm<>+4648(SB)/4, $0x00000000
+DATA packperm<>+4652(SB)/4, $0x00000000
+DATA packperm<>+4656(SB)/4, $0x00000007
+DATA packperm<>+4660(SB)/4, $0x00000000
+DATA packperm<>+4664(SB)/4, $0x00000000
+DATA packperm<>+4668(SB)/4, $0x00000000
+DATA packperm<>+4672(SB)/4, $0x00000001
+DATA packperm<>+4676(SB)/4, $0x00000004
+DATA packperm<>+4680(SB)/4, $0x00000000
+DATA packperm<>+4684(SB)/4, $0x00000000
+DATA packperm<>+4688(SB)/4, $0x00000007
+DATA packperm<>+4692(SB)/4, $0x00000000
+DATA packperm<>+4696(SB)/4, $0x00000000
+DATA packperm<>+4700(SB)/4, $0x00000000
+DATA packperm<>+4704(SB)/4, $0x00000000
+DATA packperm<>+4708(SB)/4, $0x00000001
+DATA packperm<>+4712(SB)/4, $0x00000000
+DATA packperm<>+4716(SB)/4, $0x00000000
+DATA packperm<>+4720(SB)/4, $0x00000004
+DATA packperm<>+4724(SB)/4, $0x00000007
+DATA packperm<>+4728(SB)/4, $0x00000000
+DATA packperm<>+4732(SB)/4, $0x00000000
+DATA packperm<>+4736(SB)/4, $0x00000002
+DATA packperm<>+4740(SB)/4, $0x00000004
+DATA packperm<>+4744(SB)/4, $0x00000000
+DATA packperm<>+4748(SB)/4, $0x00000000
+DATA packperm<>+4752(SB)/4, $0x00000007
+DATA packperm<>+4756(SB)/4, $0x00000000
+DATA packperm<>+4760(SB)/4, $0x00000000
+DATA packperm<>+4764(SB)/4, $0x00000000
+DATA packperm<>+4768(SB)/4, $0x00000000
+DATA packperm<>+4772(SB)/4, $0x00000002
+DATA packperm<>+4776(SB)/4, $0x00000000
+DATA packperm<>+4780(SB)/4, $0x00000000
+DATA packperm<>+4784(SB)/4, $0x00000004
+DATA packperm<>+4788(SB)/4, $0x00000007
+DATA packperm<>+4792(SB)/4, $0x00000000
+DATA packperm<>+4796(SB)/4, $0x00000000
+DATA packperm<>+4800(SB)/4, $0x00000001
+DATA packperm<>+4804(SB)/4, $0x00000002
+DATA packperm<>+4808(SB)/4, $0x00000000
+DATA packperm<>+4812(SB)/4, $0x00000000
+DATA packperm<>+4816(SB)/4, $0x00000004
+DATA packperm<>+4820(SB)/4, $0x00000007
+DATA packperm<>+4824(SB)/4, $0x00000000
+DATA packperm<>+4828(SB)/4, $0x00000000
+DATA packperm<>+4832(SB)/4, $0x00000000
+DATA packperm<>+4836(SB)/4, $0x00000001
+DATA packperm<>+4840(SB)/4, $0x00000007
+DATA packperm<>+4844(SB)/4, $0x00000000
+DATA packperm<>+4848(SB)/4, $0x00000002
+DATA packperm<>+4852(SB)/4, $0x00000004
+DATA packperm<>+4856(SB)/4, $0x00000000
+DATA packperm<>+4860(SB)/4, $0x00000000
+DATA packperm<>+4864(SB)/4, $0x00000003
+DATA packperm<>+4868(SB)/4, $0x00000004
+DATA packperm<>+4872(SB)/4, $0x00000000
+DATA packperm<>+4876(SB)/4, $0x00000000
+DATA packperm<>+4880(SB)/4, $0x00000007
+DATA packperm<>+4884(SB)/4, $0x00000000
+DATA packperm<>+4888(SB)/4, $0x00000000
+DATA packperm<>+4892(SB)/4, $0x00000000
+DATA packperm<>+4896(SB)/4, $0x00000000
+DATA packperm<>+4900(SB)/4, $0x00000003
+DATA packperm<>+4904(SB)/4, $0x00000000
+DATA packperm<>+4908(SB)/4, $0x00000000
+DATA packperm<>+4912(SB)/4, $0x00000004
+DATA packperm<>+4916(SB)/4, $0x00000007
+DATA packperm<>+4920(SB)/4, $0x00000000
+DATA packperm<>+4924(SB)/4, $0x00000000
+DATA packperm<>+4928(SB)/4, $0x00000001
+DATA packperm<>+4932(SB)/4, $0x00000003
+DATA packperm<>+4936(SB)/4, $0x00000000
+DATA packperm<>+4940(SB)/4, $0x00000000
+DATA packperm<>+4944(SB)/4, $0x00000004
+DATA packperm<>+4948(SB)/4, $0x00000007
+DATA packperm<>+4952(SB)/4, $0x00000000
+DATA packperm<>+4956(SB)/4, $0x00000000
+DATA packperm<>+4960(SB)/4, $0x00000000
+DATA packperm<>+4964(SB)/4, $0x00000001
+DATA packperm<>+4968(SB)/4, $0x00000007
+DATA packperm<>+4972(SB)/4, $0x00000000
+DATA packperm<>+4976(SB)/4, $0x00000003
+DATA packperm<>+4980(SB)/4, $0x00000004
+DATA packperm<>+4984(SB)/4, $0x00000000
+DATA packperm<>+4988(SB)/4, $0x00000000
+DATA packperm<>+4992(SB)/4, $0x00000002
+DATA packperm<>+4996(SB)/4, $0x00000003
+DATA packperm<>+5000(SB)/4, $0x00000000
+DATA packperm<>+5004(SB)/4, $0x00000000
+DATA packperm<>+5008(SB)/4, $0x00000004
+DATA packperm<>+5012(SB)/4, $0x00000007
+DATA packperm<>+5016(SB)/4, $0x00000000
+DATA packperm<>+5020(SB)/4, $0x00000000
+DATA packperm<>+5024(SB)/4, $0x00000000
+DATA packperm<>+5028(SB)/4, $0x00000002
+DATA packperm<>+5032(SB)/4, $0x00000007
+DATA packperm<>+5036(SB)/4, $0x00000000
+DATA packperm<>+5040(SB)/4, $0x00000003
+DATA packperm<>+5044(SB)/4, $0x00000004
+DATA packperm<>+5048(SB)/4, $0x00000000
+DATA packperm<>+5052(SB)/4, $0x00000000
+DATA packperm<>+5056(SB)/4, $0x00000001
+DATA packperm<>+5060(SB)/4, $0x00000002
+DATA packperm<>+5064(SB)/4, $0x00000007
+DATA packperm<>+5068(SB)/4, $0x00000000
+DATA packperm<>+5072(SB)/4, $0x00000003
+DATA packperm<>+5076(SB)/4, $0x00000004
+DATA packperm<>+5080(SB)/4, $0x00000000
+DATA packperm<>+5084(SB)/4, $0x00000000
+DATA packperm<>+5088(SB)/4, $0x00000000
+DATA packperm<>+5092(SB)/4, $0x00000001
+DATA packperm<>+5096(SB)/4, $0x00000004
+DATA packperm<>+5100(SB)/4, $0x00000007
+DATA packperm<>+5104(SB)/4, $0x00000002
+DATA packperm<>+5108(SB)/4, $0x00000003
+DATA packperm<>+5112(SB)/4, $0x00000000
+DATA packperm<>+5116(SB)/4, $0x00000000
+DATA packperm<>+5120(SB)/4, $0x00000005
+DATA packperm<>+5124(SB)/4, $0x00000007
+DATA packperm<>+5128(SB)/4, $0x00000000
+DATA packperm<>+5132(SB)/4, $0x00000000
+DATA packperm<>+5136(SB)/4, $0x00000000
+DATA packperm<>+5140(SB)/4, $0x00000000
+DATA packperm<>+5144(SB)/4, $0x00000000
+DATA packperm<>+5148(SB)/4, $0x00000000
+DATA packperm<>+5152(SB)/4, $0x00000000
+DATA packperm<>+5156(SB)/4, $0x00000005
+DATA packperm<>+5160(SB)/4, $0x00000000
+DATA packperm<>+5164(SB)/4, $0x00000000
+DATA packperm<>+5168(SB)/4, $0x00000007
+DATA packperm<>+5172(SB)/4, $0x00000000
+DATA packperm<>+5176(SB)/4, $0x00000000
+DATA packperm<>+5180(SB)/4, $0x00000000
+DATA packperm<>+5184(SB)/4, $0x00000001
+DATA packperm<>+5188(SB)/4, $0x00000005
+DATA packperm<>+5192(SB)/4, $0x00000000
+DATA packperm<>+5196(SB)/4, $0x00000000
+DATA packperm<>+5200(SB)/4, $0x00000007
+DATA packperm<>+5204(SB)/4, $0x00000000
+DATA packperm<>+5208(SB)/4, $0x00000000
+DATA packperm<>+5212(SB)/4, $0x00000000
+DATA packperm<>+5216(SB)/4, $0x00000000
+DATA packperm<>+5220(SB)/4, $0x00000001
+DATA packperm<>+5224(SB)/4, $0x00000000
+DATA packperm<>+5228(SB)/4, $0x00000000
+DATA packperm<>+5232(SB)/4, $0x00000005
+DATA packperm<>+5236(SB)/4, $0x00000007
+DATA packperm<>+5240(SB)/4, $0x00000000
+DATA packperm<>+5244(SB)/4, $0x00000000
+DATA packperm<>+5248(SB)/4, $0x00000002
+DATA packperm<>+5252(SB)/4, $0x00000005
+DATA packperm<>+5256(SB)/4, $0x00000000
+DATA packperm<>+5260(SB)/4, $0x00000000
+DATA packperm<>+5264(SB)/4, $0x00000007
+DATA packperm<>+5268(SB)/4, $0x00000000
+DATA packperm<>+5272(SB)/4, $0x00000000
+DATA packperm<>+5276(SB)/4, $0x00000000
+DATA packperm<>+5280(SB)/4, $0x00000000
+DATA packperm<>+5284(SB)/4, $0x00000002
+DATA packperm<>+5288(SB)/4, $0x00000000
+DATA packperm<>+5292(SB)/4, $0x00000000
+DATA packperm<>+5296(SB)/4, $0x00000005
+DATA packperm<>+5300(SB)/4, $0x00000007
+DATA packperm<>+5304(SB)/4, $0x00000000
+DATA packperm<>+5308(SB)/4, $0x00000000
+DATA packperm<>+5312(SB)/4, $0x00000001
+DATA packperm<>+5316(SB)/4, $0x00000002
+DATA packperm<>+5320(SB)/4, $0x00000000
+DATA packperm<>+5324(SB)/4, $0x00000000
+DATA packperm<>+5328(SB)/4, $0x00000005
+DATA packperm<>+5332(SB)/4, $0x00000007
+DATA packperm<>+5336(SB)/4, $0x00000000
+DATA packperm<>+5340(SB)/4, $0x00000000
+DATA packperm<>+5344(SB)/4, $0x00000000
+DATA packperm<>+5348(SB)/4, $0x00000001
+DATA packperm<>+5352(SB)/4, $0x00000007
+DATA packperm<>+5356(SB)/4, $0x00000000
+DATA packperm<>+5360(SB)/4, $0x00000002
+DATA packperm<>+5364(SB)/4, $0x00000005
+DATA packperm<>+5368(SB)/4, $0x00000000
+DATA packperm<>+5372(SB)/4, $0x00000000
+DATA packperm<>+5376(SB)/4, $0x00000003
+DATA packperm<>+5380(SB)/4, $0x00000005
+DATA packperm<>+5384(SB)/4, $0x00000000
+DATA packperm<>+5388(SB)/4, $0x00000000
+DATA packperm<>+5392(SB)/4, $0x00000007
+DATA packperm<>+5396(SB)/4, $0x00000000
+DATA packperm<>+5400(SB)/4, $0x00000000
+DATA packperm<>+5404(SB)/4, $0x00000000
+DATA packperm<>+5408(SB)/4, $0x00000000
+DATA packperm<>+5412(SB)/4, $0x00000003
+DATA packperm<>+5416(SB)/4, $0x00000000
+DATA packperm<>+5420(SB)/4, $0x00000000
+DATA packperm<>+5424(SB)/4, $0x00000005
+DATA packperm<>+5428(SB)/4, $0x00000007
+DATA packperm<>+5432(SB)/4, $0x00000000
+DATA packperm<>+5436(SB)/4, $0x00000000
+DATA packperm<>+5440(SB)/4, $0x00000001
+DATA packperm<>+5444(SB)/4, $0x00000003
+DATA packperm<>+5448(SB)/4, $0x00000000
+DATA packperm<>+5452(SB)/4, $0x00000000
+DATA packperm<>+5456(SB)/4, $0x00000005
+DATA packperm<>+5460(SB)/4, $0x00000007
+DATA packperm<>+5464(SB)/4, $0x00000000
+DATA packperm<>+5468(SB)/4, $0x00000000
+DATA packperm<>+5472(SB)/4, $0x00000000
+DATA packperm<>+5476(SB)/4, $0x00000001
+DATA packperm<>+5480(SB)/4, $0x00000007
+DATA packperm<>+5484(SB)/4, $0x00000000
+DATA packperm<>+5488(SB)/4, $0x00000003
+DATA packperm<>+5492(SB)/4, $0x00000005
+DATA packperm<>+5496(SB)/4, $0x00000000
+DATA packperm<>+5500(SB)/4, $0x00000000
+DATA packperm<>+5504(SB)/4, $0x00000002
+DATA packperm<>+5508(SB)/4, $0x00000003
+DATA packperm<>+5512(SB)/4, $0x00000000
+DATA packperm<>+5516(SB)/4, $0x00000000
+DATA packperm<>+5520(SB)/4, $0x00000005
+DATA packperm<>+5524(SB)/4, $0x00000007
+DATA packperm<>+5528(SB)/4, $0x00000000
+DATA packperm<>+5532(SB)/4, $0x00000000
+DATA packperm<>+5536(SB)/4, $0x00000000
+DATA packperm<>+5540(SB)/4, $0x00000002
+DATA packperm<>+5544(SB)/4, $0x00000007
+DATA packperm<>+5548(SB)/4, $0x00000000
+DATA packperm<>+5552(SB)/4, $0x00000003
+DATA packperm<>+5556(SB)/4, $0x00000005
+DATA packperm<>+5560(SB)/4, $0x00000000
+DATA packperm<>+5564(SB)/4, $0x00000000
+DATA packperm<>+5568(SB)/4, $0x00000001
+DATA packperm<>+5572(SB)/4, $0x00000002
+DATA packperm<>+5576(SB)/4, $0x00000007
+DATA packperm<>+5580(SB)/4, $0x00000000
+DATA packperm<>+5584(SB)/4, $0x00000003
+DATA packperm<>+5588(SB)/4, $0x00000005
+DATA packperm<>+5592(SB)/4, $0x00000000
+DATA packperm<>+5596(SB)/4, $0x00000000
+DATA packperm<>+5600(SB)/4, $0x00000000
+DATA packperm<>+5604(SB)/4, $0x00000001
+DATA packperm<>+5608(SB)/4, $0x00000005
+DATA packperm<>+5612(SB)/4, $0x00000007
+DATA packperm<>+5616(SB)/4, $0x00000002
+DATA packperm<>+5620(SB)/4, $0x00000003
+DATA packperm<>+5624(SB)/4, $0x00000000
+DATA packperm<>+5628(SB)/4, $0x00000000
+DATA packperm<>+5632(SB)/4, $0x00000004
+DATA packperm<>+5636(SB)/4, $0x00000005
+DATA packperm<>+5640(SB)/4, $0x00000000
+DATA packperm<>+5644(SB)/4, $0x00000000
+DATA packperm<>+5648(SB)/4, $0x00000007
+DATA packperm<>+5652(SB)/4, $0x00000000
+DATA packperm<>+5656(SB)/4, $0x00000000
+DATA packperm<>+5660(SB)/4, $0x00000000
+DATA packperm<>+5664(SB)/4, $0x00000000
+DATA packperm<>+5668(SB)/4, $0x00000004
+DATA packperm<>+5672(SB)/4, $0x00000000
+DATA packperm<>+5676(SB)/4, $0x00000000
+DATA packperm<>+5680(SB)/4, $0x00000005
+DATA packperm<>+5684(SB)/4, $0x00000007
+DATA packperm<>+5688(SB)/4, $0x00000000
+DATA packperm<>+5692(SB)/4, $0x00000000
+DATA packperm<>+5696(SB)/4, $0x00000001
+DATA packperm<>+5700(SB)/4, $0x00000004
+DATA packperm<>+5704(SB)/4, $0x00000000
+DATA packperm<>+5708(SB)/4, $0x00000000
+DATA packperm<>+5712(SB)/4, $0x00000005
+DATA packperm<>+5716(SB)/4, $0x00000007
+DATA packperm<>+5720(SB)/4, $0x00000000
+DATA packperm<>+5724(SB)/4, $0x00000000
+DATA packperm<>+5728(SB)/4, $0x00000000
+DATA packperm<>+5732(SB)/4, $0x00000001
+DATA packperm<>+5736(SB)/4, $0x00000007
+DATA packperm<>+5740(SB)/4, $0x00000000
+DATA packperm<>+5744(SB)/4, $0x00000004
+DATA packperm<>+5748(SB)/4, $0x00000005
+DATA packperm<>+5752(SB)/4, $0x00000000
+DATA packperm<>+5756(SB)/4, $0x00000000
+DATA packperm<>+5760(SB)/4, $0x00000002
+DATA packperm<>+5764(SB)/4, $0x00000004
+DATA packperm<>+5768(SB)/4, $0x00000000
+DATA packperm<>+5772(SB)/4, $0x00000000
+DATA packperm<>+5776(SB)/4, $0x00000005
+DATA packperm<>+5780(SB)/4, $0x00000007
+DATA packperm<>+5784(SB)/4, $0x00000000
+DATA packperm<>+5788(SB)/4, $0x00000000
+DATA packperm<>+5792(SB)/4, $0x00000000
+DATA packperm<>+5796(SB)/4, $0x00000002
+DATA packperm<>+5800(SB)/4, $0x00000007
+DATA packperm<>+5804(SB)/4, $0x00000000
+DATA packperm<>+5808(SB)/4, $0x00000004
+DATA packperm<>+5812(SB)/4, $0x00000005
+DATA packperm<>+5816(SB)/4, $0x00000000
+DATA packperm<>+5820(SB)/4, $0x00000000
+DATA packperm<>+5824(SB)/4, $0x00000001
+DATA packperm<>+5828(SB)/4, $0x00000002
+DATA packperm<>+5832(SB)/4, $0x00000007
+DATA packperm<>+5836(SB)/4, $0x00000000
+DATA packperm<>+5840(SB)/4, $0x00000004
+DATA packperm<>+5844(SB)/4, $0x00000005
+DATA packperm<>+5848(SB)/4, $0x00000000
+DATA packperm<>+5852(SB)/4, $0x00000000
+DATA packperm<>+5856(SB)/4, $0x00000000
+DATA packperm<>+5860(SB)/4, $0x00000001
+DATA packperm<>+5864(SB)/4, $0x00000005
+DATA packperm<>+5868(SB)/4, $0x00000007
+DATA packperm<>+5872(SB)/4, $0x00000002
+DATA packperm<>+5876(SB)/4, $0x00000004
+DATA packperm<>+5880(SB)/4, $0x00000000
+DATA packperm<>+5884(SB)/4, $0x00000000
+DATA packperm<>+5888(SB)/4, $0x00000003
+DATA packperm<>+5892(SB)/4, $0x00000004
+DATA packperm<>+5896(SB)/4, $0x00000000
+DATA packperm<>+5900(SB)/4, $0x00000000
+DATA packperm<>+5904(SB)/4, $0x00000005
+DATA packperm<>+5908(SB)/4, $0x00000007
+DATA packperm<>+5912(SB)/4, $0x00000000
+DATA packperm<>+5916(SB)/4, $0x00000000
+DATA packperm<>+5920(SB)/4, $0x00000000
+DATA packperm<>+5924(SB)/4, $0x00000003
+DATA packperm<>+5928(SB)/4, $0x00000007
+DATA packperm<>+5932(SB)/4, $0x00000000
+DATA packperm<>+5936(SB)/4, $0x00000004
+DATA packperm<>+5940(SB)/4, $0x00000005
+DATA packperm<>+5944(SB)/4, $0x00000000
+DATA packperm<>+5948(SB)/4, $0x00000000
+DATA packperm<>+5952(SB)/4, $0x00000001
+DATA packperm<>+5956(SB)/4, $0x00000003
+DATA packperm<>+5960(SB)/4, $0x00000007
+DATA packperm<>+5964(SB)/4, $0x00000000
+DATA packperm<>+5968(SB)/4, $0x00000004
+DATA packperm<>+5972(SB)/4, $0x00000005
+DATA packperm<>+5976(SB)/4, $0x00000000
+DATA packperm<>+5980(SB)/4, $0x00000000
+DATA packperm<>+5984(SB)/4, $0x00000000
+DATA packperm<>+5988(SB)/4, $0x00000001
+DATA packperm<>+5992(SB)/4, $0x00000005
+DATA packperm<>+5996(SB)/4, $0x00000007
+DATA packperm<>+6000(SB)/4, $0x00000003
+DATA packperm<>+6004(SB)/4, $0x00000004
+DATA packperm<>+6008(SB)/4, $0x00000000
+DATA packperm<>+6012(SB)/4, $0x00000000
+DATA packperm<>+6016(SB)/4, $0x00000002
+DATA packperm<>+6020(SB)/4, $0x00000003
+DATA packperm<>+6024(SB)/4, $0x00000007
+DATA packperm<>+6028(SB)/4, $0x00000000
+DATA packperm<>+6032(SB)/4, $0x00000004
+DATA packperm<>+6036(SB)/4, $0x00000005
+DATA packperm<>+6040(SB)/4, $0x00000000
+DATA packperm<>+6044(SB)/4, $0x00000000
+DATA packperm<>+6048(SB)/4, $0x00000000
+DATA packperm<>+6052(SB)/4, $0x00000002
+DATA packperm<>+6056(SB)/4, $0x00000005
+DATA packperm<>+6060(SB)/4, $0x00000007
+DATA packperm<>+6064(SB)/4, $0x00000003
+DATA packperm<>+6068(SB)/4, $0x00000004
+DATA packperm<>+6072(SB)/4, $0x00000000
+DATA packperm<>+6076(SB)/4, $0x00000000
+DATA packperm<>+6080(SB)/4, $0x00000001
+DATA packperm<>+6084(SB)/4, $0x00000002
+DATA packperm<>+6088(SB)/4, $0x00000005
+DATA packperm<>+6092(SB)/4, $0x00000007
+DATA packperm<>+6096(SB)/4, $0x00000003
+DATA packperm<>+6100(SB)/4, $0x00000004
+DATA packperm<>+6104(SB)/4, $0x00000000
+DATA packperm<>+6108(SB)/4, $0x00000000
+DATA packperm<>+6112(SB)/4, $0x00000000
+DATA packperm<>+6116(SB)/4, $0x00000001
+DATA packperm<>+6120(SB)/4, $0x00000004
+DATA packperm<>+6124(SB)/4, $0x00000005
+DATA packperm<>+6128(SB)/4, $0x00000002
+DATA packperm<>+6132(SB)/4, $0x00000003
+DATA packperm<>+6136(SB)/4, $0x00000007
+DATA packperm<>+6140(SB)/4, $0x00000000
+DATA packperm<>+6144(SB)/4, $0x00000006
+DATA packperm<>+6148(SB)/4, $0x00000007
+DATA packperm<>+6152(SB)/4, $0x00000000
+DATA packperm<>+6156(SB)/4, $0x00000000
+DATA packperm<>+6160(SB)/4, $0x00000000
+DATA packperm<>+6164(SB)/4, $0x00000000
+DATA packperm<>+6168(SB)/4, $0x00000000
+DATA packperm<>+6172(SB)/4, $0x00000000
+DATA packperm<>+6176(SB)/4, $0x00000000
+DATA packperm<>+6180(SB)/4, $0x00000006
+DATA packperm<>+6184(SB)/4, $0x00000000
+DATA packperm<>+6188(SB)/4, $0x00000000
+DATA packperm<>+6192(SB)/4, $0x00000007
+DATA packperm<>+6196(SB)/4, $0x00000000
+DATA packperm<>+6200(SB)/4, $0x00000000
+DATA packperm<>+6204(SB)/4, $0x00000000
+DATA packperm<>+6208(SB)/4, $0x00000001
+DATA packperm<>+6212(SB)/4, $0x00000006
+DATA packperm<>+6216(SB)/4, $0x00000000
+DATA packperm<>+6220(SB)/4, $0x00000000
+DATA packperm<>+6224(SB)/4, $0x00000007
+DATA packperm<>+6228(SB)/4, $0x00000000
+DATA packperm<>+6232(SB)/4, $0x00000000
+DATA packperm<>+6236(SB)/4, $0x00000000
+DATA packperm<>+6240(SB)/4, $0x00000000
+DATA packperm<>+6244(SB)/4, $0x00000001
+DATA packperm<>+6248(SB)/4, $0x00000000
+DATA packperm<>+6252(SB)/4, $0x00000000
+DATA packperm<>+6256(SB)/4, $0x00000006
+DATA packperm<>+6260(SB)/4, $0x00000007
+DATA packperm<>+6264(SB)/4, $0x00000000
+DATA packperm<>+6268(SB)/4, $0x00000000
+DATA packperm<>+6272(SB)/4, $0x00000002
+DATA packperm<>+6276(SB)/4, $0x00000006
+DATA packperm<>+6280(SB)/4, $0x00000000
+DATA packperm<>+6284(SB)/4, $0x00000000
+DATA packperm<>+6288(SB)/4, $0x00000007
+DATA packperm<>+6292(SB)/4, $0x00000000
+DATA packperm<>+6296(SB)/4, $0x00000000
+DATA packperm<>+6300(SB)/4, $0x00000000
+DATA packperm<>+6304(SB)/4, $0x00000000
+DATA packperm<>+6308(SB)/4, $0x00000002
+DATA packperm<>+6312(SB)/4, $0x00000000
+DATA packperm<>+6316(SB)/4, $0x00000000
+DATA packperm<>+6320(SB)/4, $0x00000006
+DATA packperm<>+6324(SB)/4, $0x00000007
+DATA packperm<>+6328(SB)/4, $0x00000000
+DATA packperm<>+6332(SB)/4, $0x00000000
+DATA packperm<>+6336(SB)/4, $0x00000001
+DATA packperm<>+6340(SB)/4, $0x00000002
+DATA packperm<>+6344(SB)/4, $0x00000000
+DATA packperm<>+6348(SB)/4, $0x00000000
+DATA packperm<>+6352(SB)/4, $0x00000006
+DATA packperm<>+6356(SB)/4, $0x00000007
+DATA packperm<>+6360(SB)/4, $0x00000000
+DATA packperm<>+6364(SB)/4, $0x00000000
+DATA packperm<>+6368(SB)/4, $0x00000000
+DATA packperm<>+6372(SB)/4, $0x00000001
+DATA packperm<>+6376(SB)/4, $0x00000007
+DATA packperm<>+6380(SB)/4, $0x00000000
+DATA packperm<>+6384(SB)/4, $0x00000002
+DATA packperm<>+6388(SB)/4, $0x00000006
+DATA packperm<>+6392(SB)/4, $0x00000000
+DATA packperm<>+6396(SB)/4, $0x00000000
+DATA packperm<>+6400(SB)/4, $0x00000003
+DATA packperm<>+6404(SB)/4, $0x00000006
+DATA packperm<>+6408(SB)/4, $0x00000000
+DATA packperm<>+6412(SB)/4, $0x00000000
+DATA packperm<>+6416(SB)/4, $0x00000007
+DATA packperm<>+6420(SB)/4, $0x00000000
+DATA packperm<>+6424(SB)/4, $0x00000000
+DATA packperm<>+6428(SB)/4, $0x00000000
+DATA packperm<>+6432(SB)/4, $0x00000000
+DATA packperm<>+6436(SB)/4, $0x00000003
+DATA packperm<>+6440(SB)/4, $0x00000000
+DATA packperm<>+6444(SB)/4, $0x00000000
+DATA packperm<>+6448(SB)/4, $0x00000006
+DATA packperm<>+6452(SB)/4, $0x00000007
+DATA packperm<>+6456(SB)/4, $0x00000000
+DATA packperm<>+6460(SB)/4, $0x00000000
+DATA packperm<>+6464(SB)/4, $0x00000001
+DATA packperm<>+6468(SB)/4, $0x00000003
+DATA packperm<>+6472(SB)/4, $0x00000000
+DATA packperm<>+6476(SB)/4, $0x00000000
+DATA packperm<>+6480(SB)/4, $0x00000006
+DATA packperm<>+6484(SB)/4, $0x00000007
+DATA packperm<>+6488(SB)/4, $0x00000000
+DATA packperm<>+6492(SB)/4, $0x00000000
+DATA packperm<>+6496(SB)/4, $0x00000000
+DATA packperm<>+6500(SB)/4, $0x00000001
+DATA packperm<>+6504(SB)/4, $0x00000007
+DATA packperm<>+6508(SB)/4, $0x00000000
+DATA packperm<>+6512(SB)/4, $0x00000003
+DATA packperm<>+6516(SB)/4, $0x00000006
+DATA packperm<>+6520(SB)/4, $0x00000000
+DATA packperm<>+6524(SB)/4, $0x00000000
+DATA packperm<>+6528(SB)/4, $0x00000002
+DATA packperm<>+6532(SB)/4, $0x00000003
+DATA packperm<>+6536(SB)/4, $0x00000000
+DATA packperm<>+6540(SB)/4, $0x00000000
+DATA packperm<>+6544(SB)/4, $0x00000006
+DATA packperm<>+6548(SB)/4, $0x00000007
+DATA packperm<>+6552(SB)/4, $0x00000000
+DATA packperm<>+6556(SB)/4, $0x00000000
+DATA packperm<>+6560(SB)/4, $0x00000000
+DATA packperm<>+6564(SB)/4, $0x00000002
+DATA packperm<>+6568(SB)/4, $0x00000007
+DATA packperm<>+6572(SB)/4, $0x00000000
+DATA packperm<>+6576(SB)/4, $0x00000003
+DATA packperm<>+6580(SB)/4, $0x00000006
+DATA packperm<>+6584(SB)/4, $0x00000000
+DATA packperm<>+6588(SB)/4, $0x00000000
+DATA packperm<>+6592(SB)/4, $0x00000001
+DATA packperm<>+6596(SB)/4, $0x00000002
+DATA packperm<>+6600(SB)/4, $0x00000007
+DATA packperm<>+6604(SB)/4, $0x00000000
+DATA packperm<>+6608(SB)/4, $0x00000003
+DATA packperm<>+6612(SB)/4, $0x00000006
+DATA packperm<>+6616(SB)/4, $0x00000000
+DATA packperm<>+6620(SB)/4, $0x00000000
+DATA packperm<>+6624(SB)/4, $0x00000000
+DATA packperm<>+6628(SB)/4, $0x00000001
+DATA packperm<>+6632(SB)/4, $0x00000006
+DATA packperm<>+6636(SB)/4, $0x00000007
+DATA packperm<>+6640(SB)/4, $0x00000002
+DATA packperm<>+6644(SB)/4, $0x00000003
+DATA packperm<>+6648(SB)/4, $0x00000000
+DATA packperm<>+6652(SB)/4, $0x00000000
+DATA packperm<>+6656(SB)/4, $0x00000004
+DATA packperm<>+6660(SB)/4, $0x00000006
+DATA packperm<>+6664(SB)/4, $0x00000000
+DATA packperm<>+6668(SB)/4, $0x00000000
+DATA packperm<>+6672(SB)/4, $0x00000007
+DATA packperm<>+6676(SB)/4, $0x00000000
+DATA packperm<>+6680(SB)/4, $0x00000000
+DATA packperm<>+6684(SB)/4, $0x00000000
+DATA packperm<>+6688(SB)/4, $0x00000000
+DATA packperm<>+6692(SB)/4, $0x00000004
+DATA packperm<>+6696(SB)/4, $0x00000000
+DATA packperm<>+6700(SB)/4, $0x00000000
+DATA packperm<>+6704(SB)/4, $0x00000006
+DATA packperm<>+6708(SB)/4, $0x00000007
+DATA packperm<>+6712(SB)/4, $0x00000000
+DATA packperm<>+6716(SB)/4, $0x00000000
+DATA packperm<>+6720(SB)/4, $0x00000001
+DATA packperm<>+6724(SB)/4, $0x00000004
+DATA packperm<>+6728(SB)/4, $0x00000000
+DATA packperm<>+6732(SB)/4, $0x00000000
+DATA packperm<>+6736(SB)/4, $0x00000006
+DATA packperm<>+6740(SB)/4, $0x00000007
+DATA packperm<>+6744(SB)/4, $0x00000000
+DATA packperm<>+6748(SB)/4, $0x00000000
+DATA packperm<>+6752(SB)/4, $0x00000000
+DATA packperm<>+6756(SB)/4, $0x00000001
+DATA packperm<>+6760(SB)/4, $0x00000007
+DATA packperm<>+6764(SB)/4, $0x00000000
+DATA packperm<>+6768(SB)/4, $0x00000004
+DATA packperm<>+6772(SB)/4, $0x00000006
+DATA packperm<>+6776(SB)/4, $0x00000000
+DATA packperm<>+6780(SB)/4, $0x00000000
+DATA packperm<>+6784(SB)/4, $0x00000002
+DATA packperm<>+6788(SB)/4, $0x00000004
+DATA packperm<>+6792(SB)/4, $0x00000000
+DATA packperm<>+6796(SB)/4, $0x00000000
+DATA packperm<>+6800(SB)/4, $0x00000006
+DATA packperm<>+6804(SB)/4, $0x00000007
+DATA packperm<>+6808(SB)/4, $0x00000000
+DATA packperm<>+6812(SB)/4, $0x00000000
+DATA packperm<>+6816(SB)/4, $0x00000000
+DATA packperm<>+6820(SB)/4, $0x00000002
+DATA packperm<>+6824(SB)/4, $0x00000007
+DATA packperm<>+6828(SB)/4, $0x00000000
+DATA packperm<>+6832(SB)/4, $0x00000004
+DATA packperm<>+6836(SB)/4, $0x00000006
+DATA packperm<>+6840(SB)/4, $0x00000000
+DATA packperm<>+6844(SB)/4, $0x00000000
+DATA packperm<>+6848(SB)/4, $0x00000001
+DATA packperm<>+6852(SB)/4, $0x00000002
+DATA packperm<>+6856(SB)/4, $0x00000007
+DATA packperm<>+6860(SB)/4, $0x00000000
+DATA packperm<>+6864(SB)/4, $0x00000004
+DATA packperm<>+6868(SB)/4, $0x00000006
+DATA packperm<>+6872(SB)/4, $0x00000000
+DATA packperm<>+6876(SB)/4, $0x00000000
+DATA packperm<>+6880(SB)/4, $0x00000000
+DATA packperm<>+6884(SB)/4, $0x00000001
+DATA packperm<>+6888(SB)/4, $0x00000006
+DATA packperm<>+6892(SB)/4, $0x00000007
+DATA packperm<>+6896(SB)/4, $0x00000002
+DATA packperm<>+6900(SB)/4, $0x00000004
+DATA packperm<>+6904(SB)/4, $0x00000000
+DATA packperm<>+6908(SB)/4, $0x00000000
+DATA packperm<>+6912(SB)/4, $0x00000003
+DATA packperm<>+6916(SB)/4, $0x00000004
+DATA packperm<>+6920(SB)/4, $0x00000000
+DATA packperm<>+6924(SB)/4, $0x00000000
+DATA packperm<>+6928(SB)/4, $0x00000006
+DATA packperm<>+6932(SB)/4, $0x00000007
+DATA packperm<>+6936(SB)/4, $0x00000000
+DATA packperm<>+6940(SB)/4, $0x00000000
+DATA packperm<>+6944(SB)/4, $0x00000000
+DATA packperm<>+6948(SB)/4, $0x00000003
+DATA packperm<>+6952(SB)/4, $0x00000007
+DATA packperm<>+6956(SB)/4, $0x00000000
+DATA packperm<>+6960(SB)/4, $0x00000004
+DATA packperm<>+6964(SB)/4, $0x00000006
+DATA packperm<>+6968(SB)/4, $0x00000000
+DATA packperm<>+6972(SB)/4, $0x00000000
+DATA packperm<>+6976(SB)/4, $0x00000001
+DATA packperm<>+6980(SB)/4, $0x00000003
+DATA packperm<>+6984(SB)/4, $0x00000007
+DATA packperm<>+6988(SB)/4, $0x00000000
+DATA packperm<>+6992(SB)/4, $0x00000004
+DATA packperm<>+6996(SB)/4, $0x00000006
+DATA packperm<>+7000(SB)/4, $0x00000000
+DATA packperm<>+7004(SB)/4, $0x00000000
+DATA packperm<>+7008(SB)/4, $0x00000000
+DATA packperm<>+7012(SB)/4, $0x00000001
+DATA packperm<>+7016(SB)/4, $0x00000006
+DATA packperm<>+7020(SB)/4, $0x00000007
+DATA packperm<>+7024(SB)/4, $0x00000003
+DATA packperm<>+7028(SB)/4, $0x00000004
+DATA packperm<>+7032(SB)/4, $0x00000000
+DATA packperm<>+7036(SB)/4, $0x00000000
+DATA packperm<>+7040(SB)/4, $0x00000002
+DATA packperm<>+7044(SB)/4, $0x00000003
+DATA packperm<>+7048(SB)/4, $0x00000007
+DATA packperm<>+7052(SB)/4, $0x00000000
+DATA packperm<>+7056(SB)/4, $0x00000004
+DATA packperm<>+7060(SB)/4, $0x00000006
+DATA packperm<>+7064(SB)/4, $0x00000000
+DATA packperm<>+7068(SB)/4, $0x00000000
+DATA packperm<>+7072(SB)/4, $0x00000000
+DATA packperm<>+7076(SB)/4, $0x00000002
+DATA packperm<>+7080(SB)/4, $0x00000006
+DATA packperm<>+7084(SB)/4, $0x00000007
+DATA packperm<>+7088(SB)/4, $0x00000003
+DATA packperm<>+7092(SB)/4, $0x00000004
+DATA packperm<>+7096(SB)/4, $0x00000000
+DATA packperm<>+7100(SB)/4, $0x00000000
+DATA packperm<>+7104(SB)/4, $0x00000001
+DATA packperm<>+7108(SB)/4, $0x00000002
+DATA packperm<>+7112(SB)/4, $0x00000006
+DATA packperm<>+7116(SB)/4, $0x00000007
+DATA packperm<>+7120(SB)/4, $0x00000003
+DATA packperm<>+7124(SB)/4, $0x00000004
+DATA packperm<>+7128(SB)/4, $0x00000000
+DATA packperm<>+7132(SB)/4, $0x00000000
+DATA packperm<>+7136(SB)/4, $0x00000000
+DATA packperm<>+7140(SB)/4, $0x00000001
+DATA packperm<>+7144(SB)/4, $0x00000004
+DATA packperm<>+7148(SB)/4, $0x00000006
+DATA packperm<>+7152(SB)/4, $0x00000002
+DATA packperm<>+7156(SB)/4, $0x00000003
+DATA packperm<>+7160(SB)/4, $0x00000007
+DATA packperm<>+7164(SB)/4, $0x00000000
+DATA packperm<>+7168(SB)/4, $0x00000005
+DATA packperm<>+7172(SB)/4, $0x00000006
+DATA packperm<>+7176(SB)/4, $0x00000000
+DATA packperm<>+7180(SB)/4, $0x00000000
+DATA packperm<>+7184(SB)/4, $0x00000007
+DATA packperm<>+7188(SB)/4, $0x00000000
+DATA packperm<>+7192(SB)/4, $0x00000000
+DATA packperm<>+7196(SB)/4, $0x00000000
+DATA packperm<>+7200(SB)/4, $0x00000000
+DATA packperm<>+7204(SB)/4, $0x00000005
+DATA packperm<>+7208(SB)/4, $0x00000000
+DATA packperm<>+7212(SB)/4, $0x00000000
+DATA packperm<>+7216(SB)/4, $0x00000006
+DATA packperm<>+7220(SB)/4, $0x00000007
+DATA packperm<>+7224(SB)/4, $0x00000000
+DATA packperm<>+7228(SB)/4, $0x00000000
+DATA packperm<>+7232(SB)/4, $0x00000001
+DATA packperm<>+7236(SB)/4, $0x00000005
+DATA packperm<>+7240(SB)/4, $0x00000000
+DATA packperm<>+7244(SB)/4, $0x00000000
+DATA packperm<>+7248(SB)/4, $0x00000006
+DATA packperm<>+7252(SB)/4, $0x00000007
+DATA packperm<>+7256(SB)/4, $0x00000000
+DATA packperm<>+7260(SB)/4, $0x00000000
+DATA packperm<>+7264(SB)/4, $0x00000000
+DATA packperm<>+7268(SB)/4, $0x00000001
+DATA packperm<>+7272(SB)/4, $0x00000007
+DATA packperm<>+7276(SB)/4, $0x00000000
+DATA packperm<>+7280(SB)/4, $0x00000005
+DATA packperm<>+7284(SB)/4, $0x00000006
+DATA packperm<>+7288(SB)/4, $0x00000000
+DATA packperm<>+7292(SB)/4, $0x00000000
+DATA packperm<>+7296(SB)/4, $0x00000002
+DATA packperm<>+7300(SB)/4, $0x00000005
+DATA packperm<>+7304(SB)/4, $0x00000000
+DATA packperm<>+7308(SB)/4, $0x00000000
+DATA packperm<>+7312(SB)/4, $0x00000006
+DATA packperm<>+7316(SB)/4, $0x00000007
+DATA packperm<>+7320(SB)/4, $0x00000000
+DATA packperm<>+7324(SB)/4, $0x00000000
+DATA packperm<>+7328(SB)/4, $0x00000000
+DATA packperm<>+7332(SB)/4, $0x00000002
+DATA packperm<>+7336(SB)/4, $0x00000007
+DATA packperm<>+7340(SB)/4, $0x00000000
+DATA packperm<>+7344(SB)/4, $0x00000005
+DATA packperm<>+7348(SB)/4, $0x00000006
+DATA packperm<>+7352(SB)/4, $0x00000000
+DATA packperm<>+7356(SB)/4, $0x00000000
+DATA packperm<>+7360(SB)/4, $0x00000001
+DATA packperm<>+7364(SB)/4, $0x00000002
+DATA packperm<>+7368(SB)/4, $0x00000007
+DATA packperm<>+7372(SB)/4, $0x00000000
+DATA packperm<>+7376(SB)/4, $0x00000005
+DATA packperm<>+7380(SB)/4, $0x00000006
+DATA packperm<>+7384(SB)/4, $0x00000000
+DATA packperm<>+7388(SB)/4, $0x00000000
+DATA packperm<>+7392(SB)/4, $0x00000000
+DATA packperm<>+7396(SB)/4, $0x00000001
+DATA packperm<>+7400(SB)/4, $0x00000006
+DATA packperm<>+7404(SB)/4, $0x00000007
+DATA packperm<>+7408(SB)/4, $0x00000002
+DATA packperm<>+7412(SB)/4, $0x00000005
+DATA packperm<>+7416(SB)/4, $0x00000000
+DATA packperm<>+7420(SB)/4, $0x00000000
+DATA packperm<>+7424(SB)/4, $0x00000003
+DATA packperm<>+7428(SB)/4, $0x00000005
+DATA packperm<>+7432(SB)/4, $0x00000000
+DATA packperm<>+7436(SB)/4, $0x00000000
+DATA packperm<>+7440(SB)/4, $0x00000006
+DATA packperm<>+7444(SB)/4, $0x00000007
+DATA packperm<>+7448(SB)/4, $0x00000000
+DATA packperm<>+7452(SB)/4, $0x00000000
+DATA packperm<>+7456(SB)/4, $0x00000000
+DATA packperm<>+7460(SB)/4, $0x00000003
+DATA packperm<>+7464(SB)/4, $0x00000007
+DATA packperm<>+7468(SB)/4, $0x00000000
+DATA packperm<>+7472(SB)/4, $0x00000005
+DATA packperm<>+7476(SB)/4, $0x00000006
+DATA packperm<>+7480(SB)/4, $0x00000000
+DATA packperm<>+7484(SB)/4, $0x00000000
+DATA packperm<>+7488(SB)/4, $0x00000001
+DATA packperm<>+7492(SB)/4, $0x00000003
+DATA packperm<>+7496(SB)/4, $0x00000007
+DATA packperm<>+7500(SB)/4, $0x00000000
+DATA packperm<>+7504(SB)/4, $0x00000005
+DATA packperm<>+7508(SB)/4, $0x00000006
+DATA packperm<>+7512(SB)/4, $0x00000000
+DATA packperm<>+7516(SB)/4, $0x00000000
+DATA packperm<>+7520(SB)/4, $0x00000000
+DATA packperm<>+7524(SB)/4, $0x00000001
+DATA packperm<>+7528(SB)/4, $0x00000006
+DATA packperm<>+7532(SB)/4, $0x00000007
+DATA packperm<>+7536(SB)/4, $0x00000003
+DATA packperm<>+7540(SB)/4, $0x00000005
+DATA packperm<>+7544(SB)/4, $0x00000000
+DATA packperm<>+7548(SB)/4, $0x00000000
+DATA packperm<>+7552(SB)/4, $0x00000002
+DATA packperm<>+7556(SB)/4, $0x00000003
+DATA packperm<>+7560(SB)/4, $0x00000007
+DATA packperm<>+7564(SB)/4, $0x00000000
+DATA packperm<>+7568(SB)/4, $0x00000005
+DATA packperm<>+7572(SB)/4, $0x00000006
+DATA packperm<>+7576(SB)/4, $0x00000000
+DATA packperm<>+7580(SB)/4, $0x00000000
+DATA packperm<>+7584(SB)/4, $0x00000000
+DATA packperm<>+7588(SB)/4, $0x00000002
+DATA packperm<>+7592(SB)/4, $0x00000006
+DATA packperm<>+7596(SB)/4, $0x00000007
+DATA packperm<>+7600(SB)/4, $0x00000003
+DATA packperm<>+7604(SB)/4, $0x00000005
+DATA packperm<>+7608(SB)/4, $0x00000000
+DATA packperm<>+7612(SB)/4, $0x00000000
+DATA packperm<>+7616(SB)/4, $0x00000001
+DATA packperm<>+7620(SB)/4, $0x00000002
+DATA packperm<>+7624(SB)/4, $0x00000006
+DATA packperm<>+7628(SB)/4, $0x00000007
+DATA packperm<>+7632(SB)/4, $0x00000003
+DATA packperm<>+7636(SB)/4, $0x00000005
+DATA packperm<>+7640(SB)/4, $0x00000000
+DATA packperm<>+7644(SB)/4, $0x00000000
+DATA packperm<>+7648(SB)/4, $0x00000000
+DATA packperm<>+7652(SB)/4, $0x00000001
+DATA packperm<>+7656(SB)/4, $0x00000005
+DATA packperm<>+7660(SB)/4, $0x00000006
+DATA packperm<>+7664(SB)/4, $0x00000002
+DATA packperm<>+7668(SB)/4, $0x00000003
+DATA packperm<>+7672(SB)/4, $0x00000007
+DATA packperm<>+7676(SB)/4, $0x00000000
+DATA packperm<>+7680(SB)/4, $0x00000004
+DATA packperm<>+7684(SB)/4, $0x00000005
+DATA packperm<>+7688(SB)/4, $0x00000000
+DATA packperm<>+7692(SB)/4, $0x00000000
+DATA packperm<>+7696(SB)/4, $0x00000006
+DATA packperm<>+7700(SB)/4, $0x00000007
+DATA packperm<>+7704(SB)/4, $0x00000000
+DATA packperm<>+7708(SB)/4, $0x00000000
+DATA packperm<>+7712(SB)/4, $0x00000000
+DATA packperm<>+7716(SB)/4, $0x00000004
+DATA packperm<>+7720(SB)/4, $0x00000007
+DATA packperm<>+7724(SB)/4, $0x00000000
+DATA packperm<>+7728(SB)/4, $0x00000005
+DATA packperm<>+7732(SB)/4, $0x00000006
+DATA packperm<>+7736(SB)/4, $0x00000000
+DATA packperm<>+7740(SB)/4, $0x00000000
+DATA packperm<>+7744(SB)/4, $0x00000001
+DATA packperm<>+7748(SB)/4, $0x00000004
+DATA packperm<>+7752(SB)/4, $0x00000007
+DATA packperm<>+7756(SB)/4, $0x00000000
+DATA packperm<>+7760(SB)/4, $0x00000005
+DATA packperm<>+7764(SB)/4, $0x00000006
+DATA packperm<>+7768(SB)/4, $0x00000000
+DATA packperm<>+7772(SB)/4, $0x00000000
+DATA packperm<>+7776(SB)/4, $0x00000000
+DATA packperm<>+7780(SB)/4, $0x00000001
+DATA packperm<>+7784(SB)/4, $0x00000006
+DATA packperm<>+7788(SB)/4, $0x00000007
+DATA packperm<>+7792(SB)/4, $0x00000004
+DATA packperm<>+7796(SB)/4, $0x00000005
+DATA packperm<>+7800(SB)/4, $0x00000000
+DATA packperm<>+7804(SB)/4, $0x00000000
+DATA packperm<>+7808(SB)/4, $0x00000002
+DATA packperm<>+7812(SB)/4, $0x00000004
+DATA packperm<>+7816(SB)/4, $0x00000007
+DATA packperm<>+7820(SB)/4, $0x00000000
+DATA packperm<>+7824(SB)/4, $0x00000005
+DATA packperm<>+7828(SB)/4, $0x00000006
+DATA packperm<>+7832(SB)/4, $0x00000000
+DATA packperm<>+7836(SB)/4, $0x00000000
+DATA packperm<>+7840(SB)/4, $0x00000000
+DATA packperm<>+7844(SB)/4, $0x00000002
+DATA packperm<>+7848(SB)/4, $0x00000006
+DATA packperm<>+7852(SB)/4, $0x00000007
+DATA packperm<>+7856(SB)/4, $0x00000004
+DATA packperm<>+7860(SB)/4, $0x00000005
+DATA packperm<>+7864(SB)/4, $0x00000000
+DATA packperm<>+7868(SB)/4, $0x00000000
+DATA packperm<>+7872(SB)/4, $0x00000001
+DATA packperm<>+7876(SB)/4, $0x00000002
+DATA packperm<>+7880(SB)/4, $0x00000006
+DATA packperm<>+7884(SB)/4, $0x00000007
+DATA packperm<>+7888(SB)/4, $0x00000004
+DATA packperm<>+7892(SB)/4, $0x00000005
+DATA packperm<>+7896(SB)/4, $0x00000000
+DATA packperm<>+7900(SB)/4, $0x00000000
+DATA packperm<>+7904(SB)/4, $0x00000000
+DATA packperm<>+7908(SB)/4, $0x00000001
+DATA packperm<>+7912(SB)/4, $0x00000005
+DATA packperm<>+7916(SB)/4, $0x00000006
+DATA packperm<>+7920(SB)/4, $0x00000002
+DATA packperm<>+7924(SB)/4, $0x00000004
+DATA packperm<>+7928(SB)/4, $0x00000007
+DATA packperm<>+7932(SB)/4, $0x00000000
+DATA packperm<>+7936(SB)/4, $0x00000003
+DATA packperm<>+7940(SB)/4, $0x00000004
+DATA packperm<>+7944(SB)/4, $0x00000007
+DATA packperm<>+7948(SB)/4, $0x00000000
+DATA packperm<>+7952(SB)/4, $0x00000005
+DATA packperm<>+7956(SB)/4, $0x00000006
+DATA packperm<>+7960(SB)/4, $0x00000000
+DATA packperm<>+7964(SB)/4, $0x00000000
+DATA packperm<>+7968(SB)/4, $0x00000000
+DATA packperm<>+7972(SB)/4, $0x00000003
+DATA packperm<>+7976(SB)/4, $0x00000006
+DATA packperm<>+7980(SB)/4, $0x00000007
+DATA packperm<>+7984(SB)/4, $0x00000004
+DATA packperm<>+7988(SB)/4, $0x00000005
+DATA packperm<>+7992(SB)/4, $0x00000000
+DATA packperm<>+7996(SB)/4, $0x00000000
+DATA packperm<>+8000(SB)/4, $0x00000001
+DATA packperm<>+8004(SB)/4, $0x00000003
+DATA packperm<>+8008(SB)/4, $0x00000006
+DATA packperm<>+8012(SB)/4, $0x00000007
+DATA packperm<>+8016(SB)/4, $0x00000004
+DATA packperm<>+8020(SB)/4, $0x00000005
+DATA packperm<>+8024(SB)/4, $0x00000000
+DATA packperm<>+8028(SB)/4, $0x00000000
+DATA packperm<>+8032(SB)/4, $0x00000000
+DATA packperm<>+8036(SB)/4, $0x00000001
+DATA packperm<>+8040(SB)/4, $0x00000005
+DATA packperm<>+8044(SB)/4, $0x00000006
+DATA packperm<>+8048(SB)/4, $0x00000003
+DATA packperm<>+8052(SB)/4, $0x00000004
+DATA packperm<>+8056(SB)/4, $0x00000007
+DATA packperm<>+8060(SB)/4, $0x00000000
+DATA packperm<>+8064(SB)/4, $0x00000002
+DATA packperm<>+8068(SB)/4, $0x00000003
+DATA packperm<>+8072(SB)/4, $0x00000006
+DATA packperm<>+8076(SB)/4, $0x00000007
+DATA packperm<>+8080(SB)/4, $0x00000004
+DATA packperm<>+8084(SB)/4, $0x00000005
+DATA packperm<>+8088(SB)/4, $0x00000000
+DATA packperm<>+8092(SB)/4, $0x00000000
+DATA packperm<>+8096(SB)/4, $0x00000000
+DATA packperm<>+8100(SB)/4, $0x00000002
+DATA packperm<>+8104(SB)/4, $0x00000005
+DATA packperm<>+8108(SB)/4, $0x00000006
+DATA packperm<>+8112(SB)/4, $0x00000003
+DATA packperm<>+8116(SB)/4, $0x00000004
+DATA packperm<>+8120(SB)/4, $0x00000007
+DATA packperm<>+8124(SB)/4, $0x00000000
+DATA packperm<>+8128(SB)/4, $0x00000001
+DATA packperm<>+8132(SB)/4, $0x00000002
+DATA packperm<>+8136(SB)/4, $0x00000005
+DATA packperm<>+8140(SB)/4, $0x00000006
+DATA packperm<>+8144(SB)/4, $0x00000003
+DATA packperm<>+8148(SB)/4, $0x00000004
+DATA packperm<>+8152(SB)/4, $0x00000007
+DATA packperm<>+8156(SB)/4, $0x00000000
+DATA packperm<>+8160(SB)/4, $0x00000000
+DATA packperm<>+8164(SB)/4, $0x00000001
+DATA packperm<>+8168(SB)/4, $0x00000004
+DATA packperm<>+8172(SB)/4, $0x00000005
+DATA packperm<>+8176(SB)/4, $0x00000002
+DATA packperm<>+8180(SB)/4, $0x00000003
+DATA packperm<>+8184(SB)/4, $0x00000006
+DATA packperm<>+8188(SB)/4, $0x00000007
+GLOBL packperm<>(SB), RODATA|NOPTR, $8192
+
+DATA packconst<>+0(SB)/4, $0x80800000
+DATA packconst<>+4(SB)/4, $0x80800000
+DATA packconst<>+8(SB)/4, $0x80800000
+DATA packconst<>+12(SB)/4, $0x80800000
+DATA packconst<>+16(SB)/4, $0x80800000
+DATA packconst<>+20(SB)/4, $0x80800000
+DATA packconst<>+24(SB)/4, $0x80800000
+DATA packconst<>+28(SB)/4, $0x80800000
+DATA packconst<>+32(SB)/4, $0x00800000
+DATA packconst<>+36(SB)/4, $0x00800000
+DATA packconst<>+40(SB)/4, $0x00800000
+DATA packconst<>+44(SB)/4, $0x00800000
+DATA packconst<>+48(SB)/4, $0x00800000
+DATA packconst<>+52(SB)/4, $0x00800000
+DATA packconst<>+56(SB)/4, $0x00800000
+DATA packconst<>+60(SB)/4, $0x00800000
+DATA packconst<>+64(SB)/4, $0x7f800000
+DATA packconst<>+68(SB)/4, $0x7f800000
+DATA packconst<>+72(SB)/4, $0x7f800000
+DATA packconst<>+76(SB)/4, $0x7f800000
+DATA packconst<>+80(SB)/4, $0x7f800000
+DATA packconst<>+84(SB)/4, $0x7f800000
+DATA packconst<>+88(SB)/4, $0x7f800000
+DATA packconst<>+92(SB)/4, $0x7f800000
+DATA packconst<>+96(SB)/4, $0x7fffffff
+DATA packconst<>+100(SB)/4, $0x7fffffff
+DATA packconst<>+104(SB)/4, $0x7fffffff
+DATA packconst<>+108(SB)/4, $0x7fffffff
+DATA packconst<>+112(SB)/4, $0x7fffffff
+DATA packconst<>+116(SB)/4, $0x7fffffff
+DATA packconst<>+120(SB)/4, $0x7fffffff
+DATA packconst<>+124(SB)/4, $0x7fffffff
+DATA packconst<>+128(SB)/4, $0x00000008
+DATA packconst<>+132(SB)/4, $0x00000008
+DATA packconst<>+136(SB)/4, $0x00000008
+DATA packconst<>+140(SB)/4, $0x00000008
+DATA packconst<>+144(SB)/4, $0x00000008
+DATA packconst<>+148(SB)/4, $0x00000008
+DATA packconst<>+152(SB)/4, $0x00000008
+DATA packconst<>+156(SB)/4, $0x00000008
+GLOBL packconst<>(SB), RODATA|NOPTR, $160
+
+DATA packiota<>+0(SB)/4, $0x00000000
+DATA packiota<>+4(SB)/4, $0x00000001
+DATA packiota<>+8(SB)/4, $0x00000002
+DATA packiota<>+12(SB)/4, $0x00000003
+DATA packiota<>+16(SB)/4, $0x00000004
+DATA packiota<>+20(SB)/4, $0x00000005
+DATA packiota<>+24(SB)/4, $0x00000006
+DATA packiota<>+28(SB)/4, $0x00000007
+GLOBL packiota<>(SB), RODATA|NOPTR, $32
+
+// func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·countScoresAVX2(SB), NOSPLIT, $0-96
+	MOVQ xs_base+0(FP), AX
+	MOVQ xs_len+8(FP), CX
+	MOVQ scores_base+24(FP), DX
+	MOVQ scores_len+32(FP), BX
+	MOVQ below_base+48(FP), SI
+	MOVQ atOrBelow_base+72(FP), DI
+
+	// Unsigned order is signed order with the sign bits flipped.
+	// Lane numbers, for the masks of the last len(xs) % 8 elements.
+	MOVQ CX, R8
+	ANDQ $-8, R8
+	MOVQ BX, R9
+	DECQ R9
+	XORQ R10, R10
+
+	// Four scores at a time, the last one repeated to fill the last block.
+block:
+	CMPQ         R10, BX
+	JAE          done
+	MOVQ         R10, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y0
+	VPXOR        scoresign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVQ         R10, R11
+	ADDQ         $0x01, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y3
+	VPXOR        scoresign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         R10, R11
+	ADDQ         $0x02, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y6
+	VPXOR        scoresign<>+0(SB), Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	MOVQ         R10, R11
+	ADDQ         $0x03, R11
+	CMPQ         R11, R9
+	CMOVQHI      R9, R11
+	VPBROADCASTD (DX)(R11*4), Y9
+	VPXOR        scoresign<>+0(SB), Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	XORQ         R11, R11
+
+	// gt[k] and eq[k] count, lane by lane, the elements above and at score k.
+vector:
+	CMPQ    R11, R8
+	JAE     tail
+	VMOVDQU (AX)(R11*8), Y12
+
+	// The odd dwords of 8 keys are their upper halves (in another order).
+	VSHUFPS  $0xdd, 32(AX)(R11*8), Y12, Y12
+	VPXOR    scoresign<>+0(SB), Y12, Y12
+	VPCMPGTD Y0, Y12, Y13
+	VPSUBD   Y13, Y1, Y1
+	VPCMPEQD Y0, Y12, Y13
+	VPSUBD   Y13, Y2, Y2
+	VPCMPGTD Y3, Y12, Y13
+	VPSUBD   Y13, Y4, Y4
+	VPCMPEQD Y3, Y12, Y13
+	VPSUBD   Y13, Y5, Y5
+	VPCMPGTD Y6, Y12, Y13
+	VPSUBD   Y13, Y7, Y7
+	VPCMPEQD Y6, Y12, Y13
+	VPSUBD   Y13, Y8, Y8
+	VPCMPGTD Y9, Y12, Y13
+	VPSUBD   Y13, Y10, Y10
+	VPCMPEQD Y9, Y12, Y13
+	VPSUBD   Y13, Y11, Y11
+	ADDQ     $0x08, R11
+	JMP      vector
+
+	// The last len(xs) % 8 elements, loaded under masks of their lanes.
+tail:
+	CMPQ         R11, CX
+	JAE          reduce
+	MOVQ         CX, R12
+	SUBQ         R11, R12
+	VMOVQ        R12, X12
+	VPBROADCASTQ X12, Y12
+	VPCMPGTQ     scorelanes<>+0(SB), Y12, Y13
+	VPCMPGTQ     scorelanes<>+32(SB), Y12, Y12
+	VPMASKMOVQ   (AX)(R11*8), Y13, Y14
+	VPMASKMOVQ   32(AX)(R11*8), Y12, Y15
+	VSHUFPS      $0xdd, Y15, Y14, Y14
+
+	// The dword mask of the upper halves, in their order.
+	VSHUFPS  $0xdd, Y12, Y13, Y13
+	VPXOR    scoresign<>+0(SB), Y14, Y14
+	VPCMPGTD Y0, Y14, Y15
+	VPSUBD   Y15, Y1, Y1
+	VPCMPEQD Y0, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y2, Y2
+	VPCMPGTD Y3, Y14, Y15
+	VPSUBD   Y15, Y4, Y4
+	VPCMPEQD Y3, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y5, Y5
+	VPCMPGTD Y6, Y14, Y15
+	VPSUBD   Y15, Y7, Y7
+	VPCMPEQD Y6, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y8, Y8
+	VPCMPGTD Y9, Y14, Y15
+	VPSUBD   Y15, Y10, Y10
+	VPCMPEQD Y9, Y14, Y15
+	VPAND    Y13, Y15, Y15
+	VPSUBD   Y15, Y11, Y11
+
+reduce:
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	VMOVD        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPADDD       X0, X2, X2
+	VMOVD        X2, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, (DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, (SI)(R10*8)
+	MOVQ         R10, R11
+	ADDQ         $0x01, R11
+	CMPQ         R11, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDD       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDD       X0, X4, X4
+	VPSHUFD      $0xb1, X4, X0
+	VPADDD       X0, X4, X4
+	VMOVD        X4, R11
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDD       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDD       X0, X5, X5
+	VPSHUFD      $0xb1, X5, X0
+	VPADDD       X0, X5, X5
+	VMOVD        X5, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 8(DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 8(SI)(R10*8)
+	MOVQ         R10, R11
+	ADDQ         $0x02, R11
+	CMPQ         R11, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDD       X0, X7, X7
+	VPSHUFD      $0x4e, X7, X0
+	VPADDD       X0, X7, X7
+	VPSHUFD      $0xb1, X7, X0
+	VPADDD       X0, X7, X7
+	VMOVD        X7, R11
+	VEXTRACTI128 $0x01, Y8, X0
+	VPADDD       X0, X8, X8
+	VPSHUFD      $0x4e, X8, X0
+	VPADDD       X0, X8, X8
+	VPSHUFD      $0xb1, X8, X0
+	VPADDD       X0, X8, X8
+	VMOVD        X8, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 16(DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 16(SI)(R10*8)
+	MOVQ         R10, R11
+	ADDQ         $0x03, R11
+	CMPQ         R11, BX
+	JAE          next
+	VEXTRACTI128 $0x01, Y10, X0
+	VPADDD       X0, X10, X10
+	VPSHUFD      $0x4e, X10, X0
+	VPADDD       X0, X10, X10
+	VPSHUFD      $0xb1, X10, X0
+	VPADDD       X0, X10, X10
+	VMOVD        X10, R11
+	VEXTRACTI128 $0x01, Y11, X0
+	VPADDD       X0, X11, X11
+	VPSHUFD      $0x4e, X11, X0
+	VPADDD       X0, X11, X11
+	VPSHUFD      $0xb1, X11, X0
+	VPADDD       X0, X11, X11
+	VMOVD        X11, R12
+	MOVQ         CX, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 24(DI)(R10*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 24(SI)(R10*8)
+
+next:
+	ADDQ $0x04, R10
+	JMP  block
+
+done:
+	VZEROUPPER
+	RET
+
+DATA scoresign<>+0(SB)/4, $0x80000000
+DATA scoresign<>+4(SB)/4, $0x80000000
+DATA scoresign<>+8(SB)/4, $0x80000000
+DATA scoresign<>+12(SB)/4, $0x80000000
+DATA scoresign<>+16(SB)/4, $0x80000000
+DATA scoresign<>+20(SB)/4, $0x80000000
+DATA scoresign<>+24(SB)/4, $0x80000000
+DATA scoresign<>+28(SB)/4, $0x80000000
+GLOBL scoresign<>(SB), RODATA|NOPTR, $32
+
+DATA scorelanes<>+0(SB)/8, $0x0000000000000000
+DATA scorelanes<>+8(SB)/8, $0x0000000000000001
+DATA scorelanes<>+16(SB)/8, $0x0000000000000002
+DATA scorelanes<>+24(SB)/8, $0x0000000000000003
+DATA scorelanes<>+32(SB)/8, $0x0000000000000004
+DATA scorelanes<>+40(SB)/8, $0x0000000000000005
+DATA scorelanes<>+48(SB)/8, $0x0000000000000006
+DATA scorelanes<>+56(SB)/8, $0x0000000000000007
+GLOBL scorelanes<>(SB), RODATA|NOPTR, $64

@@ -50,3 +50,20 @@ func countLEGo(xs, pivots []uint64, counts []int) {
 		counts[j] = c
 	}
 }
+
+// countScoresGo is the reference of CountScores.
+func countScoresGo(xs []uint64, scores []uint32, below, atOrBelow []int) {
+	for j, s := range scores {
+		b, a := 0, 0
+		for _, x := range xs {
+			h := uint32(x >> 32)
+			if h < s {
+				b++
+			}
+			if h <= s {
+				a++
+			}
+		}
+		below[j], atOrBelow[j] = b, a
+	}
+}

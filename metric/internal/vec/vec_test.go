@@ -156,6 +156,47 @@ func TestCountLE(t *testing.T) {
 	}
 }
 
+func TestCountScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 4))
+	for _, n := range lengths() {
+		for off := range 4 {
+			xs := uint64s(rng, n+off)[off:]
+			ns := rng.IntN(20)
+			scores := make([]uint32, ns)
+			for j := range scores {
+				switch r := rng.IntN(4); {
+				case r == 0 && n > 0:
+					scores[j] = uint32(xs[rng.IntN(n)] >> 32)
+				case r == 1:
+					scores[j] = []uint32{0, 1, 1<<31 - 1, 1 << 31, 1<<32 - 1}[rng.IntN(5)]
+				default:
+					scores[j] = rng.Uint32()
+				}
+			}
+			wb, wa := make([]int, ns), make([]int, ns)
+			gb, ga := make([]int, ns+1), make([]int, ns+1)
+			gb[ns], ga[ns] = -7, -7
+			countScoresGo(xs, scores, wb, wa)
+			countScoresAVX2(xs, scores, gb, ga)
+			for j := range wb {
+				if gb[j] != wb[j] || ga[j] != wa[j] {
+					t.Fatalf("n=%d off=%d score %#x: %d %d, want %d %d", n, off, scores[j], gb[j], ga[j], wb[j], wa[j])
+				}
+			}
+			if gb[ns] != -7 || ga[ns] != -7 {
+				t.Fatalf("n=%d: wrote past the scores", n)
+			}
+			countScoresGo(xs, scores, wb, wa)
+			CountScores(xs, scores, gb, ga)
+			for j := range wb {
+				if gb[j] != wb[j] || ga[j] != wa[j] {
+					t.Fatalf("CountScores n=%d score %d: %d %d, want %d %d", n, j, gb[j], ga[j], wb[j], wa[j])
+				}
+			}
+		}
+	}
+}
+
 func TestZeroAllocs(t *testing.T) {
 	xs, ps, cs := make([]float32, 100), make([]uint64, 100), make([]int, 10)
 	var acc [8]float32

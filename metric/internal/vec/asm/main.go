@@ -20,6 +20,8 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	packets32()
 	countLE()
+	pack32()
+	countScores()
 	Generate()
 }
 
@@ -199,6 +201,372 @@ func countLE() {
 		MOVQ(n, le)
 		SUBQ(gt, le)
 		MOVQ(le, Mem{Base: cp, Index: j, Scale: 8, Disp: 8 * k})
+	}
+	Label("next")
+	ADDQ(Imm(4), j)
+	JMP(LabelRef("block"))
+
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// packOrder is the order in which the permutation table leaves the packed
+// keys' halves: VPUNPCKLDQ and VPUNPCKHDQ interleave within 128-bit lanes, so
+// packed elements 0, 1, 4, 5 (2, 3, 6, 7) must sit at positions 0, 1, 4, 5
+// (2, 3, 6, 7) of the two vectors they interleave to come out in order.
+var packOrder = [8]int{0, 1, 4, 5, 2, 3, 6, 7}
+
+// packTable writes the 256-entry VPERMD table of left-packing: entry m lists
+// the set bits of m in ascending order, as packOrder places them, padded with 0.
+func packTable() Mem {
+	t := GLOBL("packperm", RODATA|NOPTR)
+	for m := range 256 {
+		var p [8]uint32
+		k := 0
+		for b := range 8 {
+			if m>>b&1 != 0 {
+				p[k] = uint32(b)
+				k++
+			}
+		}
+		for j, o := range packOrder {
+			DATA(32*m+4*j, U32(p[o]))
+		}
+	}
+	return t
+}
+
+func pack32() {
+	TEXT("pack32AVX2", NOSPLIT, "func(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, nrel, nout, bad int)")
+	Pragma("noescape")
+	Doc(
+		"pack32AVX2 is Pack32.packGo on AVX2, with the configuration's broadcast",
+		"constants in cfg (see Pack32.config). It writes keys 8 at a time: keys and",
+		"oth must hold len(lab) rounded up to a multiple of 8.",
+	)
+	table := packTable()
+	lp := Load(Param("lab").Base(), GP64())
+	n := Load(Param("lab").Len(), GP64())
+	sp := Load(Param("sc").Base(), GP64())
+	kp := Load(Param("keys").Base(), GP64())
+	op := Load(Param("oth").Base(), GP64())
+	cp := Load(Param("cfg"), GP64())
+	tp := GP64()
+	LEAQ(table, tp)
+
+	bc := func(k int) reg.VecVirtual {
+		y := YMM()
+		VPBROADCASTD(Mem{Base: cp, Disp: 4 * k}, y)
+		return y
+	}
+	thr, ragged, selNZ, selRel, selAll, tieXor, tieAnd := bc(0), bc(1), bc(2), bc(3), bc(4), bc(5), bc(6)
+	Comment("The fixed constants stay in memory: the registers hold the configuration.")
+	consts := GLOBL("packconst", RODATA|NOPTR)
+	for k, c := range []uint32{0x80800000, 0x00800000, 0x7f800000, 0x7fffffff, 8} {
+		for j := range 8 {
+			DATA(32*k+4*j, U32(c))
+		}
+	}
+	negMin, posMin, exp, mag, eight := consts, consts.Offset(32), consts.Offset(64), consts.Offset(96), consts.Offset(128) // -2^-126, 2^-126
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	Comment("idx holds the items' indices, eight more each round.")
+	iota := GLOBL("packiota", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(4*j, U32(uint32(j)))
+	}
+	idx := YMM()
+	VMOVDQU(iota, idx)
+
+	Comment("lp and sp point past the whole packets; i runs from -len(lab)/8*8 to 0.")
+	nk, no, nrel, nout, i := GP64(), GP64(), GP64(), GP64(), GP64()
+	ANDQ(I32(-8), n)
+	LEAQ(Mem{Base: lp, Index: n, Scale: 4}, lp)
+	LEAQ(Mem{Base: sp, Index: n, Scale: 4}, sp)
+	MOVQ(n, i)
+	NEGQ(i)
+	XORQ(nk, nk)
+	XORQ(no, no)
+	XORQ(nrel, nrel)
+	XORQ(nout, nout)
+
+	bad := GP32()
+
+	// block packs the 8 items at i; tail, when not nil, masks the lanes that
+	// hold items, the others being loaded as zeros.
+	block := func(tail reg.VecVirtual) {
+		l, s := YMM(), YMM()
+		if tail == nil {
+			VMOVUPS(Mem{Base: lp, Index: i, Scale: 4}, l)
+			VMOVUPS(Mem{Base: sp, Index: i, Scale: 4}, s)
+		} else {
+			VMASKMOVPS(Mem{Base: lp}, tail, l)
+			VMASKMOVPS(Mem{Base: sp}, tail, s)
+		}
+		Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.")
+		rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
+		VCMPPS(Imm(0x1d), thr, l, rel)      // GE_OQ
+		VCMPPS(Imm(0x1e), negMin, l, valid) // GT_OQ
+		VCMPPS(Imm(0x11), posMin, l, zl)    // LT_OQ
+		VANDPS(valid, zl, zl)
+		VORPS(ragged, valid, valid)
+		if tail != nil {
+			VANDPS(tail, valid, valid)
+			VANDPS(tail, rel, rel)
+		}
+		Comment("A valid item with a NaN score stops the kernel.")
+		nan := YMM()
+		VCMPPS(Imm(0x03), s, s, nan) // UNORD_Q
+		mv, mn := GP32(), bad
+		VMOVMSKPS(valid, mv)
+		VMOVMSKPS(nan, mn)
+		ANDL(mv, mn)
+		JNE(LabelRef("nan"))
+		Comment("Count the relevant items, valid and not.")
+		mr, c := GP32(), GP32()
+		VMOVMSKPS(rel, mr)
+		MOVL(mr, c)
+		ANDL(mv, c)
+		POPCNTL(c, c)
+		ADDQ(c.As64(), nrel)
+		NOTL(mv)
+		ANDL(mv, mr)
+		POPCNTL(mr, mr)
+		ADDQ(mr.As64(), nout)
+		Comment("pick selects the valid items that go to keys, the others go to oth.")
+		pick, t := YMM(), YMM()
+		VANDNPS(selNZ, zl, pick)
+		VANDPS(selRel, rel, t)
+		VORPS(t, pick, pick)
+		VORPS(selAll, pick, pick)
+		mk, mo := GP32(), GP32()
+		VANDPS(valid, pick, t)
+		VMOVMSKPS(t, mk)
+		VANDNPS(valid, pick, t)
+		VMOVMSKPS(t, mo)
+
+		Comment("The upper halves: the score's bits, zero when its exponent is (a subnormal")
+		Comment("reads as a zero, and -0 + 0 is +0), then made to sort ascending for a")
+		Comment("descending score: a positive score's bits xor 0x7fffffff, a negative one's as is.")
+		hi := YMM()
+		VPAND(exp, s, t)
+		VPCMPEQD(zero, t, t)
+		VPANDN(s, t, hi)
+		VPSRAD(Imm(31), hi, t)
+		VPANDN(mag, t, t)
+		VPXOR(t, hi, hi)
+		Comment("The lower halves: the index, with bit 31 by the tie policy.")
+		VPXOR(tieXor, rel, lo)
+		VPAND(tieAnd, lo, lo)
+		VPOR(idx, lo, lo)
+		VPADDD(eight, idx, idx)
+
+		Comment("Left-pack both halves by each mask, interleave them and store 8 keys.")
+		for _, d := range []struct {
+			m   reg.GPVirtual
+			p   reg.Register
+			cnt reg.GPVirtual
+		}{{mk, kp, nk}, {mo, op, no}} {
+			perm, ph, k0 := YMM(), YMM(), YMM()
+			m64, cnt := d.m.As64(), GP64()
+			POPCNTQ(m64, cnt)
+			SHLQ(Imm(5), m64)
+			VMOVDQU(Mem{Base: tp, Index: m64, Scale: 1}, perm)
+			VPERMD(hi, perm, ph)
+			VPERMD(lo, perm, perm)
+			VPUNPCKLDQ(ph, perm, k0)
+			VPUNPCKHDQ(ph, perm, ph)
+			VMOVDQU(k0, Mem{Base: d.p, Index: d.cnt, Scale: 8})
+			VMOVDQU(ph, Mem{Base: d.p, Index: d.cnt, Scale: 8, Disp: 32})
+			ADDQ(cnt, d.cnt)
+		}
+	}
+
+	Label("pack")
+	CMPQ(i, Imm(0))
+	JGE(LabelRef("tail"))
+	block(nil)
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("pack"))
+
+	Comment("The last len(lab) % 8 items, loaded under a mask of their lanes.")
+	Label("tail")
+	rem := GP64()
+	Load(Param("lab").Len(), rem)
+	ANDQ(Imm(7), rem)
+	JE(LabelRef("packed"))
+	rx, tail := XMM(), YMM()
+	VMOVD(rem.As32(), rx)
+	VPBROADCASTD(rx, tail)
+	VPCMPGTD(iota, tail, tail)
+	block(tail)
+
+	Label("packed")
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
+	MOVQ(I64(-1), i)
+	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+
+	Comment("The first valid NaN is at n8 + i + its lane.")
+	Label("nan")
+	BSFL(bad, bad)
+	ADDQ(bad.As64(), i)
+	n8 := Load(Param("lab").Len(), GP64())
+	ANDQ(I32(-8), n8)
+	ADDQ(n8, i)
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
+	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+}
+
+func countScores() {
+	TEXT("countScoresAVX2", NOSPLIT, "func(xs []uint64, scores []uint32, below, atOrBelow []int)")
+	Pragma("noescape")
+	Doc(
+		"countScoresAVX2 is countScoresGo on AVX2: it sets below[j] and atOrBelow[j] to",
+		"the numbers of elements of xs whose upper 32 bits are < and <= scores[j],",
+		"unsigned; below and atOrBelow hold len(scores) counts.",
+	)
+	xp := Load(Param("xs").Base(), GP64())
+	n := Load(Param("xs").Len(), GP64())
+	pp := Load(Param("scores").Base(), GP64())
+	np := Load(Param("scores").Len(), GP64())
+	bp := Load(Param("below").Base(), GP64())
+	ap := Load(Param("atOrBelow").Base(), GP64())
+
+	Comment("Unsigned order is signed order with the sign bits flipped.")
+	sign := GLOBL("scoresign", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(4*j, U32(1<<31))
+	}
+
+	Comment("Lane numbers, for the masks of the last len(xs) % 8 elements.")
+	lanes := GLOBL("scorelanes", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n8 := GP64()
+	MOVQ(n, n8)
+	ANDQ(I32(-8), n8)
+
+	last := GP64()
+	MOVQ(np, last)
+	DECQ(last)
+	j := GP64()
+	XORQ(j, j)
+
+	Comment("Four scores at a time, the last one repeated to fill the last block.")
+	Label("block")
+	CMPQ(j, np)
+	JAE(LabelRef("done"))
+	var pv, gt, eq [4]reg.VecVirtual
+	for k := range pv {
+		t := GP64()
+		MOVQ(j, t)
+		if k > 0 {
+			ADDQ(Imm(uint64(k)), t)
+		}
+		CMPQ(t, last)
+		CMOVQHI(last, t)
+		pv[k] = YMM()
+		VPBROADCASTD(Mem{Base: pp, Index: t, Scale: 4}, pv[k])
+		VPXOR(sign, pv[k], pv[k])
+		gt[k], eq[k] = YMM(), YMM()
+		VPXOR(gt[k], gt[k], gt[k])
+		VPXOR(eq[k], eq[k], eq[k])
+	}
+	i := GP64()
+	XORQ(i, i)
+
+	Comment("gt[k] and eq[k] count, lane by lane, the elements above and at score k.")
+	// count adds the 8 elements at i. In the tail, mlo and mhi mask the
+	// lanes of the two halves that hold elements (the others load as zeros,
+	// whose score is below every other but may equal one).
+	count := func(mlo, mhi reg.VecVirtual) {
+		h, t := YMM(), YMM()
+		if mlo == nil {
+			VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, h)
+			Comment("The odd dwords of 8 keys are their upper halves (in another order).")
+			VSHUFPS(Imm(0xdd), Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, h, h)
+		} else {
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, mlo, h)
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, mhi, t)
+			VSHUFPS(Imm(0xdd), t, h, h)
+			Comment("The dword mask of the upper halves, in their order.")
+			VSHUFPS(Imm(0xdd), mhi, mlo, mlo)
+		}
+		VPXOR(sign, h, h)
+		for k := range pv {
+			VPCMPGTD(pv[k], h, t)
+			VPSUBD(t, gt[k], gt[k])
+			VPCMPEQD(pv[k], h, t)
+			if mlo != nil {
+				VPAND(mlo, t, t)
+			}
+			VPSUBD(t, eq[k], eq[k])
+		}
+	}
+
+	Label("vector")
+	CMPQ(i, n8)
+	JAE(LabelRef("tail"))
+	count(nil, nil)
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("vector"))
+
+	Comment("The last len(xs) % 8 elements, loaded under masks of their lanes.")
+	Label("tail")
+	CMPQ(i, n)
+	JAE(LabelRef("reduce"))
+	{
+		r, rx, rem, mlo, mhi := GP64(), XMM(), YMM(), YMM(), YMM()
+		MOVQ(n, r)
+		SUBQ(i, r)
+		VMOVQ(r, rx)
+		VPBROADCASTQ(rx, rem)
+		VPCMPGTQ(lanes, rem, mlo)
+		VPCMPGTQ(lanes.Offset(32), rem, mhi)
+		count(mlo, mhi)
+	}
+
+	Label("reduce")
+	sum := func(y reg.VecVirtual) reg.GPVirtual {
+		hi := XMM()
+		VEXTRACTI128(Imm(1), y, hi)
+		lo := y.AsX()
+		VPADDD(hi, lo, lo)
+		VPSHUFD(Imm(0x4e), lo, hi)
+		VPADDD(hi, lo, lo)
+		VPSHUFD(Imm(0xb1), lo, hi)
+		VPADDD(hi, lo, lo)
+		g := GP32()
+		VMOVD(lo, g)
+		return g
+	}
+	for k := range pv {
+		if k > 0 {
+			t := GP64()
+			MOVQ(j, t)
+			ADDQ(Imm(uint64(k)), t)
+			CMPQ(t, np)
+			JAE(LabelRef("next"))
+		}
+		g, e := sum(gt[k]), sum(eq[k])
+		le := GP64()
+		MOVQ(n, le)
+		SUBQ(g.As64(), le)
+		MOVQ(le, Mem{Base: ap, Index: j, Scale: 8, Disp: 8 * k})
+		SUBQ(e.As64(), le)
+		MOVQ(le, Mem{Base: bp, Index: j, Scale: 8, Disp: 8 * k})
 	}
 	Label("next")
 	ADDQ(Imm(4), j)
