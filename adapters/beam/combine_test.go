@@ -170,7 +170,7 @@ func TestOverallEqualsMetric(t *testing.T) {
 	lists := make([]List, 400)
 	for i := range lists {
 		n := 1 + rng.IntN(12) // empty lists are a special case of the Evaluator, tested apart
-		l := List{QID: fmt.Sprint(i), Labels: make([]float64, n), Scores: make([]float64, n), Weights: make([]float64, n)}
+		l := List{Query: Query{QID: fmt.Sprint(i), Labels: make([]float64, n), Scores: make([]float64, n), Weights: make([]float64, n)}}
 		for j := range n {
 			l.Labels[j] = float64(rng.IntN(3))
 			l.Scores[j] = float64(rng.IntN(5)) // ties

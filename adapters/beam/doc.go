@@ -17,7 +17,10 @@
 //     GroupChunks does the same for the Chunks the readers emit (runs of
 //     rows of one query, so that sorted input shuffles a few elements per
 //     query instead of one per row), and JoinTREC joins TREC qrels and run
-//     Chunks into Lists.
+//     Chunks into Lists. Both run one DoFn, which builds each List with
+//     runio's dedupe rules (runio.DedupeIndex) into the Query that
+//     `rankmetrics eval` reads (List embeds it; Dedupe and Match are
+//     runio's types).
 //     The items of a list are ordered by where they were read (file name,
 //     then position), never by arrival order, so the result does not
 //     depend on sharding or shuffling.
@@ -28,7 +31,8 @@
 //
 // Evaluate chains the last two and gathers every dead letter and count;
 // Write writes the report, the per-query values and the dead letters.
-// Package beamio reads TSV, CSV, TREC and Parquet files into Chunks, and
+// Package beamio reads TSV, CSV, TREC, JSON Lines, Parquet and RKM1 files
+// into Chunks, and
 // the command cmd/rankmetrics-beam puts it all together.
 //
 // # Bit-identical results

@@ -105,7 +105,7 @@ func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 		return QueryValue{}, fmt.Errorf("qid %q: %d labels, %d scores and %d weights", l.QID, len(l.Labels), n, len(l.Weights))
 	}
 	e.unranked[0] = 0
-	for _, lab := range l.Unranked {
+	for _, lab := range l.UnrankedLabels {
 		if lab >= 1 {
 			e.unranked[0]++
 		}

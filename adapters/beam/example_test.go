@@ -41,7 +41,7 @@ func ExampleEvaluator() {
 		fmt.Println(err)
 		return
 	}
-	l := rmbeam.List{QID: "q1", Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}
+	l := rmbeam.List{Query: rmbeam.Query{QID: "q1", Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}}
 	v, err := ev.Eval(&l)
 	if err != nil {
 		fmt.Println(err)

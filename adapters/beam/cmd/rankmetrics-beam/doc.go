@@ -2,7 +2,8 @@
 // distributed counterpart of `rankmetrics eval`, for evaluation sets that
 // outgrow one machine.
 //
-// It reads TSV, CSV or Parquet files, or TREC qrels and run files, from any
+// It reads TSV, CSV, JSON Lines, Parquet or RKM1 files, or TREC qrels and
+// run files, from any
 // file system Beam knows (local paths, gs://, ...), groups the rows by
 // query, computes MAP (and MAP@k: the only measures it evaluates today; a
 // later release brings every measure of `rankmetrics eval`) per query, and

@@ -21,6 +21,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
@@ -132,10 +133,10 @@ type options struct {
 }
 
 func (o *options) register(fs *flag.FlagSet) {
-	fs.Var(&o.inputs, "input", "`GLOB` of TSV, CSV or Parquet files to evaluate (repeatable)")
+	fs.Var(&o.inputs, "input", "`GLOB` of TSV, CSV, JSON Lines, Parquet or RKM1 files to evaluate (repeatable)")
 	fs.Var(&o.qrels, "qrels", "`GLOB` of TREC qrels files (repeatable)")
 	fs.Var(&o.runs, "run", "`GLOB` of TREC run files (repeatable)")
-	fs.StringVar(&o.inputFormat, "input-format", "auto", "format of --input: auto (from the extension), tsv, csv or parquet")
+	fs.StringVar(&o.inputFormat, "input-format", "auto", "format of --input: auto (from the extension), tsv, csv, jsonl, parquet or rkm1")
 	fs.Var(&o.measures, "m", "measure `NAME`: map or map@K; repeatable or comma-separated (default map)")
 	fs.IntVar(&o.topn, "topn", -1, "add the measure map@`N`")
 	fs.StringVar(&o.dtype, "dtype", "float32", "compute per-query values in `TYPE` float32 (TF-Ranking's) or float64")
@@ -156,7 +157,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
 	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
 	fs.Int64Var(&o.maxLine, "max-line-bytes", beamio.DefaultMaxLineBytes, "longest line read, in `BYTES`; a longer line goes to the dead letters with its query")
-	fs.Int64Var(&o.maxInput, "max-input-bytes", beamio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of a file read whole (a gzipped or remote Parquet file); a larger file goes to the dead letters")
+	fs.Int64Var(&o.maxInput, "max-input-bytes", beamio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of a file read whole (a gzipped or remote Parquet, JSON Lines or RKM1 file); a larger file goes to the dead letters")
 	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
 	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
 }
@@ -165,23 +166,10 @@ func (o *options) register(fs *flag.FlagSet) {
 type plan struct {
 	o        *options
 	trec     bool
-	format   string // tsv, csv, parquet or trec
+	format   string // tsv, csv, jsonl, parquet, rkm1 or trec
 	measures []metric.Config
 	dedupe   rm.Dedupe
 	evalOpts rm.EvalOptions
-}
-
-func detectFormat(path string) (string, error) {
-	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
-	switch filepath.Ext(name) {
-	case ".tsv", ".tab":
-		return "tsv", nil
-	case ".csv":
-		return "csv", nil
-	case ".parquet", ".pq":
-		return "parquet", nil
-	}
-	return "", fmt.Errorf("cannot tell the format of %q from its extension; set --input-format (tsv, csv or parquet)", path)
 }
 
 func (o *options) plan() (*plan, error) {
@@ -190,18 +178,17 @@ func (o *options) plan() (*plan, error) {
 	case len(o.inputs) > 0 && (len(o.qrels) > 0 || len(o.runs) > 0):
 		return nil, errors.New("give either --input, or --qrels and --run, not both")
 	case len(o.inputs) > 0:
-		p.format = o.inputFormat
-		switch o.inputFormat {
-		case "auto":
-			f, err := detectFormat(o.inputs[0])
-			if err != nil {
-				return nil, err
-			}
-			p.format = f
-		case "tsv", "csv", "parquet":
-		default:
-			return nil, fmt.Errorf("--input-format %q: want auto, tsv, csv or parquet", o.inputFormat)
+		f, err := runio.ParseFormat(o.inputFormat)
+		if err == nil && f == runio.FormatAuto {
+			f, err = runio.DetectFormat(o.inputs[0])
 		}
+		if err == nil && f == runio.FormatTREC {
+			err = errors.New("TREC input is --qrels GLOB and --run GLOB")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--input-format %s: %w", o.inputFormat, err)
+		}
+		p.format = f.String()
 	case len(o.qrels) > 0 && len(o.runs) > 0:
 		p.trec, p.format = true, "trec"
 	default:
@@ -278,6 +265,10 @@ func (p *plan) build(s beam.Scope, paths rm.Paths) error {
 			rows = beamio.ReadDelimited(s, p.o.inputs, ',', opts)
 		case "parquet":
 			rows = beamio.ReadParquet(s, p.o.inputs, opts)
+		case "jsonl":
+			rows = beamio.ReadJSONL(s, p.o.inputs, p.dedupe, opts)
+		case "rkm1":
+			rows = beamio.ReadRKM1(s, p.o.inputs, opts)
 		}
 		upstream = []rm.Step{rows}
 		lists, err = rm.GroupChunks(s, rows.Output, p.dedupe)
