@@ -141,22 +141,11 @@ func (m *measureList) String() string {
 }
 
 func (m *measureList) Set(s string) error {
-	// A trec_eval specification with parameters takes the whole value, as
-	// trec_eval's -m does: -m P.5,10 gives P_5 and P_10.
-	if list, ok, err := evaluate.ParseTrecEvalSpec(strings.TrimSpace(s)); ok {
-		if err != nil {
-			return err
-		}
-		for _, spec := range list {
-			*m = evaluate.AppendMeasure(*m, spec)
-		}
-		return nil
+	list, err := evaluate.ParseMeasures(s)
+	if err != nil {
+		return err
 	}
-	for _, part := range strings.Split(s, ",") {
-		spec, err := evaluate.ParseMeasure(part)
-		if err != nil {
-			return err
-		}
+	for _, spec := range list {
 		*m = evaluate.AppendMeasure(*m, spec)
 	}
 	return nil
