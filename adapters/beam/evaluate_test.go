@@ -17,7 +17,7 @@ func cfg(name string, topn int, d metric.DType, ties metric.TiePolicy, ragged bo
 func TestEvaluatorHandWorked(t *testing.T) {
 	f64 := cfg("map", metric.NoTopN, metric.Float64, metric.Stable, true)
 	top2 := cfg("map@2", 2, metric.Float64, metric.Stable, true)
-	dense := cfg("dense", metric.NoTopN, metric.Float64, metric.Stable, false)
+	dense := cfg("map", metric.NoTopN, metric.Float64, metric.Stable, false)
 	tests := []struct {
 		name   string
 		m      metric.Config
@@ -57,8 +57,8 @@ func TestEvaluatorHandWorked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(v.AP[0]-tc.ap) > 1e-15 || v.Weight[0] != tc.lw {
-				t.Errorf("AP %v weight %v, want %v %v", v.AP[0], v.Weight[0], tc.ap, tc.lw)
+			if math.Abs(v.Value[0]-tc.ap) > 1e-15 || v.Weight[0] != tc.lw {
+				t.Errorf("AP %v weight %v, want %v %v", v.Value[0], v.Weight[0], tc.ap, tc.lw)
 			}
 			if v.Counts.Queries != 1 || v.Counts.Items != int64(len(tc.l.Scores)) {
 				t.Errorf("counts %+v", v.Counts)
@@ -79,16 +79,16 @@ func TestEvaluatorFloat32(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := float64(float32(7.0 / 12)); math.Abs(v.AP[0]-want) > 1e-7 || float64(float32(v.AP[0])) != v.AP[0] {
-		t.Errorf("AP %v, want the float32 %v", v.AP[0], want)
+	if want := float64(float32(7.0 / 12)); math.Abs(v.Value[0]-want) > 1e-7 || float64(float32(v.Value[0])) != v.Value[0] {
+		t.Errorf("AP %v, want the float32 %v", v.Value[0], want)
 	}
 	l.UnrankedLabels = []float64{3}
 	v, err = e.Eval(&l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 7.0 / 18; math.Abs(v.AP[0]-want) > 1e-7 || float64(float32(v.AP[0])) != v.AP[0] {
-		t.Errorf("AP with unranked %v, want the float32 near %v", v.AP[0], want)
+	if want := 7.0 / 18; math.Abs(v.Value[0]-want) > 1e-7 || float64(float32(v.Value[0])) != v.Value[0] {
+		t.Errorf("AP with unranked %v, want the float32 near %v", v.Value[0], want)
 	}
 }
 
@@ -120,15 +120,15 @@ func TestEvaluatorRandomTiesPerQuery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		distinct[v.AP[0]] = true
+		distinct[v.Value[0]] = true
 	}
 	l = mk("q1")
 	b, err := e2.Eval(&l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.AP[0] != b.AP[0] {
-		t.Errorf("q1 got AP %v and %v from evaluators in different states", a.AP[0], b.AP[0])
+	if a.Value[0] != b.Value[0] {
+		t.Errorf("q1 got AP %v and %v from evaluators in different states", a.Value[0], b.Value[0])
 	}
 	if len(distinct) < 5 {
 		t.Errorf("20 qids drew only %d distinct APs: seeds do not vary with the qid", len(distinct))
@@ -186,7 +186,7 @@ func TestEvaluatorRejects(t *testing.T) {
 		want string
 	}{
 		{"length mismatch", List{Query: Query{Labels: []float64{1}, Scores: []float64{1, 2}}}, "1 labels, 2 scores"},
-		{"weighted unranked", List{Query: Query{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{1}, UnrankedLabels: []float64{1}}}, "weighted list cannot have unranked"},
+		{"weighted unranked", List{Query: Query{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{1}, UnrankedLabels: []float64{1}}}, "unranked relevant items take the list's weight"},
 		{"infinite weight", List{Query: Query{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{math.Inf(1)}}}, "weight"},
 	}
 	for _, tc := range tests {

@@ -146,7 +146,7 @@ type formatPerQueryFn struct {
 // ProcessElement formats one query's values.
 func (f *formatPerQueryFn) ProcessElement(v QueryValue, emit func(string)) {
 	for i, n := range f.Names {
-		emit(n + "\t" + v.QID + "\t" + strconv.FormatFloat(v.AP[i], 'g', -1, 64) + "\t" + strconv.FormatFloat(v.Weight[i], 'g', -1, 64))
+		emit(n + "\t" + v.QID + "\t" + strconv.FormatFloat(v.Value[i], 'g', -1, 64) + "\t" + strconv.FormatFloat(v.Weight[i], 'g', -1, 64))
 	}
 }
 

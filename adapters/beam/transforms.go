@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
@@ -244,18 +245,20 @@ func (f *buildFn) ProcessElement(qid string, iter func(*Chunk) bool, failed func
 // EvalOptions says which TREC queries to evaluate.
 type EvalOptions struct {
 	// KeepRunOnly evaluates the queries of the run without any judgment
-	// (AP 0). By default they are skipped, as trec_eval and `rankmetrics
-	// eval` skip them, and counted.
+	// (value 0). By default they are skipped, as trec_eval and
+	// `rankmetrics eval` skip them, and counted. trec_eval's measures
+	// refuse it, as eval does.
 	KeepRunOnly bool
-	// KeepQrelsOnly evaluates judged queries the run has no line for (AP
-	// 0, as trec_eval -c). By default they are skipped and counted.
+	// KeepQrelsOnly evaluates judged queries the run has no line for
+	// (value 0, as trec_eval -c). By default they are skipped and counted.
 	KeepQrelsOnly bool
 }
 
 // EvaluateLists computes every measure on every List, one query at a time
-// (Step.Output, a PCollection of QueryValue). A query the metric refuses
-// goes to the dead letters; run-only and qrels-only TREC queries are
-// skipped or kept as opts says.
+// (Step.Output, a PCollection of QueryValue), through the evaluation plan
+// of `rankmetrics eval` (see Evaluator). A query the plan refuses goes to
+// the dead letters; run-only and qrels-only TREC queries are skipped or
+// kept as opts says.
 //
 // Each query is evaluated as an update of its own, a batch of one list.
 // This matters because TF-Ranking's list weights depend on the batch: a
@@ -265,23 +268,41 @@ type EvalOptions struct {
 // batched, sharded or ordered. Without weights every list weighs 1 anyway,
 // so this only changes results for weighted lists without relevant items,
 // compared with an evaluation that batches several queries per update.
-// Single-process evaluation agrees to the bit when it also makes one
-// update per query with Exact accumulation.
+// `rankmetrics eval --batch 1 --accumulation exact` makes one update per
+// query too, and agrees to the bit.
 //
 // Under the Random tie policy, each query draws its tie order from a
-// generator seeded with the measure's seed and the qid, so a query gets
+// generator seeded with the measures' seed and the qid, so a query gets
 // the same order wherever it is evaluated. This is reproducible for any
-// sharding, but it is not the order of a single process that draws every
-// query from one generator; the other policies (stable, pessimistic,
+// sharding, but it is not the order of a single process, which seeds each
+// update from its position; the other policies (stable, pessimistic,
 // optimistic, expected) give the same values as a single process.
 func EvaluateLists(s beam.Scope, lists beam.PCollection, measures []metric.Config, opts EvalOptions) (Step, error) {
 	cfgs, err := Normalize(measures)
 	if err != nil {
 		return Step{}, err
 	}
+	if err := CheckEvalOptions(cfgs, opts); err != nil {
+		return Step{}, err
+	}
 	s = s.Scope("rankmetrics.EvaluateLists")
 	values, dead, counts := beam.ParDo3(s, &evalFn{Measures: cfgs, Options: opts}, lists)
 	return Step{Output: values, DeadLetters: dead, Counts: counts}, nil
+}
+
+// CheckEvalOptions returns an error when opts do not suit the measures:
+// trec_eval's measures evaluate no query without judgments, so they refuse
+// KeepRunOnly, as `rankmetrics eval --run-only keep` does.
+func CheckEvalOptions(measures []metric.Config, opts EvalOptions) error {
+	if !opts.KeepRunOnly {
+		return nil
+	}
+	for _, c := range measures {
+		if m, _ := evaluate.ParseMeasure(c.Name); m.IsTrecEval() {
+			return fmt.Errorf("measure %q: trec_eval evaluates no query without judgments; run-only queries cannot be kept (keep them only with TF-Ranking measures): %w", c.Name, ErrMeasures)
+		}
+	}
+	return nil
 }
 
 type evalFn struct {

@@ -194,14 +194,16 @@ type List struct {
 	Counts Counts
 }
 
-// QueryValue is the result of one query: per measure, its AP and its list
-// weight, in the order of the measures given to Evaluate.
+// QueryValue is the result of one query: per measure, its value and its
+// list weight, in the order of the measures given to Evaluate.
 type QueryValue struct {
 	QID string
-	// AP holds the query's average precision per measure.
-	AP []float64
+	// Value holds the query's value per measure (its AP for map, its
+	// NDCG for ndcg@5, its P_10 for P_10...).
+	Value []float64
 	// Weight holds the query's list weight per measure: the weight of its
-	// AP in the mean.
+	// value in the mean (TF-Ranking's list weight; 1 for trec_eval's
+	// measures).
 	Weight []float64
 	// Counts is the Counts of the query's List, with Queries = 1 and Items
 	// its ranked items.
