@@ -23,7 +23,7 @@ func NewBestCheckpoint(monitor string, save func(best Record) error, opts ...Opt
 	if save == nil {
 		return nil, fmt.Errorf("adapters: BestCheckpoint: save function is nil")
 	}
-	s, err := newSettings("BestCheckpoint", opts)
+	s, err := applyOptions("BestCheckpoint", opts)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func NewEarlyStopping(monitor string, opts ...Option) (*EarlyStopping, error) {
 	if monitor == "" {
 		return nil, fmt.Errorf("adapters: EarlyStopping: monitor name is empty")
 	}
-	s, err := newSettings("EarlyStopping", opts)
+	s, err := applyOptions("EarlyStopping", opts)
 	if err != nil {
 		return nil, err
 	}

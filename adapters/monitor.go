@@ -136,7 +136,7 @@ func WithRestoreBest(save, restore func(best Record) error) Option {
 	}
 }
 
-func newSettings(kind string, opts []Option) (settings, error) {
+func applyOptions(kind string, opts []Option) (settings, error) {
 	s := settings{kind: kind}
 	for i, o := range opts {
 		if o == nil {

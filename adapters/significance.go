@@ -76,52 +76,58 @@ func (g *sigTracker) accept(kind string, e Event, first bool) (bool, error) {
 	return true, nil
 }
 
-// perListUpdater is a metric that returns its per-list values as it
-// updates (metric.MeanAveragePrecision and the family metrics).
-type perListUpdater interface {
-	metric.Metric
-	UpdatePerList(dst *metric.PerList, labels, predictions tensor.Lists, weights tensor.Weights) error
-}
-
 // PerQuery is a [metric.Metric] that records the value of every list it is
 // updated with, in order, for [WithSignificance]. Give it to a validator
 // in place of the metric it wraps; Reset (which the validator calls before
-// every evaluation) forgets the values. It is not safe for concurrent use.
+// every evaluation) and SetState forget the values. Its other methods are
+// the wrapped metric's. It is not safe for concurrent use.
 type PerQuery struct {
-	m      perListUpdater
+	metric.Metric
 	buf    metric.PerList
 	values []float64
 }
 
-// NewPerQuery wraps m, which must compute per-list values as it updates
-// (metric.MeanAveragePrecision and the family metrics do).
+// NewPerQuery wraps m.
 func NewPerQuery(m metric.Metric) (*PerQuery, error) {
-	u, ok := m.(perListUpdater)
-	if !ok {
-		return nil, fmt.Errorf("adapters: NewPerQuery: metric %T has no UpdatePerList", m)
+	if m == nil {
+		return nil, fmt.Errorf("adapters: NewPerQuery: the metric is nil")
 	}
-	return &PerQuery{m: u}, nil
+	return &PerQuery{Metric: m}, nil
 }
-
-// Name returns the wrapped metric's name.
-func (p *PerQuery) Name() string { return p.m.Name() }
 
 // Update updates the wrapped metric and records the value of every list.
 func (p *PerQuery) Update(labels, predictions tensor.Lists, weights tensor.Weights) error {
-	if err := p.m.UpdatePerList(&p.buf, labels, predictions, weights); err != nil {
+	return p.UpdatePerList(nil, labels, predictions, weights)
+}
+
+// UpdatePerList is Update that also writes the per-list values and list
+// weights of the batch into dst when it is not nil.
+func (p *PerQuery) UpdatePerList(dst *metric.PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	if err := p.Metric.UpdatePerList(&p.buf, labels, predictions, weights); err != nil {
 		return err
 	}
 	p.values = append(p.values, p.buf.Values...)
+	if dst != nil {
+		dst.Values = append(dst.Values[:0], p.buf.Values...)
+		dst.Weights = append(dst.Weights[:0], p.buf.Weights...)
+	}
 	return nil
 }
 
-// Result returns the wrapped metric's result.
-func (p *PerQuery) Result() float64 { return p.m.Result() }
-
 // Reset resets the wrapped metric and forgets the values.
 func (p *PerQuery) Reset() {
-	p.m.Reset()
+	p.Metric.Reset()
 	p.values = p.values[:0]
+}
+
+// SetState replaces the wrapped metric's accumulator and forgets the
+// values.
+func (p *PerQuery) SetState(s metric.State) error {
+	if err := p.Metric.SetState(s); err != nil {
+		return err
+	}
+	p.values = p.values[:0]
+	return nil
 }
 
 // Values returns the values of the lists since the last Reset, in update

@@ -970,13 +970,6 @@ func famFinish(file *File, f fam) {
 			Id("lw").Index(Id("b")).Op("=").Id("x"),
 		),
 	)
-
-	file.Comment("accumulate adds spec j's batch of bsz lists to total and count, as Keras")
-	file.Comment("Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).")
-	file.Func().Params(ws().Op("*").Id(f.ws())).Id("accumulate").Params(Id("j").Int(), List(Id("total"), Id("count")).Op("*").Add(f.t()), Id("bsz").Int()).Block(
-		Op("*").Id("total").Op("=").Add(f.ftz(Op("*").Id("total").Op("+").Id("sum"+f.Name).Call(Id("ws").Dot("out").Index(Id("j")).Dot("v").Index(Op(":").Id("bsz")), Lit(0)))),
-		Op("*").Id("count").Op("=").Add(f.ftz(Op("*").Id("count").Op("+").Id("sum"+f.Name).Call(Id("ws").Dot("out").Index(Id("j")).Dot("lw").Index(Op(":").Id("bsz")), Lit(0)))),
-	)
 }
 
 // familyTestFile writes the tests of one variant: every metric of the family

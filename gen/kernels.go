@@ -112,14 +112,6 @@ func kernelFile(v variant) *File {
 	batchFunc(f, v)
 	listWeightsFunc(f, v)
 
-	f.Commentf("accumulate adds the batch of bsz lists in ws to total and count, as Keras")
-	f.Comment("Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).")
-	f.Func().Params(Id("ws").Op("*").Id(v.ws())).Id("accumulate").Params(
-		List(Id("total"), Id("count")).Op("*").Add(T), Id("bsz").Int(),
-	).Block(
-		Op("*").Id("total").Op("=").Add(v.ftz(Op("*").Id("total").Op("+").Id(v.sum()).Call(Id("ws").Dot("v").Index(Op(":").Id("bsz")), Lit(0)))),
-		Op("*").Id("count").Op("=").Add(v.ftz(Op("*").Id("count").Op("+").Id(v.sum()).Call(Id("ws").Dot("lw").Index(Op(":").Id("bsz")), Lit(0)))),
-	)
 	return f
 }
 

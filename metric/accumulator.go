@@ -29,6 +29,33 @@ func (a *meanAcc) state(d DType, exactly bool, rng []byte) State {
 	return s
 }
 
+// add32 adds the per-list products v of value and list weight, and the
+// list weights lw, of one float32 batch, as Keras Mean.update_state adds
+// reduce_sum(values*weights) and reduce_sum(weights); exactly under Exact
+// accumulation.
+func (a *meanAcc) add32(v, lw []float32, exactly bool) {
+	if exactly {
+		for b := range v {
+			a.ex.addProduct(float64(v[b]), float64(lw[b]))
+		}
+		return
+	}
+	a.total32 = ftzFloat32(a.total32 + sumFloat32(v, 0))
+	a.count32 = ftzFloat32(a.count32 + sumFloat32(lw, 0))
+}
+
+// add64 is add32 for a float64 batch.
+func (a *meanAcc) add64(v, lw []float64, exactly bool) {
+	if exactly {
+		for b := range v {
+			a.ex.addProduct(v[b], lw[b])
+		}
+		return
+	}
+	a.total64 = ftzFloat64(a.total64 + sumFloat64(v, 0))
+	a.count64 = ftzFloat64(a.count64 + sumFloat64(lw, 0))
+}
+
 // add adds the totals of a state already checked by checkTotals.
 func (a *meanAcc) add(exactly bool, exactTotal, exactCount string, total, count float64) {
 	if exactly {
@@ -46,7 +73,7 @@ func (a *meanAcc) add(exactly bool, exactTotal, exactCount string, total, count 
 // result returns total / count, or 0 when count is 0 (TF's
 // divide_no_nan), in dtype d; under Exact accumulation the exact quotient
 // rounded once. flush says a float32 quotient is flushed to zero when
-// subnormal, as MeanAveragePrecision has always done.
+// subnormal, as MAP has always done.
 func (a *meanAcc) result(d DType, exactly, flush bool) float64 {
 	switch {
 	case exactly:

@@ -278,7 +278,7 @@ func checkDivReference[T float32 | float64](t *testing.T, d DType, tol float64) 
 					if ties == Expected && kind == KindAlphaDCG {
 						continue
 					}
-					s := DefaultSettings(kind)
+					s := DefaultConfig(kind)
 					s.Subtopics, s.TopN, s.Ragged, s.DType, s.Ties, s.Seed = dc.t, dc.topn, dc.ragged, d, ties, uint64(ci)
 					if kind == KindAlphaDCG {
 						s.Alpha = alpha

@@ -44,7 +44,7 @@ func TestFamilyDocstrings(t *testing.T) {
 		{"opa ragged", KindOPA, NoTopN, true, raggedY, raggedS, 0.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := DefaultSettings(tc.kind)
+			s := DefaultConfig(tc.kind)
 			s.TopN, s.Ragged = tc.topn, tc.ragged
 			m, err := New(s)
 			if err != nil {
@@ -70,7 +70,7 @@ func TestFamilyDocstringsSubtopics(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		kind    Kind
-		opts    []Setting
+		opts    []Option
 		ragged  bool
 		y, s, w [][]float64
 		want    float64
@@ -80,14 +80,14 @@ func TestFamilyDocstringsSubtopics(t *testing.T) {
 		{"alpha_dcg", KindAlphaDCG, nil, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil, 2.1963947},
 		{"alpha_dcg ragged", KindAlphaDCG, nil, true, [][]float64{{0, 0, 1, 0}, {1, 1, 0, 2, 1, 0}}, [][]float64{{2, 1}, {2, 5, 4}}, nil, 1.8184297},
 		// By hand: ranks [0 1] [1 1] [1 0]; gains 1, 1 + 0.7, 0.7; discounts 1, 1/log2(3), 1/2.
-		{"alpha_dcg alpha 0.3", KindAlphaDCG, []Setting{WithAlpha(0.3)}, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil,
+		{"alpha_dcg alpha 0.3", KindAlphaDCG, []Option{WithAlpha(0.3)}, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil,
 			1 + 1.7/math.Log2(3) + 0.7/2},
 		// By hand: item 1 is masked (all labels -1); item 0 weighs 0 but stays valid.
 		{"precision_ia masked", KindPrecisionIA, nil, false, [][]float64{{0, 1, -1, -1, 1, -1}}, [][]float64{{1, 3, 2}}, [][]float64{{0, 2, 1}}, 0.5},
-		{"precision_ia@1", KindPrecisionIA, []Setting{WithTopN(1)}, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil, 0.5},
+		{"precision_ia@1", KindPrecisionIA, []Option{WithTopN(1)}, false, [][]float64{{0, 1, 1, 0, 1, 1}}, [][]float64{{3, 1, 2}}, nil, 0.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := newSettings(tc.kind, append([]Setting{WithSubtopics(2), WithRagged(tc.ragged)}, tc.opts...))
+			s, err := newConfig(tc.kind, append([]Option{WithSubtopics(2), WithRagged(tc.ragged)}, tc.opts...))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,22 +18,31 @@ const opaMaxTerms = 1 << 22
 // call from several goroutines.
 type family struct {
 	mu   sync.Mutex
-	sets []Settings
+	sets []Config
 	plan famPlan
 	pcg  rand.PCG
 	rng  *rand.Rand
 	ws32 famFloat32
 	ws64 famFloat64
-	acc  []meanAcc
+	// mapOnly is set for a plan of one MAP of the TFRanking convention
+	// whose empty lists score 0, TF-Ranking's MeanAveragePrecisionMetric:
+	// the kernels of that specialisation (map32, map64) rank only its
+	// relevant items, and also take unranked relevant items.
+	mapOnly bool
+	map32   workspaceFloat32
+	map64   workspaceFloat64
+	acc     []meanAcc
 }
 
 // init configures f for sets, which must be able to share a ranking.
-func (f *family) init(sets []Settings) error {
+func (f *family) init(sets []Config) error {
 	p, err := newPlan(sets)
 	if err != nil {
 		return err
 	}
 	f.sets, f.plan = sets, p
+	s := &sets[0]
+	f.mapOnly = len(sets) == 1 && s.Kind == KindMAP && s.Convention == TFRanking && s.Empty.resolve(s.Convention) == EmptyZero
 	f.acc = make([]meanAcc, len(sets))
 	f.rng = rand.New(&f.pcg)
 	f.Reset()
@@ -45,8 +54,8 @@ func (f *family) fam() *family { return f }
 // Name returns the metric's name.
 func (f *family) Name() string { return f.sets[0].Name }
 
-// Settings returns the metric's settings.
-func (f *family) Settings() Settings { return f.sets[0] }
+// Config returns the metric's configuration.
+func (f *family) Config() Config { return f.sets[0] }
 
 // Reset sets every total and count to 0 and restarts the tie-break
 // generator from the seed, so a reset metric repeats its results.
@@ -57,6 +66,17 @@ func (f *family) Reset() {
 		f.acc[i].reset()
 	}
 	f.pcg.Seed(f.sets[0].Seed, 0)
+}
+
+// Reseed restarts the tie-break generator from seed, which becomes the
+// metric's seed; the totals are kept.
+func (f *family) Reseed(seed uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.sets {
+		f.sets[i].Seed = seed
+	}
+	f.pcg.Seed(seed, 0)
 }
 
 // check returns an error when the inputs do not fit each other or the
@@ -98,7 +118,7 @@ func (f *family) check(labels, predictions tensor.Lists, weights tensor.Weights)
 // checkUnitWeights returns an error unless every item weight is 0 (judged,
 // not retrieved) or 1 (retrieved), as the conventions other than
 // TFRanking take them.
-func checkUnitWeights(s *Settings, w tensor.Lists) error {
+func checkUnitWeights(s *Config, w tensor.Lists) error {
 	for b := range w.Len() {
 		for i := range w.RowLen(b) {
 			if x := w.At(b, i); x != 0 && x != 1 {
@@ -110,21 +130,52 @@ func checkUnitWeights(s *Settings, w tensor.Lists) error {
 	return nil
 }
 
-// compute runs the kernel of the metric's dtype on one batch, leaving the
-// per-list values in the workspace. It leaves the tie-break generator as it
-// was when it fails. The caller holds f.mu.
-func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weights) error {
+// checkUnranked returns an error when unranked does not fit the batch of
+// bsz lists or the metric.
+func (f *family) checkUnranked(unranked []int, bsz int, weights tensor.Weights) error {
+	if !f.mapOnly {
+		return fmt.Errorf("metric: %s: unranked relevant items are counted by MAP of the tfranking convention alone: %w", f.sets[0].Name, ErrConfig)
+	}
+	if len(unranked) != bsz {
+		return fmt.Errorf("metric: unranked has %d counts but labels have %d lists: %w", len(unranked), bsz, tensor.ErrShape)
+	}
+	if weights.Kind() == tensor.ItemWeights {
+		return fmt.Errorf("metric: unranked relevant items take the list's weight, so they need no weights or per-list weights, not per-item weights: %w", ErrInput)
+	}
+	for b, u := range unranked {
+		if u < 0 {
+			return fmt.Errorf("metric: unranked[%d] is %d; a count of items must be >= 0: %w", b, u, ErrInput)
+		}
+	}
+	return nil
+}
+
+// compute runs the kernel of the metric's plan and dtype on one batch,
+// leaving the per-list values in the workspace. unranked, when not nil,
+// holds each list's number of unranked relevant items. It leaves the
+// tie-break generator as it was when it fails. The caller holds f.mu.
+func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	if err := f.check(labels, predictions, weights); err != nil {
 		return err
 	}
+	if unranked != nil {
+		if err := f.checkUnranked(unranked, labels.Len(), weights); err != nil {
+			return err
+		}
+	}
 	saved := f.pcg
 	var err error
+	s := &f.sets[0]
 	switch {
-	case f.plan.div && f.sets[0].DType == Float64:
+	case f.mapOnly && s.DType == Float64:
+		err = f.map64.batch(labels, predictions, weights, unranked, s, f.rng)
+	case f.mapOnly:
+		err = f.map32.batch(labels, predictions, weights, unranked, s, f.rng)
+	case f.plan.div && s.DType == Float64:
 		err = f.ws64.divBatch(labels, predictions, weights, &f.plan, f.rng)
 	case f.plan.div:
 		err = f.ws32.divBatch(labels, predictions, weights, &f.plan, f.rng)
-	case f.sets[0].DType == Float64:
+	case s.DType == Float64:
 		err = f.ws64.batch(labels, predictions, weights, &f.plan, f.rng)
 	default:
 		err = f.ws32.batch(labels, predictions, weights, &f.plan, f.rng)
@@ -135,28 +186,36 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 	return err
 }
 
+// out32 returns metric j's per-list values, list weights and their
+// products of the last float32 batch.
+func (f *family) out32(j int) (val, lw, v []float32) {
+	if f.mapOnly {
+		return f.map32.ap, f.map32.lw, f.map32.v
+	}
+	o := &f.ws32.out[j]
+	return o.val, o.lw, o.v
+}
+
+// out64 is out32 for a float64 batch.
+func (f *family) out64(j int) (val, lw, v []float64) {
+	if f.mapOnly {
+		return f.map64.ap, f.map64.lw, f.map64.v
+	}
+	o := &f.ws64.out[j]
+	return o.val, o.lw, o.v
+}
+
 // accumulate adds the last batch of bsz lists to every metric's totals.
 // The caller holds f.mu.
 func (f *family) accumulate(bsz int) {
 	exactly := f.sets[0].accumulation() == Exact
-	f64 := f.sets[0].DType == Float64
 	for j := range f.acc {
-		a := &f.acc[j]
-		switch {
-		case f64 && exactly:
-			o := &f.ws64.out[j]
-			for b := range bsz {
-				a.ex.addProduct(o.v[b], o.lw[b])
-			}
-		case f64:
-			f.ws64.accumulate(j, &a.total64, &a.count64, bsz)
-		case exactly:
-			o := &f.ws32.out[j]
-			for b := range bsz {
-				a.ex.addProduct(float64(o.v[b]), float64(o.lw[b]))
-			}
-		default:
-			f.ws32.accumulate(j, &a.total32, &a.count32, bsz)
+		if f.sets[0].DType == Float64 {
+			_, lw, v := f.out64(j)
+			f.acc[j].add64(v[:bsz], lw[:bsz], exactly)
+		} else {
+			_, lw, v := f.out32(j)
+			f.acc[j].add32(v[:bsz], lw[:bsz], exactly)
 		}
 	}
 }
@@ -169,14 +228,14 @@ func (f *family) perList(j int, dst *PerList, bsz int) {
 	}
 	dst.Values, dst.Weights = grow(dst.Values, bsz), grow(dst.Weights, bsz)
 	if f.sets[0].DType == Float64 {
-		o := &f.ws64.out[j]
-		copy(dst.Values, o.val[:bsz])
-		copy(dst.Weights, o.lw[:bsz])
+		val, lw, _ := f.out64(j)
+		copy(dst.Values, val[:bsz])
+		copy(dst.Weights, lw[:bsz])
 		return
 	}
-	o := &f.ws32.out[j]
+	val, lw, _ := f.out32(j)
 	for b := range bsz {
-		dst.Values[b], dst.Weights[b] = float64(o.val[b]), float64(o.lw[b])
+		dst.Values[b], dst.Weights[b] = float64(val[b]), float64(lw[b])
 	}
 }
 
@@ -191,9 +250,21 @@ func (f *family) Update(labels, predictions tensor.Lists, weights tensor.Weights
 // every list of the batch into dst, as Compute does, when dst is not nil.
 // It reuses the slices of dst when they are large enough.
 func (f *family) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
+	return f.UpdateUnranked(dst, labels, predictions, weights, nil)
+}
+
+// UpdateUnranked is UpdatePerList for lists some of whose relevant items
+// were not ranked at all, as when a TREC run leaves out documents the qrels
+// judge relevant. unranked[b] is the number of such items of list b: they
+// count in the AP denominator and in the list weight, each with the list's
+// weight (1 without weights), and take no rank, as trec_eval counts them.
+// With per-item weights, unranked must be nil. Only MAP of the TFRanking
+// convention whose empty lists score 0 takes unranked items; TF-Ranking has
+// no such items, and a nil unranked is exactly UpdatePerList.
+func (f *family) UpdateUnranked(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights); err != nil {
+	if err := f.compute(labels, predictions, weights, unranked); err != nil {
 		return err
 	}
 	f.accumulate(labels.Len())
@@ -216,7 +287,7 @@ func (f *family) Compute(labels, predictions tensor.Lists, weights tensor.Weight
 func (f *family) ComputeInto(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights); err != nil {
+	if err := f.compute(labels, predictions, weights, nil); err != nil {
 		return err
 	}
 	f.perList(0, dst, labels.Len())
@@ -225,7 +296,7 @@ func (f *family) ComputeInto(dst *PerList, labels, predictions tensor.Lists, wei
 
 // result returns metric j's weighted mean. The caller holds f.mu.
 func (f *family) result(j int) float64 {
-	return f.acc[j].result(f.sets[0].DType, f.sets[0].accumulation() == Exact, false)
+	return f.acc[j].result(f.sets[0].DType, f.sets[0].accumulation() == Exact, f.sets[j].Kind == KindMAP)
 }
 
 // Result returns the weighted mean of the per-list values over every batch

@@ -857,13 +857,6 @@ func listWeightsFloat32(sw, r, pw, lw []float32) {
 	}
 }
 
-// accumulate adds spec j's batch of bsz lists to total and count, as Keras
-// Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).
-func (ws *famFloat32) accumulate(j int, total, count *float32, bsz int) {
-	*total = ftzFloat32(*total + sumFloat32(ws.out[j].v[:bsz], 0))
-	*count = ftzFloat32(*count + sumFloat32(ws.out[j].lw[:bsz], 0))
-}
-
 // divBatch computes in float32 every spec's per-list values and list weights of
 // a checked batch whose labels hold p.subtopics labels per item, as
 // TF-Ranking's _DivRankingMetric does: an item is valid when any of its

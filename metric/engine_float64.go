@@ -845,13 +845,6 @@ func listWeightsFloat64(sw, r, pw, lw []float64) {
 	}
 }
 
-// accumulate adds spec j's batch of bsz lists to total and count, as Keras
-// Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).
-func (ws *famFloat64) accumulate(j int, total, count *float64, bsz int) {
-	*total = ftzFloat64(*total + sumFloat64(ws.out[j].v[:bsz], 0))
-	*count = ftzFloat64(*count + sumFloat64(ws.out[j].lw[:bsz], 0))
-}
-
 // divBatch computes in float64 every spec's per-list values and list weights of
 // a checked batch whose labels hold p.subtopics labels per item, as
 // TF-Ranking's _DivRankingMetric does: an item is valid when any of its

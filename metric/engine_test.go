@@ -9,7 +9,7 @@ import (
 
 // famTestSpecs returns the metrics the kernel tests run, with cutoff topn
 // where the metric takes one.
-func famTestSpecs(t testing.TB, topn int) []Settings {
+func famTestSpecs(t testing.TB, topn int) []Config {
 	plus1, err := NewGain("plus1", func(l float64) float64 { return l + 1 })
 	if err != nil {
 		t.Fatal(err)
@@ -18,14 +18,14 @@ func famTestSpecs(t testing.TB, topn int) []Settings {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Settings
-	add := func(k Kind, opts ...Setting) {
-		s := DefaultSettings(k)
+	var out []Config
+	add := func(k Kind, opts ...Option) {
+		s := DefaultConfig(k)
 		if k.takesTopN() {
 			s.TopN = topn
 		}
 		for _, o := range opts {
-			if err := o.applySetting(&s); err != nil {
+			if err := o(&s); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -53,7 +53,7 @@ func famTestSpecs(t testing.TB, topn int) []Settings {
 }
 
 // refSpecOf returns what the reference needs of s.
-func refSpecOf(s Settings) refSpec {
+func refSpecOf(s Config) refSpec {
 	return refSpec{kind: s.Kind, topn: s.TopN, conv: s.Convention, empty: s.Empty.resolve(s.Convention),
 		gain: s.Gain, disc: s.Discount, thr: s.threshold()}
 }
@@ -78,7 +78,7 @@ func binaryWeights(tc refCase) refCase {
 }
 
 // famCompute runs a fresh metric with settings s on tc.
-func famCompute(t testing.TB, tc refCase, s Settings) (PerList, error) {
+func famCompute(t testing.TB, tc refCase, s Config) (PerList, error) {
 	t.Helper()
 	s.Ragged = tc.ragged
 	m, err := New(s)
@@ -271,7 +271,7 @@ func checkFamilyAllocs(t *testing.T, d DType) {
 	tcs := randomBatches(30, 7)
 	for _, ties := range []TiePolicy{Random, Stable, Pessimistic, Optimistic, Expected} {
 		for i, tc := range tcs {
-			var sets []Settings
+			var sets []Config
 			for _, s := range famTestSpecs(t, tc.topn) {
 				if s.Kind == KindMAP && (s.Convention != TFRanking || s.Empty != EmptyDefault) {
 					continue // they need 0/1 item weights or change the tie rules
@@ -297,12 +297,12 @@ func checkFamilyAllocs(t *testing.T, d DType) {
 			}
 		}
 		for i, dc := range randomDivBatches(20, 3) {
-			var sets []Settings
+			var sets []Config
 			for _, k := range []Kind{KindPrecisionIA, KindAlphaDCG} {
 				if k == KindAlphaDCG && ties == Expected {
 					continue
 				}
-				s := DefaultSettings(k)
+				s := DefaultConfig(k)
 				s.Subtopics, s.TopN, s.DType, s.Ties, s.Ragged = dc.t, dc.topn, d, ties, dc.ragged
 				sets = append(sets, s)
 			}

@@ -74,7 +74,7 @@ func ExampleExactTotals() {
 	a.Add(metric.Float64, 1, 1)
 	b.Add(metric.Float64, -1e16, 1)
 	a.Merge(&b)
-	s := a.State(metric.DefaultConfig("map"))
+	s := a.State(metric.DefaultConfig(metric.KindMAP))
 	var back metric.ExactTotals
 	if err := back.SetState(s); err != nil {
 		fmt.Println(err)

@@ -278,10 +278,3 @@ func (ws *workspaceFloat32) listWeights(bsz int) {
 		ws.v[b] = ftzFloat32(ws.ap[b] * lw)
 	}
 }
-
-// accumulate adds the batch of bsz lists in ws to total and count, as Keras
-// Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).
-func (ws *workspaceFloat32) accumulate(total, count *float32, bsz int) {
-	*total = ftzFloat32(*total + sumFloat32(ws.v[:bsz], 0))
-	*count = ftzFloat32(*count + sumFloat32(ws.lw[:bsz], 0))
-}

@@ -286,10 +286,3 @@ func (ws *workspaceFloat64) listWeights(bsz int) {
 		ws.v[b] = ftzFloat64(ws.ap[b] * lw)
 	}
 }
-
-// accumulate adds the batch of bsz lists in ws to total and count, as Keras
-// Mean.update_state adds reduce_sum(values*weights) and reduce_sum(weights).
-func (ws *workspaceFloat64) accumulate(total, count *float64, bsz int) {
-	*total = ftzFloat64(*total + sumFloat64(ws.v[:bsz], 0))
-	*count = ftzFloat64(*count + sumFloat64(ws.lw[:bsz], 0))
-}

@@ -219,8 +219,8 @@ func TestOptionsAndConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Name: "mean_average_precision_metric", TopN: NoTopN, DType: Float32, Ties: Random}
-	if m.Config() != want || m.Name() != want.Name {
+	want := Config{Name: "mean_average_precision_metric", Kind: KindMAP, TopN: NoTopN, DType: Float32, Ties: Random}
+	if !sameConfig(m.Config(), want) || m.Name() != want.Name {
 		t.Fatalf("default config %+v, want %+v", m.Config(), want)
 	}
 	for _, tc := range []struct {
@@ -240,21 +240,21 @@ func TestOptionsAndConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(b); got != `{"name":"map@5","topn":5,"dtype":"float64","ragged":true,"ties":"expected","seed":1152921504606846976}` {
+	if got := string(b); got != `{"name":"map@5","topn":5,"dtype":"float64","ragged":true,"ties":"expected","seed":1152921504606846976,"metric":"map"}` {
 		t.Fatalf("JSON %s", got)
 	}
 	var back Config
-	if err := json.Unmarshal(b, &back); err != nil || back != c {
+	if err := json.Unmarshal(b, &back); err != nil || !sameConfig(back, c) {
 		t.Fatalf("round trip %+v, %v; want %+v", back, err, c)
 	}
 	if err := json.Unmarshal([]byte(`{"name":"m","topn":null}`), &back); err != nil || back.TopN != NoTopN || back.Ties != Random {
 		t.Fatalf("null topn: %+v, %v", back, err)
 	}
 	c.Accumulation = Sequential
-	if b, err = json.Marshal(c); err != nil || !strings.HasSuffix(string(b), `"accumulation":"sequential"}`) {
+	if b, err = json.Marshal(c); err != nil || !strings.HasSuffix(string(b), `"accumulation":"sequential","metric":"map"}`) {
 		t.Fatalf("JSON with accumulation: %s, %v", b, err)
 	}
-	if err := json.Unmarshal(b, &back); err != nil || back != c {
+	if err := json.Unmarshal(b, &back); err != nil || !sameConfig(back, c) {
 		t.Fatalf("round trip %+v, %v; want %+v", back, err, c)
 	}
 	for _, bad := range []string{`{"topn":-2}`, `{"dtype":"float16"}`, `{"ties":"coin"}`, `{"accumulation":"kahan"}`} {
@@ -262,9 +262,76 @@ func TestOptionsAndConfig(t *testing.T) {
 			t.Errorf("%s: no error", bad)
 		}
 	}
-	m2, err := FromConfig(c)
-	if err != nil || m2.Config() != c {
-		t.Fatalf("FromConfig: %+v, %v", m2.Config(), err)
+	m2, err := New(c)
+	if err != nil || !sameConfig(m2.Config(), c) {
+		t.Fatalf("New: %+v, %v", m2.Config(), err)
+	}
+	if _, ok := m2.(*MeanAveragePrecision); !ok {
+		t.Fatalf("New of a map config is a %T, want *MeanAveragePrecision", m2)
+	}
+}
+
+// sameConfig reports whether a and b configure the same metric under the
+// same name and seed.
+func sameConfig(a, b Config) bool {
+	return a.describe() == b.describe() && a.Name == b.Name && a.Seed == b.Seed && a.Accumulation == b.Accumulation
+}
+
+// TestConfigReadsFormerJSON reads the JSON forms that Config and the family metrics' settings
+// wrote before they were one type: a MeanAveragePrecision config without
+// the key metric is a map config, and a family metric's settings carry
+// their kind and parameters.
+func TestConfigReadsFormerJSON(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Config
+	}{
+		{`{"name":"mean_average_precision_metric","topn":null,"dtype":"float32","ragged":false,"ties":"random","seed":0}`,
+			Config{Name: "mean_average_precision_metric", Kind: KindMAP, TopN: NoTopN}},
+		{`{"name":"map@5","topn":5,"dtype":"float64","ragged":true,"ties":"expected","seed":7,"accumulation":"sequential"}`,
+			Config{Name: "map@5", Kind: KindMAP, TopN: 5, DType: Float64, Ragged: true, Ties: Expected, Seed: 7, Accumulation: Sequential}},
+		{`{"name":"ndcg_metric","topn":5,"dtype":"float64","ragged":false,"ties":"expected","seed":0,"metric":"ndcg","gain":"identity","discount":"inverse"}`,
+			Config{Name: "ndcg_metric", Kind: KindNDCG, TopN: 5, DType: Float64, Ties: Expected, Gain: IdentityGain(), Discount: InverseDiscount()}},
+		{`{"name":"map","topn":null,"dtype":"float32","ragged":false,"ties":"stable","seed":0,"metric":"map","convention":"treceval","empty":"skip","relevance":2}`,
+			Config{Name: "map", Kind: KindMAP, TopN: NoTopN, Ties: Stable, Convention: TrecEval, Empty: EmptySkip, Relevance: 2}},
+		{`{"name":"alpha_dcg_metric","topn":null,"dtype":"float32","ragged":false,"ties":"stable","seed":0,"metric":"alpha_dcg","alpha":0.5,"subtopics":3}`,
+			Config{Name: "alpha_dcg_metric", Kind: KindAlphaDCG, TopN: NoTopN, Ties: Stable, Alpha: 0.5, Subtopics: 3}},
+	} {
+		var got Config
+		if err := json.Unmarshal([]byte(tc.in), &got); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if !sameConfig(got, tc.want) {
+			t.Errorf("%s: got %s, want %s", tc.in, got.describe(), tc.want.describe())
+		}
+	}
+	// A state as MeanAveragePrecision wrote it (key config) and as a family
+	// metric wrote it (key settings).
+	for _, tc := range []struct {
+		in   string
+		kind Kind
+	}{
+		{`{"config":{"name":"m","topn":3,"dtype":"float32","ragged":false,"ties":"stable","seed":0},"total":0.5,"count":1,"rng":null}`, KindMAP},
+		{`{"settings":{"name":"mrr_metric","topn":null,"dtype":"float32","ragged":false,"ties":"stable","seed":0,"metric":"mrr"},"total":0.5,"count":1,"rng":null}`, KindMRR},
+	} {
+		var s State
+		if err := json.Unmarshal([]byte(tc.in), &s); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if s.Config.Kind != tc.kind || s.Total != 0.5 || s.Count != 1 {
+			t.Errorf("%s: got %+v", tc.in, s)
+		}
+		m, err := New(s.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.SetState(s); err != nil || m.Result() != 0.5 {
+			t.Errorf("%s: SetState %v, result %v", tc.in, err, m.Result())
+		}
+	}
+	var s State
+	if err := json.Unmarshal([]byte(`{"config":{"name":"a"},"settings":{"name":"b"},"total":0,"count":0}`), &s); !errors.Is(err, ErrConfig) {
+		t.Errorf("config and settings: error %v, want ErrConfig", err)
 	}
 }
 

@@ -1,96 +1,62 @@
 package metric
 
-import (
-	"fmt"
-
-	"github.com/rankmetrics/rankmetrics/tensor"
-)
-
-// FamilyMetric is what every metric of the family offers: a Metric that
-// also gives per-list values, its settings and its state.
-type FamilyMetric interface {
-	Metric
-	// UpdatePerList is Update that also writes the per-list values and
-	// list weights of the batch into dst when it is not nil.
-	UpdatePerList(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error
-	// Compute returns the per-list values and list weights of one batch
-	// without adding it.
-	Compute(labels, predictions tensor.Lists, weights tensor.Weights) (PerList, error)
-	// ComputeInto is Compute writing into dst.
-	ComputeInto(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights) error
-	// Settings returns the metric's settings.
-	Settings() Settings
-	// State returns a copy of the accumulator.
-	State() FamilyState
-	// SetState replaces the accumulator.
-	SetState(FamilyState) error
-}
+import "fmt"
 
 // newMetric makes a metric of kind k with opts.
 func newMetric[T any, M interface {
 	*T
 	fam() *family
-}](k Kind, opts []Setting) (M, error) {
-	s, err := newSettings(k, opts)
+}](k Kind, opts []Option) (M, error) {
+	c, err := newConfig(k, opts)
 	if err != nil {
 		return nil, err
 	}
-	return fromSettings[T, M](s)
+	return fromConfig[T, M](c)
 }
 
-func fromSettings[T any, M interface {
+// fromConfig makes a metric of configuration c.
+func fromConfig[T any, M interface {
 	*T
 	fam() *family
-}](s Settings) (M, error) {
+}](c Config) (M, error) {
 	m := M(new(T))
-	if err := m.fam().init([]Settings{s}); err != nil {
+	if err := m.fam().init([]Config{c}); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// New returns the metric of kind s.Kind with settings s.
-func New(s Settings) (FamilyMetric, error) {
-	switch s.Kind {
+// New returns the metric of kind c.Kind with configuration c, of the
+// metric's own type (*MeanAveragePrecision for KindMAP, *NDCG for KindNDCG
+// and so on): it is the way back from a Config, from Metric.Config or read
+// from JSON, to a metric.
+func New(c Config) (Metric, error) {
+	switch c.Kind {
 	case KindMAP:
-		return fromSettings[MAP](s)
+		return fromConfig[MeanAveragePrecision](c)
 	case KindMRR:
-		return fromSettings[MRR](s)
+		return fromConfig[MRR](c)
 	case KindHits:
-		return fromSettings[Hits](s)
+		return fromConfig[Hits](c)
 	case KindARP:
-		return fromSettings[ARP](s)
+		return fromConfig[ARP](c)
 	case KindPrecision:
-		return fromSettings[Precision](s)
+		return fromConfig[Precision](c)
 	case KindRecall:
-		return fromSettings[Recall](s)
+		return fromConfig[Recall](c)
 	case KindNDCG:
-		return fromSettings[NDCG](s)
+		return fromConfig[NDCG](c)
 	case KindDCG:
-		return fromSettings[DCG](s)
+		return fromConfig[DCG](c)
 	case KindOPA:
-		return fromSettings[OPA](s)
+		return fromConfig[OPA](c)
 	case KindPrecisionIA:
-		return fromSettings[PrecisionIA](s)
+		return fromConfig[PrecisionIA](c)
 	case KindAlphaDCG:
-		return fromSettings[AlphaDCG](s)
+		return fromConfig[AlphaDCG](c)
 	}
-	return nil, fmt.Errorf("metric: unknown metric kind %d: %w", int(s.Kind), ErrConfig)
+	return nil, fmt.Errorf("metric: unknown metric kind %d: %w", int(c.Kind), ErrConfig)
 }
-
-// MAP is mean average precision under a named Convention. Under the
-// default, TFRanking, it is TF-Ranking's MeanAveragePrecisionMetric and
-// gives what MeanAveragePrecision gives, bit for bit, under every tie
-// policy but Random (whose draws differ); the other conventions are those
-// of trec_eval, ml_metrics' mapk, torchmetrics and XGBoost.
-type MAP struct{ family }
-
-// NewMAP returns a MAP metric. With no options it is TF-Ranking's MAP.
-func NewMAP(opts ...Setting) (*MAP, error) { return newMetric[MAP](KindMAP, opts) }
-
-// Merge adds the totals and counts of others to m, in order (see
-// MeanAveragePrecision.Merge).
-func (m *MAP) Merge(others ...*MAP) error { return m.merge(families(others)) }
 
 // MRR is TF-Ranking's MRRMetric: per list, the reciprocal of the rank of
 // the first relevant item (label >= 1) within the cutoff, or 0; weighted by
@@ -99,7 +65,7 @@ func (m *MAP) Merge(others ...*MAP) error { return m.merge(families(others)) }
 type MRR struct{ family }
 
 // NewMRR returns an MRR metric, named mrr_metric unless named otherwise.
-func NewMRR(opts ...Setting) (*MRR, error) { return newMetric[MRR](KindMRR, opts) }
+func NewMRR(opts ...Option) (*MRR, error) { return newMetric[MRR](KindMRR, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *MRR) Merge(others ...*MRR) error { return m.merge(families(others)) }
@@ -110,7 +76,7 @@ func (m *MRR) Merge(others ...*MRR) error { return m.merge(families(others)) }
 type Hits struct{ family }
 
 // NewHits returns a Hits metric, named hits_metric unless named otherwise.
-func NewHits(opts ...Setting) (*Hits, error) { return newMetric[Hits](KindHits, opts) }
+func NewHits(opts ...Option) (*Hits, error) { return newMetric[Hits](KindHits, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *Hits) Merge(others ...*Hits) error { return m.merge(families(others)) }
@@ -121,7 +87,7 @@ func (m *Hits) Merge(others ...*Hits) error { return m.merge(families(others)) }
 type ARP struct{ family }
 
 // NewARP returns an ARP metric, named arp_metric unless named otherwise.
-func NewARP(opts ...Setting) (*ARP, error) { return newMetric[ARP](KindARP, opts) }
+func NewARP(opts ...Option) (*ARP, error) { return newMetric[ARP](KindARP, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *ARP) Merge(others ...*ARP) error { return m.merge(families(others)) }
@@ -134,7 +100,7 @@ type Precision struct{ family }
 
 // NewPrecision returns a Precision metric, named precision_metric unless
 // named otherwise.
-func NewPrecision(opts ...Setting) (*Precision, error) {
+func NewPrecision(opts ...Option) (*Precision, error) {
 	return newMetric[Precision](KindPrecision, opts)
 }
 
@@ -148,7 +114,7 @@ type Recall struct{ family }
 
 // NewRecall returns a Recall metric, named recall_metric unless named
 // otherwise.
-func NewRecall(opts ...Setting) (*Recall, error) { return newMetric[Recall](KindRecall, opts) }
+func NewRecall(opts ...Option) (*Recall, error) { return newMetric[Recall](KindRecall, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *Recall) Merge(others ...*Recall) error { return m.merge(families(others)) }
@@ -161,7 +127,7 @@ type NDCG struct{ family }
 
 // NewNDCG returns an NDCG metric, named ndcg_metric unless named
 // otherwise; WithGain and WithDiscount change its functions.
-func NewNDCG(opts ...Setting) (*NDCG, error) { return newMetric[NDCG](KindNDCG, opts) }
+func NewNDCG(opts ...Option) (*NDCG, error) { return newMetric[NDCG](KindNDCG, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *NDCG) Merge(others ...*NDCG) error { return m.merge(families(others)) }
@@ -172,7 +138,7 @@ type DCG struct{ family }
 
 // NewDCG returns a DCG metric, named dcg_metric unless named otherwise;
 // WithGain and WithDiscount change its functions.
-func NewDCG(opts ...Setting) (*DCG, error) { return newMetric[DCG](KindDCG, opts) }
+func NewDCG(opts ...Option) (*DCG, error) { return newMetric[DCG](KindDCG, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *DCG) Merge(others ...*DCG) error { return m.merge(families(others)) }
@@ -191,7 +157,7 @@ func (m *DCG) Merge(others ...*DCG) error { return m.merge(families(others)) }
 type OPA struct{ family }
 
 // NewOPA returns an OPA metric, named opa_metric unless named otherwise.
-func NewOPA(opts ...Setting) (*OPA, error) { return newMetric[OPA](KindOPA, opts) }
+func NewOPA(opts ...Option) (*OPA, error) { return newMetric[OPA](KindOPA, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *OPA) Merge(others ...*OPA) error { return m.merge(families(others)) }
@@ -207,7 +173,7 @@ type PrecisionIA struct{ family }
 
 // NewPrecisionIA returns a PrecisionIA metric, named precision_ia_metric
 // unless named otherwise. WithSubtopics is required.
-func NewPrecisionIA(opts ...Setting) (*PrecisionIA, error) {
+func NewPrecisionIA(opts ...Option) (*PrecisionIA, error) {
 	return newMetric[PrecisionIA](KindPrecisionIA, opts)
 }
 
@@ -227,21 +193,21 @@ type AlphaDCG struct{ family }
 // NewAlphaDCG returns an AlphaDCG metric, named alpha_dcg_metric unless
 // named otherwise, with alpha 0.5 unless WithAlpha says otherwise.
 // WithSubtopics is required.
-func NewAlphaDCG(opts ...Setting) (*AlphaDCG, error) { return newMetric[AlphaDCG](KindAlphaDCG, opts) }
+func NewAlphaDCG(opts ...Option) (*AlphaDCG, error) { return newMetric[AlphaDCG](KindAlphaDCG, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
 func (m *AlphaDCG) Merge(others ...*AlphaDCG) error { return m.merge(families(others)) }
 
 var (
-	_ FamilyMetric = (*PrecisionIA)(nil)
-	_ FamilyMetric = (*AlphaDCG)(nil)
-	_ FamilyMetric = (*MAP)(nil)
-	_ FamilyMetric = (*MRR)(nil)
-	_ FamilyMetric = (*Hits)(nil)
-	_ FamilyMetric = (*ARP)(nil)
-	_ FamilyMetric = (*Precision)(nil)
-	_ FamilyMetric = (*Recall)(nil)
-	_ FamilyMetric = (*NDCG)(nil)
-	_ FamilyMetric = (*DCG)(nil)
-	_ FamilyMetric = (*OPA)(nil)
+	_ Metric = (*PrecisionIA)(nil)
+	_ Metric = (*AlphaDCG)(nil)
+	_ Metric = (*MeanAveragePrecision)(nil)
+	_ Metric = (*MRR)(nil)
+	_ Metric = (*Hits)(nil)
+	_ Metric = (*ARP)(nil)
+	_ Metric = (*Precision)(nil)
+	_ Metric = (*Recall)(nil)
+	_ Metric = (*NDCG)(nil)
+	_ Metric = (*DCG)(nil)
+	_ Metric = (*OPA)(nil)
 )

@@ -51,8 +51,8 @@ func ExampleWithConvention() {
 	labels, _ := tensor.DenseRows([][]float32{{1, 0, 1, 1, 0, 0, 1}})
 	scores, _ := tensor.DenseRows([][]float32{{7, 6, 5, 4, 3, 2, 1}})
 	for _, c := range []metric.Convention{metric.TFRanking, metric.TrecEval, metric.MinRK, metric.RetrievedRelevant} {
-		all, _ := metric.NewMAP(metric.WithConvention(c))
-		at3, _ := metric.NewMAP(metric.WithConvention(c), metric.WithTopN(3))
+		all, _ := metric.NewMeanAveragePrecision(metric.WithConvention(c))
+		at3, _ := metric.NewMeanAveragePrecision(metric.WithConvention(c), metric.WithTopN(3))
 		_ = all.Update(labels, scores, tensor.Weights{})
 		_ = at3.Update(labels, scores, tensor.Weights{})
 		fmt.Printf("%-9s %.4f %.4f\n", c, all.Result(), at3.Result())

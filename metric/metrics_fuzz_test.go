@@ -49,7 +49,7 @@ func FuzzFamilyUpdate(f *testing.F) {
 				tc.perList = append(tc.perList, weightSet[b%6])
 			}
 		}
-		s := DefaultSettings(kind)
+		s := DefaultConfig(kind)
 		if kind.takesTopN() {
 			s.TopN = topn
 		} else {

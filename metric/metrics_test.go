@@ -14,7 +14,7 @@ import (
 type famHand struct {
 	name    string
 	kind    Kind
-	opts    []Setting
+	opts    []Option
 	labels  [][]float64
 	preds   [][]float64
 	weights [][]float64 // per item
@@ -38,17 +38,17 @@ func famHandCases(t *testing.T) []famHand {
 		// MRR and hits: the relevant items are 3rd and 4th.
 		{name: "mrr", kind: KindMRR, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
 			weights: [][]float64{{1, 1, 2, 4}}, wantV: []float64{1.0 / 3}, wantLW: []float64{3}},
-		{name: "mrr@2 misses", kind: KindMRR, opts: []Setting{WithTopN(2)}, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
+		{name: "mrr@2 misses", kind: KindMRR, opts: []Option{WithTopN(2)}, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
 			wantV: []float64{0}, wantLW: []float64{1}},
-		{name: "mrr@0 is TF's -Inf", kind: KindMRR, opts: []Setting{WithTopN(0)}, labels: [][]float64{{0, 1}}, preds: [][]float64{{2, 1}},
+		{name: "mrr@0 is TF's -Inf", kind: KindMRR, opts: []Option{WithTopN(0)}, labels: [][]float64{{0, 1}}, preds: [][]float64{{2, 1}},
 			wantV: []float64{-inf64}, wantLW: []float64{1}},
 		{name: "graded labels count as relevant for mrr", kind: KindMRR, labels: [][]float64{{0.5, 3}}, preds: [][]float64{{2, 1}},
 			wantV: []float64{0.5}, wantLW: []float64{1}},
-		{name: "hits@2", kind: KindHits, opts: []Setting{WithTopN(2)}, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
+		{name: "hits@2", kind: KindHits, opts: []Option{WithTopN(2)}, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
 			wantV: []float64{0}, wantLW: []float64{1}},
-		{name: "hits@3", kind: KindHits, opts: []Setting{WithTopN(3)}, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
+		{name: "hits@3", kind: KindHits, opts: []Option{WithTopN(3)}, labels: [][]float64{{0, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
 			wantV: []float64{1}, wantLW: []float64{1}},
-		{name: "hits@0 is TF's -Inf", kind: KindHits, opts: []Setting{WithTopN(0)}, labels: [][]float64{{1}}, preds: [][]float64{{1}},
+		{name: "hits@0 is TF's -Inf", kind: KindHits, opts: []Option{WithTopN(0)}, labels: [][]float64{{1}}, preds: [][]float64{{1}},
 			wantV: []float64{-inf64}, wantLW: []float64{1}},
 		// ARP: graded labels 2 and 1 at ranks 1 and 3.
 		{name: "arp", kind: KindARP, labels: [][]float64{{2, 0, 1}}, preds: [][]float64{{3, 2, 1}},
@@ -56,13 +56,13 @@ func famHandCases(t *testing.T) []famHand {
 		{name: "arp weighted", kind: KindARP, labels: [][]float64{{2, 0, 1}}, preds: [][]float64{{3, 2, 1}}, weights: [][]float64{{1, 1, 4}},
 			wantV: []float64{(1*2 + 3*4) / 6.0}, wantLW: []float64{6}},
 		// Precision divides by min(topn, valid items); topn is the padded length when there is none.
-		{name: "precision@5 of 3 items", kind: KindPrecision, opts: []Setting{WithTopN(5)}, labels: [][]float64{{1, 0, 1}}, preds: [][]float64{{3, 2, 1}},
+		{name: "precision@5 of 3 items", kind: KindPrecision, opts: []Option{WithTopN(5)}, labels: [][]float64{{1, 0, 1}}, preds: [][]float64{{3, 2, 1}},
 			wantV: []float64{2.0 / 3}, wantLW: []float64{1}},
-		{name: "precision@2", kind: KindPrecision, opts: []Setting{WithTopN(2)}, labels: [][]float64{{1, 0, 1}}, preds: [][]float64{{3, 2, 1}},
+		{name: "precision@2", kind: KindPrecision, opts: []Option{WithTopN(2)}, labels: [][]float64{{1, 0, 1}}, preds: [][]float64{{3, 2, 1}},
 			wantV: []float64{0.5}, wantLW: []float64{1}},
 		{name: "precision skips a masked item", kind: KindPrecision, labels: [][]float64{{1, -1, 1}}, preds: [][]float64{{3, 2, 1}},
 			wantV: []float64{1}, wantLW: []float64{1}},
-		{name: "recall@2", kind: KindRecall, opts: []Setting{WithTopN(2)}, labels: [][]float64{{1, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
+		{name: "recall@2", kind: KindRecall, opts: []Option{WithTopN(2)}, labels: [][]float64{{1, 0, 1, 1}}, preds: [][]float64{{4, 3, 2, 1}},
 			wantV: []float64{1.0 / 3}, wantLW: []float64{1}},
 		{name: "recall without relevant items", kind: KindRecall, labels: [][]float64{{0, 0}}, preds: [][]float64{{2, 1}},
 			wantV: []float64{0}, wantLW: []float64{1}},
@@ -71,16 +71,16 @@ func famHandCases(t *testing.T) []famHand {
 			wantV: []float64{4.5 / (7 + 1/log2of3)}, wantLW: []float64{1}},
 		{name: "ndcg weighted", kind: KindNDCG, labels: [][]float64{{3, 0, 1}}, preds: [][]float64{{1, 2, 3}}, weights: [][]float64{{2, 1, 1}},
 			wantV: []float64{8 / (14 + 1/log2of3)}, wantLW: []float64{15.0 / 8}},
-		{name: "ndcg@1", kind: KindNDCG, opts: []Setting{WithTopN(1)}, labels: [][]float64{{3, 0, 1}}, preds: [][]float64{{1, 2, 3}},
+		{name: "ndcg@1", kind: KindNDCG, opts: []Option{WithTopN(1)}, labels: [][]float64{{3, 0, 1}}, preds: [][]float64{{1, 2, 3}},
 			wantV: []float64{1.0 / 7}, wantLW: []float64{1}},
-		{name: "ndcg identity gain, inverse discount", kind: KindNDCG, opts: []Setting{WithGain(IdentityGain()), WithDiscount(InverseDiscount())},
+		{name: "ndcg identity gain, inverse discount", kind: KindNDCG, opts: []Option{WithGain(IdentityGain()), WithDiscount(InverseDiscount())},
 			labels: [][]float64{{3, 0, 1}}, preds: [][]float64{{1, 2, 3}}, wantV: []float64{(1 + 3.0/3) / (3 + 1.0/2)}, wantLW: []float64{1}},
 		{name: "ndcg: a list without gain weighs the batch's mean", kind: KindNDCG, labels: [][]float64{{1, 0}, {0, 0}}, preds: [][]float64{{2, 1}, {2, 1}},
 			weights: [][]float64{{2, 2}, {3, 3}}, wantV: []float64{1, 0}, wantLW: []float64{2, 2}},
-		{name: "ndcg: a ragged -1 has gain -1/2 and the last ideal rank", kind: KindNDCG, ragged: true, opts: []Setting{WithRagged(true)},
+		{name: "ndcg: a ragged -1 has gain -1/2 and the last ideal rank", kind: KindNDCG, ragged: true, opts: []Option{WithRagged(true)},
 			labels: [][]float64{{-1, 1}}, preds: [][]float64{{2, 1}},
 			wantV: []float64{(-0.5 + 1/log2of3) / (1 - 0.5/log2of3)}, wantLW: []float64{1}},
-		{name: "ndcg: with gain(0) != 0 a masked item takes a rank after the valid ones", kind: KindNDCG, opts: []Setting{WithGain(plus1)},
+		{name: "ndcg: with gain(0) != 0 a masked item takes a rank after the valid ones", kind: KindNDCG, opts: []Option{WithGain(plus1)},
 			labels: [][]float64{{1, -1, 0}}, preds: [][]float64{{1, 2, 3}},
 			wantV: []float64{(1 + 2/log2of3 + 0.5) / (2 + 1/log2of3 + 0.5)}, wantLW: []float64{1}},
 		{name: "dcg divides by the list weight", kind: KindDCG, labels: [][]float64{{3, 0, 1}}, preds: [][]float64{{1, 2, 3}}, weights: [][]float64{{2, 1, 1}},
@@ -93,40 +93,40 @@ func famHandCases(t *testing.T) []famHand {
 		{name: "opa counts equal scores as wrong", kind: KindOPA, labels: [][]float64{{1, 0}}, preds: [][]float64{{1, 1}},
 			wantV: []float64{0}, wantLW: []float64{1}},
 		// MAP conventions, worked examples of issue 6.
-		{name: "minrk: 5 relevant, k 10", kind: KindMAP, opts: []Setting{WithConvention(MinRK), WithTopN(10)},
+		{name: "minrk: 5 relevant, k 10", kind: KindMAP, opts: []Option{WithConvention(MinRK), WithTopN(10)},
 			labels: [][]float64{{1, 0, 1, 0, 0, 1, 0, 0, 1, 1}}, preds: [][]float64{{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}},
 			wantV: []float64{(1 + 2.0/3 + 3.0/6 + 4.0/9 + 5.0/10) / 5}, wantLW: []float64{1}},
-		{name: "minrk: k 7, 8 relevant, hits at 1 6 7", kind: KindMAP, opts: []Setting{WithConvention(MinRK), WithTopN(7)},
+		{name: "minrk: k 7, 8 relevant, hits at 1 6 7", kind: KindMAP, opts: []Option{WithConvention(MinRK), WithTopN(7)},
 			labels: [][]float64{{1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1}}, preds: [][]float64{{12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}},
 			weights: [][]float64{{1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0}}, wantV: []float64{(1 + 2.0/6 + 3.0/7) / 7}, wantLW: []float64{1}},
-		{name: "minrk: k 7, 8 relevant, hits at 1 2 3", kind: KindMAP, opts: []Setting{WithConvention(MinRK), WithTopN(7)},
+		{name: "minrk: k 7, 8 relevant, hits at 1 2 3", kind: KindMAP, opts: []Option{WithConvention(MinRK), WithTopN(7)},
 			labels: [][]float64{{1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1}}, preds: [][]float64{{12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}},
 			weights: [][]float64{{1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0}}, wantV: []float64{3.0 / 7}, wantLW: []float64{1}},
-		{name: "retrieved: R I R R I I R", kind: KindMAP, opts: []Setting{WithConvention(RetrievedRelevant)},
+		{name: "retrieved: R I R R I I R", kind: KindMAP, opts: []Option{WithConvention(RetrievedRelevant)},
 			labels: [][]float64{{1, 0, 1, 1, 0, 0, 1}}, preds: [][]float64{{7, 6, 5, 4, 3, 2, 1}},
 			wantV: []float64{(1 + 2.0/3 + 3.0/4 + 4.0/7) / 4}, wantLW: []float64{1}},
-		{name: "retrieved@3 divides by the 2 retrieved", kind: KindMAP, opts: []Setting{WithConvention(RetrievedRelevant), WithTopN(3)},
+		{name: "retrieved@3 divides by the 2 retrieved", kind: KindMAP, opts: []Option{WithConvention(RetrievedRelevant), WithTopN(3)},
 			labels: [][]float64{{1, 0, 1, 1, 0, 0, 1}}, preds: [][]float64{{7, 6, 5, 4, 3, 2, 1}},
 			wantV: []float64{(1 + 2.0/3) / 2}, wantLW: []float64{1}},
-		{name: "treceval counts 2 relevant documents not retrieved", kind: KindMAP, opts: []Setting{WithConvention(TrecEval)},
+		{name: "treceval counts 2 relevant documents not retrieved", kind: KindMAP, opts: []Option{WithConvention(TrecEval)},
 			labels: [][]float64{{1, 0, 1, 1, 0, 0, 1, 1, 1}}, preds: [][]float64{{9, 8, 7, 6, 5, 4, 3, 2, 1}},
 			weights: [][]float64{{1, 1, 1, 1, 1, 1, 1, 0, 0}}, wantV: []float64{(1 + 2.0/3 + 3.0/4 + 4.0/7) / 6}, wantLW: []float64{1}},
-		{name: "treceval relevance 2", kind: KindMAP, opts: []Setting{WithConvention(TrecEval), WithRelevance(2)},
+		{name: "treceval relevance 2", kind: KindMAP, opts: []Option{WithConvention(TrecEval), WithRelevance(2)},
 			labels: [][]float64{{1, 2, 3}}, preds: [][]float64{{3, 2, 1}}, wantV: []float64{(1.0/2 + 2.0/3) / 2}, wantLW: []float64{1}},
-		{name: "treceval under Stable keeps a tie in input order", kind: KindMAP, opts: []Setting{WithConvention(TrecEval), WithTies(Stable)},
+		{name: "treceval under Stable keeps a tie in input order", kind: KindMAP, opts: []Option{WithConvention(TrecEval), WithTies(Stable)},
 			labels: [][]float64{{1, 0}}, preds: [][]float64{{1, 1}}, wantV: []float64{1}, wantLW: []float64{1}},
-		{name: "xgboost: no relevant item scores 1", kind: KindMAP, opts: []Setting{WithConvention(XGBoost), WithTopN(2)},
+		{name: "xgboost: no relevant item scores 1", kind: KindMAP, opts: []Option{WithConvention(XGBoost), WithTopN(2)},
 			labels: [][]float64{{0, 0}, {0, 1}}, preds: [][]float64{{2, 1}, {2, 1}}, wantV: []float64{1, 0.5}, wantLW: []float64{1, 1}},
-		{name: "xgboost-: no relevant item scores 0", kind: KindMAP, opts: []Setting{WithConvention(XGBoostMinus), WithTopN(2)},
+		{name: "xgboost-: no relevant item scores 0", kind: KindMAP, opts: []Option{WithConvention(XGBoostMinus), WithTopN(2)},
 			labels: [][]float64{{0, 0}, {0, 1}}, preds: [][]float64{{2, 1}, {2, 1}}, wantV: []float64{0, 0.5}, wantLW: []float64{1, 1}},
-		{name: "conventions weigh lists by their per-list weight", kind: KindMAP, opts: []Setting{WithConvention(MinRK)},
+		{name: "conventions weigh lists by their per-list weight", kind: KindMAP, opts: []Option{WithConvention(MinRK)},
 			labels: [][]float64{{0, 1}, {0, 0}}, preds: [][]float64{{2, 1}, {2, 1}}, perList: []float64{3, 5}, wantV: []float64{0.5, 0}, wantLW: []float64{3, 5}},
 		// Empty-list policies under TFRanking.
-		{name: "empty one", kind: KindMAP, opts: []Setting{WithEmpty(EmptyOne)}, labels: [][]float64{{0, 0}, {1, 0}}, preds: [][]float64{{2, 1}, {1, 2}},
+		{name: "empty one", kind: KindMAP, opts: []Option{WithEmpty(EmptyOne)}, labels: [][]float64{{0, 0}, {1, 0}}, preds: [][]float64{{2, 1}, {1, 2}},
 			wantV: []float64{1, 0.5}, wantLW: []float64{1, 1}},
-		{name: "empty skip", kind: KindMAP, opts: []Setting{WithEmpty(EmptySkip)}, labels: [][]float64{{0, 0}, {1, 0}}, preds: [][]float64{{2, 1}, {1, 2}},
+		{name: "empty skip", kind: KindMAP, opts: []Option{WithEmpty(EmptySkip)}, labels: [][]float64{{0, 0}, {1, 0}}, preds: [][]float64{{2, 1}, {1, 2}},
 			wantV: []float64{0, 0.5}, wantLW: []float64{0, 1}},
-		{name: "empty zero", kind: KindMAP, opts: []Setting{WithEmpty(EmptyZero)}, labels: [][]float64{{0, 0}, {1, 0}}, preds: [][]float64{{2, 1}, {1, 2}},
+		{name: "empty zero", kind: KindMAP, opts: []Option{WithEmpty(EmptyZero)}, labels: [][]float64{{0, 0}, {1, 0}}, preds: [][]float64{{2, 1}, {1, 2}},
 			wantV: []float64{0, 0.5}, wantLW: []float64{1, 1}},
 	}
 }
@@ -137,7 +137,7 @@ func TestFamilyHandWorked(t *testing.T) {
 	for _, tc := range famHandCases(t) {
 		for _, d := range []DType{Float32, Float64} {
 			t.Run(tc.name+"/"+d.String(), func(t *testing.T) {
-				s, err := newSettings(tc.kind, append([]Setting{WithDType(d)}, tc.opts...))
+				s, err := newConfig(tc.kind, append([]Option{WithDType(d)}, tc.opts...))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -188,22 +188,22 @@ func near(got, want, tol float64) bool {
 func TestFamilyErrors(t *testing.T) {
 	for _, tc := range []struct {
 		kind Kind
-		opts []Setting
+		opts []Option
 	}{
-		{KindARP, []Setting{WithTopN(3)}},
-		{KindOPA, []Setting{WithTopN(3)}},
-		{KindMAP, []Setting{WithGain(IdentityGain())}},
-		{KindMRR, []Setting{WithDiscount(InverseDiscount())}},
-		{KindNDCG, []Setting{WithConvention(MinRK)}},
-		{KindMAP, []Setting{WithRelevance(2)}},
-		{KindMAP, []Setting{WithConvention(MinRK), WithRelevance(-1)}},
-		{KindMAP, []Setting{WithConvention(Convention(42))}},
-		{KindMAP, []Setting{WithEmpty(EmptyPolicy(-1))}},
-		{KindMAP, []Setting{WithConvention(RetrievedRelevant), WithTies(Expected)}},
-		{KindMAP, []Setting{nil}},
+		{KindARP, []Option{WithTopN(3)}},
+		{KindOPA, []Option{WithTopN(3)}},
+		{KindMAP, []Option{WithGain(IdentityGain())}},
+		{KindMRR, []Option{WithDiscount(InverseDiscount())}},
+		{KindNDCG, []Option{WithConvention(MinRK)}},
+		{KindMAP, []Option{WithRelevance(2)}},
+		{KindMAP, []Option{WithConvention(MinRK), WithRelevance(-1)}},
+		{KindMAP, []Option{WithConvention(Convention(42))}},
+		{KindMAP, []Option{WithEmpty(EmptyPolicy(-1))}},
+		{KindMAP, []Option{WithConvention(RetrievedRelevant), WithTies(Expected)}},
+		{KindMAP, []Option{nil}},
 		{Kind(99), nil},
 	} {
-		s, err := newSettings(tc.kind, tc.opts)
+		s, err := newConfig(tc.kind, tc.opts)
 		if err == nil {
 			_, err = New(s)
 		}
@@ -220,7 +220,7 @@ func TestFamilyErrors(t *testing.T) {
 
 	labels, _ := tensor.DenseRows([][]float64{{1, 0}, {0, 0}})
 	preds, _ := tensor.DenseRows([][]float64{{2, 1}, {2, 1}})
-	m, _ := NewMAP(WithEmpty(EmptyError))
+	m, _ := NewMeanAveragePrecision(WithEmpty(EmptyError))
 	if err := m.Update(labels, preds, tensor.Weights{}); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "list 1") {
 		t.Fatalf("empty list under EmptyError: %v", err)
 	}
@@ -228,7 +228,7 @@ func TestFamilyErrors(t *testing.T) {
 		t.Fatalf("a failed update changed the result to %v", m.Result())
 	}
 	w, _ := tensor.DenseRows([][]float64{{1, 0.5}, {1, 1}})
-	mk, _ := NewMAP(WithConvention(MinRK))
+	mk, _ := NewMeanAveragePrecision(WithConvention(MinRK))
 	if err := mk.Update(labels, preds, tensor.PerItem(w)); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "weights[0][1] is 0.5") {
 		t.Fatalf("a weight other than 0 or 1 under minrk: %v", err)
 	}
@@ -248,10 +248,10 @@ func TestFamilyErrors(t *testing.T) {
 	}
 }
 
-// TestSettingsJSON round-trips settings through JSON and rejects user
+// TestFamilyConfigJSON round-trips the configuration of a family metric through JSON and rejects user
 // functions and unknown names.
-func TestSettingsJSON(t *testing.T) {
-	s, err := newSettings(KindNDCG, []Setting{WithTopN(5), WithGain(IdentityGain()), WithDiscount(InverseDiscount()), WithDType(Float64), WithTies(Expected)})
+func TestFamilyConfigJSON(t *testing.T) {
+	s, err := newConfig(KindNDCG, []Option{WithTopN(5), WithGain(IdentityGain()), WithDiscount(InverseDiscount()), WithDType(Float64), WithTies(Expected)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,14 +263,14 @@ func TestSettingsJSON(t *testing.T) {
 	if string(b) != want {
 		t.Fatalf("JSON %s, want %s", b, want)
 	}
-	var back Settings
+	var back Config
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
 	if back.describe() != s.describe() || back.Name != s.Name {
 		t.Fatalf("round trip: %s, want %s", back.describe(), s.describe())
 	}
-	m, err := newSettings(KindMAP, []Setting{WithConvention(XGBoostMinus), WithEmpty(EmptySkip), WithRelevance(2)})
+	m, err := newConfig(KindMAP, []Option{WithConvention(XGBoostMinus), WithEmpty(EmptySkip), WithRelevance(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,8 +340,19 @@ func TestFamilyMergeAndState(t *testing.T) {
 	if err := x.Merge(nil); !errors.Is(err, ErrConfig) {
 		t.Fatalf("merging nil: %v", err)
 	}
-	if err := x.Merge(x); !errors.Is(err, ErrConfig) {
+	// A metric merged with itself adds its totals once more, as
+	// MeanAveragePrecision always has: the mean is unchanged, the count
+	// doubled.
+	l, p, _ := caseInputs(t, refCase{labels: [][]float64{{1, 0, 2}}, preds: [][]float64{{0.5, 0.9, 0.1}}, topn: NoTopN})
+	if err := x.Update(l, p, tensor.Weights{}); err != nil {
+		t.Fatal(err)
+	}
+	before := x.State()
+	if err := x.Merge(x); err != nil {
 		t.Fatalf("merging itself: %v", err)
+	}
+	if after := x.State(); after.Count != 2*before.Count || after.Total != 2*before.Total {
+		t.Fatalf("merging itself: state %+v, want twice %+v", after, before)
 	}
 }
 
@@ -360,11 +371,11 @@ func TestConventionDocExample(t *testing.T) {
 		{TFRanking, NoTopN, num / 4}, {TrecEval, NoTopN, num / 5}, {RetrievedRelevant, NoTopN, num / 4},
 		{MinRK, 3, (1 + 2.0/3) / 3}, {TrecEval, 3, (1 + 2.0/3) / 5}, {RetrievedRelevant, 3, (1 + 2.0/3) / 2},
 	} {
-		opts := []Setting{WithConvention(tc.c), WithDType(Float64)}
+		opts := []Option{WithConvention(tc.c), WithDType(Float64)}
 		if tc.topn != NoTopN {
 			opts = append(opts, WithTopN(tc.topn))
 		}
-		m, err := NewMAP(opts...)
+		m, err := NewMeanAveragePrecision(opts...)
 		if err != nil {
 			t.Fatal(err)
 		}

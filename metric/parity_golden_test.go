@@ -291,9 +291,11 @@ func mergedResult(c *goldenCase) (float64, error) {
 	cfg.DType, cfg.Ties = metric.Float32, metric.Stable
 	ms := make([]*metric.MeanAveragePrecision, len(c.Updates))
 	for u := range c.Updates {
-		if ms[u], err = metric.FromConfig(cfg); err != nil {
+		m, err := metric.New(cfg)
+		if err != nil {
 			return 0, err
 		}
+		ms[u] = m.(*metric.MeanAveragePrecision)
 		labels, preds, w, err := c.Updates[u].Inputs(c.Ragged)
 		if err != nil {
 			return 0, err

@@ -62,9 +62,9 @@ type famPlan struct {
 	subtopics int
 }
 
-// newPlan checks that the settings can share one ranking per list and
-// builds their plan.
-func newPlan(sets []Settings) (famPlan, error) {
+// newPlan checks that the configurations can share one ranking per list
+// and builds their plan.
+func newPlan(sets []Config) (famPlan, error) {
 	if len(sets) == 0 {
 		return famPlan{}, fmt.Errorf("metric: no metrics: %w", ErrConfig)
 	}

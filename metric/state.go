@@ -8,8 +8,9 @@ import "fmt"
 type State struct {
 	// Config is the configuration of the metric the state comes from.
 	Config Config `json:"config"`
-	// Total is the sum of AP times list weight; a float32 in float32 mode
-	// with Sequential accumulation, the exact total rounded once under Exact.
+	// Total is the sum of value times list weight; a float32 in float32
+	// mode with Sequential accumulation, the exact total rounded once under
+	// Exact.
 	Total float64 `json:"total"`
 	// Count is the sum of list weights, like Total.
 	Count float64 `json:"count"`
@@ -21,24 +22,96 @@ type State struct {
 	RNG []byte `json:"rng"`
 }
 
-// State returns a copy of the metric's accumulator.
-func (m *MeanAveragePrecision) State() State {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rng, _ := m.pcg.MarshalBinary() // a PCG always marshals
-	s := m.acc.state(m.cfg.DType, m.cfg.accumulation() == Exact, rng)
-	s.Config = m.cfg
+// state returns metric j's accumulator. The caller holds f.mu.
+func (f *family) state(j int) State {
+	rng, _ := f.pcg.MarshalBinary() // a PCG always marshals
+	s := f.acc[j].state(f.sets[j].DType, f.sets[j].accumulation() == Exact, rng)
+	s.Config = f.sets[j]
 	return s
 }
 
-// check returns an error when s cannot be the state of a metric like m.
-func (m *MeanAveragePrecision) checkState(s *State) error {
-	if err := m.cfg.sameKind(s.Config); err != nil {
+// State returns a copy of the metric's accumulator.
+func (f *family) State() State {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.state(0)
+}
+
+// checkState returns an error when s cannot be the state of metric j.
+func (f *family) checkState(j int, s *State) error {
+	own := &f.sets[j]
+	if err := own.sameKind(&s.Config); err != nil {
 		return err
 	}
-	// AP is in [0, 1] and list weights are means of positive, finite
-	// weights, or 0.
-	return checkTotals(s.ExactTotal, s.ExactCount, s.Total, s.Count, m.cfg.accumulation() == Exact, m.cfg.DType, true)
+	// TF-Ranking's MAP is in [0, 1] and masks items of weight <= 0, so its
+	// totals are finite and never negative. The other metrics reach other
+	// totals as TF-Ranking does: MRR and hits of a batch of width 0 are the
+	// max over no ranks, -Inf; ARP's 0/0 is NaN; negative per-list weights
+	// make negative counts.
+	bounded := own.Kind == KindMAP && own.Convention == TFRanking
+	return checkTotals(s.ExactTotal, s.ExactCount, s.Total, s.Count, own.accumulation() == Exact, own.DType, bounded)
+}
+
+// addState adds a checked state to metric j's totals. The caller holds
+// f.mu.
+func (f *family) addState(j int, s *State) {
+	f.acc[j].add(f.sets[j].accumulation() == Exact, s.ExactTotal, s.ExactCount, s.Total, s.Count)
+}
+
+// SetState replaces the metric's accumulator with s, which must come from a
+// metric of the same kind (see Merge). A float32 metric with Sequential
+// accumulation takes only totals that are float32 values. MAP of the
+// TFRanking convention refuses a NaN, an infinite or a negative total or
+// count, naming it; the other metrics reach such totals as TF-Ranking does
+// (MRR of a batch of width 0 is -Inf, for one).
+func (f *family) SetState(s State) error {
+	if err := f.checkState(0, &s); err != nil {
+		return fmt.Errorf("metric: SetState: %w", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(s.RNG) > 0 {
+		if err := f.pcg.UnmarshalBinary(s.RNG); err != nil {
+			return fmt.Errorf("metric: SetState: rng: %w", err)
+		}
+	}
+	f.acc[0].reset()
+	f.addState(0, &s)
+	return nil
+}
+
+// merge adds the totals of others to f, metric by metric and in order, as
+// Keras merge_state does. Each other's state is read before f changes, so
+// f may be among them: it then adds its own totals once more. On an error
+// f is unchanged.
+func (f *family) merge(others []*family) error {
+	states := make([][]State, len(others))
+	for i, o := range others {
+		if o == nil {
+			return fmt.Errorf("metric: Merge: metric %d is nil: %w", i, ErrConfig)
+		}
+		if len(o.sets) != len(f.sets) {
+			return fmt.Errorf("metric: Merge: metric %d has %d metrics, the receiver %d: %w", i, len(o.sets), len(f.sets), ErrConfig)
+		}
+		o.mu.Lock()
+		for j := range o.sets {
+			states[i] = append(states[i], o.state(j))
+		}
+		o.mu.Unlock()
+		for j := range states[i] {
+			if err := f.checkState(j, &states[i][j]); err != nil {
+				return fmt.Errorf("metric: Merge: metric %d: %w", i, err)
+			}
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range states {
+		for j := range states[i] {
+			f.addState(j, &states[i][j])
+		}
+	}
+	return nil
 }
 
 // checkTotals returns an error naming the total or count of a state that
@@ -75,28 +148,16 @@ func checkTotals(exactTotal, exactCount string, total, count float64, exactly bo
 	return nil
 }
 
-// addState adds the totals of a checked state. The caller holds m.mu.
-func (m *MeanAveragePrecision) addState(s *State) {
-	m.acc.add(m.cfg.accumulation() == Exact, s.ExactTotal, s.ExactCount, s.Total, s.Count)
-}
-
-// SetState replaces the metric's accumulator with s, which must come from a
-// metric of the same kind (see Merge). A float32 metric with Sequential
-// accumulation takes only totals that are float32 values, and a NaN, an
-// infinite or a negative total or count is an error wrapping ErrInput that
-// names it.
-func (m *MeanAveragePrecision) SetState(s State) error {
-	if err := m.checkState(&s); err != nil {
-		return fmt.Errorf("metric: SetState: %w", err)
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(s.RNG) > 0 {
-		if err := m.pcg.UnmarshalBinary(s.RNG); err != nil {
-			return fmt.Errorf("metric: SetState: rng: %w", err)
+// families returns the engines of ms.
+func families[T any, M interface {
+	*T
+	fam() *family
+}](ms []M) []*family {
+	out := make([]*family, len(ms))
+	for i, m := range ms {
+		if m != nil {
+			out[i] = m.fam()
 		}
 	}
-	m.acc.reset()
-	m.addState(&s)
-	return nil
+	return out
 }

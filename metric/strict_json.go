@@ -10,9 +10,8 @@ import (
 
 // The keys of the JSON forms, for the errors about unknown keys.
 const (
-	configKeys   = "name, topn, dtype, ragged, ties, seed and accumulation"
-	settingsKeys = configKeys + ", metric, gain, discount, convention, empty, relevance, alpha and subtopics"
-	stateKeys    = "total, count, exact_total, exact_count and rng"
+	configKeys = "name, topn, dtype, ragged, ties, seed, accumulation, metric, gain, discount, convention, empty, relevance, alpha and subtopics"
+	stateKeys  = "config, total, count, exact_total, exact_count and rng"
 )
 
 // decodeStrict decodes the JSON object b into v, failing on a key v does
@@ -32,15 +31,31 @@ func decodeStrict(b []byte, v any, what, keys string) error {
 }
 
 // UnmarshalJSON decodes a state; an unknown key is an error wrapping
-// ErrConfig. The totals are checked by SetState and Merge.
+// ErrConfig. The configuration is read from the key config or, as family
+// metrics wrote it before every metric shared one Config, settings. The
+// totals are checked by SetState and Merge.
 func (s *State) UnmarshalJSON(b []byte) error {
-	type plain State // without this method
-	return decodeStrict(b, (*plain)(s), "state", "config, "+stateKeys)
-}
-
-// UnmarshalJSON decodes a state; an unknown key is an error wrapping
-// ErrConfig. The totals are checked by SetState and Merge.
-func (s *FamilyState) UnmarshalJSON(b []byte) error {
-	type plain FamilyState // without this method
-	return decodeStrict(b, (*plain)(s), "state", "settings, "+stateKeys)
+	var j struct {
+		Config     *Config `json:"config"`
+		Former     *Config `json:"settings"`
+		Total      float64 `json:"total"`
+		Count      float64 `json:"count"`
+		ExactTotal string  `json:"exact_total"`
+		ExactCount string  `json:"exact_count"`
+		RNG        []byte  `json:"rng"`
+	}
+	if err := decodeStrict(b, &j, "state", stateKeys); err != nil {
+		return err
+	}
+	out := State{Total: j.Total, Count: j.Count, ExactTotal: j.ExactTotal, ExactCount: j.ExactCount, RNG: j.RNG}
+	switch {
+	case j.Config != nil && j.Former != nil:
+		return fmt.Errorf("metric: state: both config and settings; settings is the former name of config: %w", ErrConfig)
+	case j.Config != nil:
+		out.Config = *j.Config
+	case j.Former != nil:
+		out.Config = *j.Former
+	}
+	*s = out
+	return nil
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
-// TestUnknownKeys checks that the JSON forms of Config, Settings, State and
-// FamilyState reject a key they do not have, naming it, instead of
+// TestUnknownKeys checks that the JSON forms of Config, Config, State and
+// State reject a key they do not have, naming it, instead of
 // silently dropping a misspelt setting.
 func TestUnknownKeys(t *testing.T) {
 	for _, tc := range []struct {
@@ -20,12 +20,12 @@ func TestUnknownKeys(t *testing.T) {
 		want     string
 	}{
 		{"config", `{"name":"m","tie":"stable"}`, new(Config),
-			`metric: config: json: unknown field "tie"; the keys are name, topn, dtype, ragged, ties, seed and accumulation: bad metric configuration`},
-		{"settings", `{"metric":"ndcg","gian":"identity"}`, new(Settings), `metric: settings: json: unknown field "gian"; the keys are name, topn`},
+			`metric: config: json: unknown field "tie"; the keys are name, topn, dtype, ragged, ties, seed, accumulation, metric, gain, discount, convention, empty, relevance, alpha and subtopics: bad metric configuration`},
+		{"config of a family metric", `{"metric":"ndcg","gian":"identity"}`, new(Config), `metric: config: json: unknown field "gian"; the keys are name, topn`},
 		{"state", `{"config":{"name":"m"},"totl":1,"count":1}`, new(State), `metric: state: json: unknown field "totl"; the keys are config, total, count`},
 		{"state config", `{"config":{"name":"m","top_n":3},"total":1,"count":1}`, new(State), `unknown field "top_n"`},
-		{"family state", `{"settings":{"metric":"mrr"},"total":1,"count":1,"rng":null,"extra":0}`, new(FamilyState), `metric: state: json: unknown field "extra"; the keys are settings, total`},
-		{"family state settings", `{"settings":{"metric":"mrr","alpah":0.5},"total":1,"count":1}`, new(FamilyState), `unknown field "alpah"`},
+		{"family state", `{"settings":{"metric":"mrr"},"total":1,"count":1,"rng":null,"extra":0}`, new(State), `metric: state: json: unknown field "extra"; the keys are config, total`},
+		{"family state settings", `{"settings":{"metric":"mrr","alpah":0.5},"total":1,"count":1}`, new(State), `unknown field "alpah"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := json.Unmarshal([]byte(tc.in), tc.into)
@@ -40,7 +40,7 @@ func TestUnknownKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fs FamilyState
+	var fs State
 	if err := json.Unmarshal(b, &fs); err != nil {
 		t.Fatalf("%s: %v", b, err)
 	}
@@ -73,7 +73,7 @@ func TestSetStateTotals(t *testing.T) {
 				if acc == Exact {
 					st.ExactTotal, st.ExactCount = tc.exact[0], tc.exact[1]
 				}
-				f, _ := NewMAP(WithDType(d), WithAccumulation(acc))
+				f, _ := NewMeanAveragePrecision(WithDType(d), WithAccumulation(acc))
 				fst := f.State()
 				fst.Total, fst.Count, fst.ExactTotal, fst.ExactCount = st.Total, st.Count, st.ExactTotal, st.ExactCount
 				for who, err := range map[string]error{"MAP": m.SetState(st), "family MAP": f.SetState(fst)} {
@@ -107,11 +107,11 @@ func TestSetStateTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Merge checks the other metric's state the same way.
-	bad, _ := NewMAP(WithDType(Float64), WithAccumulation(Sequential))
+	bad, _ := NewMeanAveragePrecision(WithDType(Float64), WithAccumulation(Sequential))
 	fst := bad.State()
 	fst.Count = math.NaN()
 	bad.acc[0].count64 = fst.Count
-	a, _ := NewMAP(WithDType(Float64), WithAccumulation(Sequential))
+	a, _ := NewMeanAveragePrecision(WithDType(Float64), WithAccumulation(Sequential))
 	if err := a.Merge(bad); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "metric: Merge: metric 0: metric: state count is NaN") {
 		t.Fatalf("merging a NaN count: %v", err)
 	}

@@ -37,8 +37,8 @@ type Score struct {
 // AlphaDCG, WithSubtopics to PrecisionIA and AlphaDCG, WithConvention,
 // WithEmpty and WithRelevance to MAP, the options of Config to all. The
 // metrics over labels with subtopics make suites of their own.
-func NewSuite(names []string, opts ...Setting) (*Suite, error) {
-	sets := make([]Settings, 0, len(names))
+func NewSuite(names []string, opts ...Option) (*Suite, error) {
+	sets := make([]Config, 0, len(names))
 	for _, name := range names {
 		s, err := ParseMetric(name)
 		if err != nil {
@@ -48,7 +48,7 @@ func NewSuite(names []string, opts ...Setting) (*Suite, error) {
 			if o == nil {
 				return nil, fmt.Errorf("metric: NewSuite: nil option: %w", ErrConfig)
 			}
-			if err := o.applySetting(&s); err != nil {
+			if err := o(&s); err != nil {
 				return nil, err
 			}
 		}
@@ -76,9 +76,10 @@ func NewSuite(names []string, opts ...Setting) (*Suite, error) {
 	return NewSuiteOf(sets...)
 }
 
-// NewSuiteOf returns a suite of metrics with the given settings, which must
-// be able to share a ranking (see Suite). Names must be distinct.
-func NewSuiteOf(sets ...Settings) (*Suite, error) {
+// NewSuiteOf returns a suite of metrics with the given configurations,
+// which must be able to share a ranking (see Suite). Names must be
+// distinct.
+func NewSuiteOf(sets ...Config) (*Suite, error) {
 	seen := make(map[string]bool, len(sets))
 	for _, s := range sets {
 		if seen[s.Name] {
@@ -87,7 +88,7 @@ func NewSuiteOf(sets ...Settings) (*Suite, error) {
 		seen[s.Name] = true
 	}
 	s := new(Suite)
-	if err := s.f.init(append([]Settings(nil), sets...)); err != nil {
+	if err := s.f.init(append([]Config(nil), sets...)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -102,8 +103,8 @@ func (s *Suite) Names() []string {
 	return out
 }
 
-// Settings returns the settings of the suite's metrics, in order.
-func (s *Suite) Settings() []Settings { return append([]Settings(nil), s.f.sets...) }
+// Configs returns the configurations of the suite's metrics, in order.
+func (s *Suite) Configs() []Config { return append([]Config(nil), s.f.sets...) }
 
 // Update adds one batch to every metric. It changes nothing when it returns
 // an error.
@@ -121,7 +122,7 @@ func (s *Suite) UpdatePerList(dst []PerList, labels, predictions tensor.Lists, w
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights); err != nil {
+	if err := f.compute(labels, predictions, weights, nil); err != nil {
 		return err
 	}
 	f.accumulate(labels.Len())
@@ -137,7 +138,7 @@ func (s *Suite) Compute(labels, predictions tensor.Lists, weights tensor.Weights
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights); err != nil {
+	if err := f.compute(labels, predictions, weights, nil); err != nil {
 		return nil, err
 	}
 	out := make([]PerList, len(f.sets))
@@ -177,11 +178,11 @@ func (s *Suite) Result(name string) (float64, bool) {
 func (s *Suite) Reset() { s.f.Reset() }
 
 // State returns a copy of every metric's accumulator, in order.
-func (s *Suite) State() []FamilyState {
+func (s *Suite) State() []State {
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]FamilyState, len(f.sets))
+	out := make([]State, len(f.sets))
 	for j := range out {
 		out[j] = f.state(j)
 	}

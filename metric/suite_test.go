@@ -17,7 +17,7 @@ func TestSuiteEqualsMetricsAlone(t *testing.T) {
 		for _, ties := range []TiePolicy{Stable, Pessimistic, Optimistic, Expected} {
 			tcs := randomBatches(60, 21)
 			for ci, tc := range tcs {
-				var sets []Settings
+				var sets []Config
 				for i, s := range famTestSpecs(t, tc.topn) {
 					if s.Kind == KindMAP && s.Convention != TFRanking {
 						continue
@@ -76,9 +76,9 @@ func TestFamilyMAPEqualsMeanAveragePrecision(t *testing.T) {
 				if tc.topn != NoTopN {
 					opts = append(opts, WithTopN(tc.topn))
 				}
-				fam, err := NewMAP(opts[0], opts[1], opts[2])
+				fam, err := NewMeanAveragePrecision(opts[0], opts[1], opts[2])
 				if tc.topn != NoTopN {
-					fam, err = NewMAP(opts[0], opts[1], opts[2], opts[3])
+					fam, err = NewMeanAveragePrecision(opts[0], opts[1], opts[2], opts[3])
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -121,7 +121,7 @@ func TestSuiteNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, set := range s.Settings() {
+	for i, set := range s.Configs() {
 		want := []struct {
 			k    Kind
 			topn int
@@ -135,14 +135,14 @@ func TestSuiteNames(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		names []string
-		opts  []Setting
+		opts  []Option
 	}{
 		{[]string{"map@x"}, nil},
 		{[]string{"map@-1"}, nil},
 		{[]string{"arp@3"}, nil},
 		{[]string{"nope"}, nil},
 		{[]string{"map", "map"}, nil},
-		{[]string{"map", "mrr"}, []Setting{WithConvention(TrecEval), WithRelevance(2)}},
+		{[]string{"map", "mrr"}, []Option{WithConvention(TrecEval), WithRelevance(2)}},
 		{nil, nil},
 	} {
 		if _, err := NewSuite(tc.names, tc.opts...); !errors.Is(err, ErrConfig) {

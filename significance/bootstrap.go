@@ -32,7 +32,7 @@ type BootstrapResult struct {
 // p = 1 and the interval [0, 0]; n = 1 gives p = 1 (one query says nothing
 // of the spread) and the point interval [d, d].
 func Bootstrap(ctx context.Context, d []float64, opts ...Option) (BootstrapResult, error) {
-	s, err := newSettings(opts)
+	s, err := applyOptions(opts)
 	if err != nil {
 		return BootstrapResult{}, err
 	}

@@ -45,7 +45,7 @@ func WithWorkers(n int) Option { return func(s *settings) { s.workers = n } }
 // 1 - alpha. Default [DefaultAlpha].
 func WithAlpha(alpha float64) Option { return func(s *settings) { s.alpha = alpha } }
 
-func newSettings(opts []Option) (settings, error) {
+func applyOptions(opts []Option) (settings, error) {
 	s := settings{samples: DefaultSamples, workers: runtime.GOMAXPROCS(0), alpha: DefaultAlpha}
 	for _, o := range opts {
 		o(&s)

@@ -27,7 +27,7 @@ const tolerance = 100 * 0x1p-52
 // with permutation_type="samples" on the statistic mean(x - y). No
 // differences (n = 0) or all zero give p = 1.
 func Randomization(ctx context.Context, d []float64, opts ...Option) (Result, error) {
-	s, err := newSettings(opts)
+	s, err := applyOptions(opts)
 	if err != nil {
 		return Result{}, err
 	}

@@ -24,7 +24,7 @@ import (
 // = P[j][i]; P[i][i] = 1. Statistic[i][j] is mean_j - mean_i. Fewer than 2
 // systems or no queries give p = 1 everywhere.
 func Tukey(ctx context.Context, values [][]float64, opts ...Option) (stat, p [][]float64, err error) {
-	s, err := newSettings(opts)
+	s, err := applyOptions(opts)
 	if err != nil {
 		return nil, nil, err
 	}

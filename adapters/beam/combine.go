@@ -92,7 +92,7 @@ type MeasureResult struct {
 	// rounded once.
 	Value float64 `json:"value"`
 	// State holds the exact sums: it merges exactly with the states of
-	// other runs, and for MAP and MAP@K, metric.FromConfig(State.Config)
+	// other runs, and for MAP and MAP@K, metric.New(State.Config)
 	// and SetState give Value again.
 	State metric.State `json:"state"`
 }

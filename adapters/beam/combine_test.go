@@ -202,7 +202,7 @@ func testOverallEqualsMetric(t *testing.T, ms []metric.Config) {
 	got := combineRandomly(t, fn, values, rng)
 	for i, c := range ms {
 		c.Accumulation = metric.Exact
-		m, err := metric.FromConfig(c)
+		m, err := metric.New(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func testOverallEqualsMetric(t *testing.T, ms []metric.Config) {
 			t.Errorf("%s: CombineFn %v, metric %v", c.Name, got.Measures[i].Value, want)
 		}
 		// The state in the report restores the same value in a metric.
-		m2, err := metric.FromConfig(got.Measures[i].State.Config)
+		m2, err := metric.New(got.Measures[i].State.Config)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -51,6 +51,12 @@ func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) 
 		if c.TopN != 0 && c.TopN != metric.NoTopN && c.TopN != m.TopN {
 			return nil, nil, fmt.Errorf("measure %d (%s): TopN %d, but the name says %d: %w", i, c.Name, c.TopN, m.TopN, ErrMeasures)
 		}
+		if m.Family != nil {
+			// The state in the report says which metric it holds.
+			f := *m.Family
+			f.Name, f.DType, f.Ties, f.Seed, f.Ragged, f.Accumulation = c.Name, c.DType, c.Ties, c.Seed, c.Ragged, c.Accumulation
+			c = f
+		}
 		c.TopN = m.TopN
 		if c.Accumulation == metric.Sequential {
 			return nil, nil, fmt.Errorf("measure %d (%s): sequential accumulation depends on the order of the shards; distributed evaluation uses exact accumulation: %w",
@@ -69,7 +75,10 @@ func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) 
 		}
 		out[i], specs[i] = c, m
 	}
-	plan, err := evaluate.NewPlan(specs, evaluate.PlanOptions{Config: out[0]})
+	shared := metric.DefaultConfig(metric.KindMAP)
+	f := out[0]
+	shared.DType, shared.Ties, shared.Seed, shared.Ragged, shared.Accumulation = f.DType, f.Ties, f.Seed, f.Ragged, f.Accumulation
+	plan, err := evaluate.NewPlan(specs, evaluate.PlanOptions{Config: shared})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrMeasures, err)
 	}

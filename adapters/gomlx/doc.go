@@ -7,7 +7,7 @@
 //
 // Two pieces:
 //
-//   - [MAP] is a GoMLX evaluation metric (metrics.Interface plus
+//   - [MeanAveragePrecision] is a GoMLX evaluation metric (metrics.Interface plus
 //     metrics.UpdateGo). Inside the graph it only packs labels, scores, mask
 //     and weights into one tensor; the sorting, the tie policy, the weights
 //     and the averaging run on the host with the rankmetrics kernels, so the
@@ -26,7 +26,7 @@
 // A batch for the metric, as a train.Dataset yields it: inputs as the model
 // needs them; labels[0] the relevance labels [B, L]; optionally a Bool
 // [B, L] mask for padded items, a Bool [B] mask for padded lists, and float
-// per-item [B, L] or per-list [B] weights, in any order (see [MAP]). The
+// per-item [B, L] or per-list [B] weights, in any order (see [MeanAveragePrecision]). The
 // model's first output holds the scores, [B, L] or [B, L, 1].
 //
 // The example program examples/gomlx-ranker trains a small neural ranker on

@@ -32,7 +32,7 @@ type Config struct {
 	Validation train.Dataset
 	// Metric is the MAP to monitor. It must be one of the evaluation
 	// metrics given to train.NewTrainer.
-	Metric *MAP
+	Metric *MeanAveragePrecision
 	// EveryNSteps evaluates after every N training steps (N > 0), counted
 	// in Loop.LoopStep, so across runs of the same loop.
 	EveryNSteps int
@@ -108,7 +108,7 @@ func Attach(ctx context.Context, loop *train.Loop, cfg Config) (*Evaluator, erro
 	}
 	found := false
 	for _, m := range loop.Trainer.EvalMetrics() {
-		if mm, ok := m.(*MAP); ok && mm == cfg.Metric {
+		if mm, ok := m.(*MeanAveragePrecision); ok && mm == cfg.Metric {
 			found = true
 			break
 		}

@@ -42,7 +42,7 @@ type trainSetup struct {
 	train   *ltrsynth.Dataset
 	valSet  *ltrsynth.Set
 	val     *ltrsynth.Dataset
-	m       *MAP
+	m       *MeanAveragePrecision
 }
 
 // newTrainSetup builds a linear ranker with the listwise softmax loss on the
@@ -61,7 +61,7 @@ func newTrainSetup(t *testing.T, learningRate float64) *trainSetup {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMAP(metric.WithTopN(10))
+	m, err := NewMeanAveragePrecision(metric.WithTopN(10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestEvaluatorContextCancel(t *testing.T) {
 
 func TestAttachConfig(t *testing.T) {
 	s := newTrainSetup(t, 0.1)
-	other, err := NewMAP()
+	other, err := NewMeanAveragePrecision()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,13 +37,13 @@ func (d *oneBatch) Yield() (any, []*tensors.Tensor, []*tensors.Tensor, error) {
 // MAP as an evaluation metric of a GoMLX Trainer. The model here passes its
 // input through as the scores. List 1 has relevant items at ranks 2 and 4
 // (AP 0.5); list 2, with its last item masked, at rank 1 (AP 1).
-func ExampleNewMAP() {
+func ExampleNewMeanAveragePrecision() {
 	backend, err := backends.New()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	m, err := rmgomlx.NewMAP(metric.WithTopN(10))
+	m, err := rmgomlx.NewMeanAveragePrecision(metric.WithTopN(10))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -69,7 +69,7 @@ func zeroLoss(_, predictions []*graph.Node) *graph.Node {
 
 // evalWithIdentity evaluates m on the batches through a real Trainer whose
 // model returns the scores it is given.
-func evalWithIdentity(t *testing.T, m *MAP, batches ...batchFn) (*tensors.Tensor, error) {
+func evalWithIdentity(t *testing.T, m *MeanAveragePrecision, batches ...batchFn) (*tensors.Tensor, error) {
 	t.Helper()
 	trainer := train.NewTrainer(newBackend(t), context.New(), identityModel, zeroLoss,
 		optimizers.StochasticGradientDescent().Done(), nil, []metrics.Interface{m})

@@ -17,15 +17,15 @@ import (
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
-// MetricType is the GoMLX metric type of [MAP]. GoMLX groups metrics of
+// MetricType is the GoMLX metric type of [MeanAveragePrecision]. GoMLX groups metrics of
 // the same type, for example on one plot axis.
 const MetricType = "ranking"
 
 // ErrInput is wrapped by every error about the labels, predictions, mask
-// or weights given to [MAP].
+// or weights given to [MeanAveragePrecision].
 var ErrInput = errors.New("bad MAP input")
 
-// MAP is mean average precision as a GoMLX evaluation metric. It
+// MeanAveragePrecision is mean average precision as a GoMLX evaluation metric. It
 // implements GoMLX's metrics.Interface and metrics.UpdateGo: the graph
 // part only gathers labels, scores and weights of a batch into one tensor,
 // and the sorting, tie handling, weights and averaging run on the host in
@@ -60,10 +60,10 @@ var ErrInput = errors.New("bad MAP input")
 // the batch.
 //
 // UpdateGo cannot return an error, so the first error of an evaluation is
-// kept: later batches are skipped, ReadGo returns NaN and [MAP.Err] returns
-// the error until [MAP.Reset]. [Evaluator] checks it after every
+// kept: later batches are skipped, ReadGo returns NaN and [MeanAveragePrecision.Err] returns
+// the error until [MeanAveragePrecision.Reset]. [Evaluator] checks it after every
 // evaluation.
-type MAP struct {
+type MeanAveragePrecision struct {
 	m         *metric.MeanAveragePrecision
 	shortName string
 
@@ -72,60 +72,60 @@ type MAP struct {
 	batches int
 }
 
-// NewMAP returns a MAP metric configured by the options of
+// NewMeanAveragePrecision returns a MAP metric configured by the options of
 // [metric.NewMeanAveragePrecision] (top-n, name, dtype, ties, seed). Only
 // dense inputs are supported: GoMLX tensors are dense, and padding is
 // expressed with a mask or negative labels.
-func NewMAP(opts ...metric.Option) (*MAP, error) {
+func NewMeanAveragePrecision(opts ...metric.Option) (*MeanAveragePrecision, error) {
 	m, err := metric.NewMeanAveragePrecision(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("gomlx: NewMAP: %w", err)
+		return nil, fmt.Errorf("gomlx: NewMeanAveragePrecision: %w", err)
 	}
 	if m.Config().Ragged {
-		return nil, fmt.Errorf("gomlx: NewMAP: option WithRagged(true) is not supported, GoMLX batches are dense; mark padding with a mask: %w", ErrInput)
+		return nil, fmt.Errorf("gomlx: NewMeanAveragePrecision: option WithRagged(true) is not supported, GoMLX batches are dense; mark padding with a mask: %w", ErrInput)
 	}
 	short := "MAP"
 	if n := m.Config().TopN; n != metric.NoTopN {
 		short = fmt.Sprintf("MAP@%d", n)
 	}
-	return &MAP{m: m, shortName: short}, nil
+	return &MeanAveragePrecision{m: m, shortName: short}, nil
 }
 
 // WithShortName sets the short name shown in progress bars (default "MAP"
 // or "MAP@n") and returns m.
-func (m *MAP) WithShortName(name string) *MAP {
+func (m *MeanAveragePrecision) WithShortName(name string) *MeanAveragePrecision {
 	m.shortName = name
 	return m
 }
 
 // Metric returns the underlying metric, whose state holds the evaluation
 // so far.
-func (m *MAP) Metric() *metric.MeanAveragePrecision { return m.m }
+func (m *MeanAveragePrecision) Metric() *metric.MeanAveragePrecision { return m.m }
 
 // Name returns the metric's name, as set with metric.WithName.
-func (m *MAP) Name() string { return m.m.Name() }
+func (m *MeanAveragePrecision) Name() string { return m.m.Name() }
 
 // ValidationKey returns "val_" + Name(): the key of the MAP in the metrics
 // an [Evaluator] passes to adapters callbacks, as adapters.Validator names
 // validation metrics.
-func (m *MAP) ValidationKey() string { return "val_" + m.Name() }
+func (m *MeanAveragePrecision) ValidationKey() string { return "val_" + m.Name() }
 
 // ShortName returns the name for progress bars.
-func (m *MAP) ShortName() string { return m.shortName }
+func (m *MeanAveragePrecision) ShortName() string { return m.shortName }
 
 // ScopeName returns a context scope name derived from the name. MAP keeps
 // no graph variables.
-func (m *MAP) ScopeName() string { return context.EscapeScopeName(m.Name()) }
+func (m *MeanAveragePrecision) ScopeName() string { return context.EscapeScopeName(m.Name()) }
 
 // MetricType returns [MetricType].
-func (m *MAP) MetricType() string { return MetricType }
+func (m *MeanAveragePrecision) MetricType() string { return MetricType }
 
 // UpdateGraph gathers the labels, scores and weights of a batch into one
 // float tensor of shape [C, B, L] (C is 2, or 3 with weights): Float64 when
 // any of them is Float64, Float32 otherwise. Bad shapes
 // or dtypes panic with an error wrapping [ErrInput], GoMLX's convention
 // while building a graph; Trainer.Eval returns it as an error.
-func (m *MAP) UpdateGraph(_ *context.Context, labels, predictions []*graph.Node) *graph.Node {
+func (m *MeanAveragePrecision) UpdateGraph(_ *context.Context, labels, predictions []*graph.Node) *graph.Node {
 	packed, err := pack(labels, predictions)
 	if err != nil {
 		panic(fmt.Errorf("gomlx: metric %q: %w", m.Name(), err))
@@ -134,7 +134,7 @@ func (m *MAP) UpdateGraph(_ *context.Context, labels, predictions []*graph.Node)
 }
 
 // UpdateGo feeds one batch, as packed by UpdateGraph, to the metric.
-func (m *MAP) UpdateGo(value *tensors.Tensor) {
+func (m *MeanAveragePrecision) UpdateGo(value *tensors.Tensor) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.err != nil {
@@ -147,8 +147,8 @@ func (m *MAP) UpdateGo(value *tensors.Tensor) {
 }
 
 // ReadGo returns the MAP over the batches since the last Reset, as a
-// Float64 scalar, or NaN after an error (see [MAP.Err]).
-func (m *MAP) ReadGo() *tensors.Tensor {
+// Float64 scalar, or NaN after an error (see [MeanAveragePrecision.Err]).
+func (m *MeanAveragePrecision) ReadGo() *tensors.Tensor {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.err != nil {
@@ -158,10 +158,10 @@ func (m *MAP) ReadGo() *tensors.Tensor {
 }
 
 // Result returns the MAP over the batches since the last Reset.
-func (m *MAP) Result() float64 { return m.m.Result() }
+func (m *MeanAveragePrecision) Result() float64 { return m.m.Result() }
 
 // Err returns the first error since the last Reset, or nil.
-func (m *MAP) Err() error {
+func (m *MeanAveragePrecision) Err() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.err
@@ -169,7 +169,7 @@ func (m *MAP) Err() error {
 
 // Reset clears the metric and any kept error. Trainer.Eval calls it before
 // each evaluation.
-func (m *MAP) Reset(_ *context.Context) {
+func (m *MeanAveragePrecision) Reset(_ *context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.m.Reset()
@@ -180,7 +180,7 @@ func (m *MAP) Reset(_ *context.Context) {
 // PrettyPrint formats a value returned by ReadGo with 4 decimals. Values
 // that are not scalars (the packed batch a training step would show) print
 // as "n/a".
-func (m *MAP) PrettyPrint(value *tensors.Tensor) string {
+func (m *MeanAveragePrecision) PrettyPrint(value *tensors.Tensor) string {
 	if value == nil || !value.Shape().IsScalar() || !value.DType().IsFloat() {
 		return "n/a"
 	}
@@ -188,12 +188,12 @@ func (m *MAP) PrettyPrint(value *tensors.Tensor) string {
 }
 
 var (
-	_ metrics.Interface = (*MAP)(nil)
-	_ metrics.UpdateGo  = (*MAP)(nil)
+	_ metrics.Interface = (*MeanAveragePrecision)(nil)
+	_ metrics.UpdateGo  = (*MeanAveragePrecision)(nil)
 )
 
 // update reads a packed [C, B, L] batch.
-func (m *MAP) update(value *tensors.Tensor) error {
+func (m *MeanAveragePrecision) update(value *tensors.Tensor) error {
 	if value == nil {
 		return fmt.Errorf("packed batch is nil: %w", ErrInput)
 	}

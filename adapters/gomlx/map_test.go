@@ -113,7 +113,7 @@ func TestMAPHandWorked(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := NewMAP(tc.opts...)
+			m, err := NewMeanAveragePrecision(tc.opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func TestMAPBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := NewMAP()
+			m, err := NewMeanAveragePrecision()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +183,7 @@ func TestMAPBadInput(t *testing.T) {
 // A NaN score is found on the host, where UpdateGo cannot return an error:
 // the metric keeps it, ReadGo gives NaN, and Reset clears it.
 func TestMAPKeepsHostError(t *testing.T) {
-	m, err := NewMAP()
+	m, err := NewMeanAveragePrecision()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,10 +233,10 @@ func TestNewMAP(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := NewMAP(tc.opts...)
+			m, err := NewMeanAveragePrecision(tc.opts...)
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) {
-					t.Fatalf("NewMAP error = %v, want %v", err, tc.wantErr)
+					t.Fatalf("NewMeanAveragePrecision error = %v, want %v", err, tc.wantErr)
 				}
 				return
 			}
@@ -254,7 +254,7 @@ func TestNewMAP(t *testing.T) {
 }
 
 func TestMAPPrettyPrint(t *testing.T) {
-	m, err := NewMAP()
+	m, err := NewMeanAveragePrecision()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -458,12 +458,12 @@ type jsonReport struct {
 	Measures    []string         `json:"measures"`
 	Runs        []jsonRun        `json:"runs"`
 	Comparisons []jsonComparison `json:"comparisons"`
-	Settings    map[string]any   `json:"settings"`
+	Params      map[string]any   `json:"settings"`
 }
 
 func (r *compareReport) writeJSON(w io.Writer) error {
 	o := r.o
-	out := jsonReport{Settings: map[string]any{
+	out := jsonReport{Params: map[string]any{
 		"tests": o.tests, "correction": o.correction.String(), "alpha": o.alpha,
 		"samples": o.samples, "seed": o.seed, "paired_queries": r.queries,
 	}}

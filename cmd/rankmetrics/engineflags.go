@@ -41,7 +41,7 @@ type engineFlags struct {
 // qrelsOnlyDefault is the default of --qrels-only, and scoreCol says
 // whether to register --score-col (compare registers a repeatable one).
 func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, seedFlag, qrelsOnlyDefault string, scoreCol bool) {
-	o.cfg = metric.DefaultConfig(metric.DefaultMAPName)
+	o.cfg = metric.DefaultConfig(metric.KindMAP)
 	fs.Var(&f.measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10); repeatable or comma-separated (default map); README's \"Measure names\" table lists them all")
 	f.compat = fs.String("compat", "10.0", "`VERSION` of trec_eval whose definitions the trec_eval names follow: 10.0 or 9.0.8")
 	f.dtype = fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")

@@ -41,7 +41,7 @@ type evalJSON struct {
 	PerQuery []map[string]any   `json:"per_query"`
 	Counts   map[string]int64   `json:"counts"`
 	Measures map[string]float64 `json:"measures"`
-	Settings map[string]any     `json:"settings"`
+	Params   map[string]any     `json:"settings"`
 }
 
 func evalJSONOf(t *testing.T, args ...string) evalJSON {

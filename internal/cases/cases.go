@@ -97,7 +97,7 @@ func (c *Case) Config() (metric.Config, error) {
 	if c.Metric != "map" && c.Metric != "" {
 		return metric.Config{}, fmt.Errorf("metric %q is not supported; use \"map\": %w", c.Metric, ErrCase)
 	}
-	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	cfg := metric.DefaultConfig(metric.KindMAP)
 	if c.TopN != nil {
 		if *c.TopN < 0 {
 			return cfg, fmt.Errorf("topn is %d; it must be >= 0 or null: %w", *c.TopN, ErrCase)
@@ -195,7 +195,7 @@ func Run(c *Case) Answer {
 	if err != nil {
 		return Answer{ID: c.ID, Error: err.Error()}
 	}
-	m, err := metric.FromConfig(cfg)
+	m, err := metric.New(cfg)
 	if err != nil {
 		return Answer{ID: c.ID, Error: err.Error()}
 	}

@@ -40,10 +40,10 @@ func IsFamily(c *Case, f Family) bool {
 	return c.Metric != "map" && c.Metric != "" || f != (Family{})
 }
 
-// Settings returns the metric settings case c asks for with family keys f.
+// Config returns the metric configuration case c asks for with family keys f.
 // "metric" is a key of metric.ParseMetric, optionally with @k for the
 // cutoff; "topn" then must agree with it.
-func (f Family) Settings(c *Case) (metric.Settings, error) {
+func (f Family) Config(c *Case) (metric.Config, error) {
 	name := c.Metric
 	if name == "" {
 		name = "map"
@@ -115,7 +115,7 @@ func (f Family) Settings(c *Case) (metric.Settings, error) {
 // family; its answer has the form Run's has.
 func RunFamily(c *Case, f Family) Answer {
 	fail := func(err error) Answer { return Answer{ID: c.ID, Error: err.Error()} }
-	s, err := f.Settings(c)
+	s, err := f.Config(c)
 	if err != nil {
 		return fail(err)
 	}

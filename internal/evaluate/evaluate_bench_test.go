@@ -68,7 +68,7 @@ func BenchmarkRun(b *testing.B) {
 		{"map+4family/workers=1", family, 1},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			cfg := metric.DefaultConfig(metric.DefaultMAPName)
+			cfg := metric.DefaultConfig(metric.KindMAP)
 			cfg.Ties, cfg.Ragged = metric.Stable, true
 			o := Options{Measures: tc.measures, Config: cfg, Batch: 1024, Workers: tc.workers}
 			const queries = 10000

@@ -25,7 +25,7 @@ func ExampleRun() {
 		return
 	}
 	defer r.Close()
-	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	cfg := metric.DefaultConfig(metric.KindMAP)
 	cfg.DType, cfg.Ties, cfg.Ragged = metric.Float64, metric.Stable, true
 	res, err := evaluate.Run(context.Background(), r, evaluate.Options{
 		Measures: []evaluate.Measure{evaluate.MAP(), evaluate.MAPAt(1)},
@@ -79,7 +79,7 @@ func ExampleParseMeasure() {
 		}
 		measures = append(measures, m)
 	}
-	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	cfg := metric.DefaultConfig(metric.KindMAP)
 	cfg.DType, cfg.Ragged = metric.Float64, true
 	res, err := evaluate.Run(context.Background(), r, evaluate.Options{
 		Measures: measures, Config: cfg, Batch: 1024, Workers: 2,

@@ -143,7 +143,7 @@ func TestRunFamilyWorkersBitIdentical(t *testing.T) {
 func TestRunFamilyMAPCutMatchesNaive(t *testing.T) {
 	qrels, runText, want := randomTREC(31, 200, 5)
 	o := options(t, "float64", "stable")
-	set := metric.DefaultSettings(metric.KindMAP)
+	set := metric.DefaultConfig(metric.KindMAP)
 	set.Convention, set.TopN = metric.TrecEval, 5
 	o.Measures = []Measure{{Name: "map@5 (treceval convention)", TopN: 5, Family: &set}}
 	o.Batch, o.RunOnly = 7, Keep

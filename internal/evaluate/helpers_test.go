@@ -45,7 +45,7 @@ func (r *sliceReader) Close() error       { return nil }
 // worker and updates of 1024 queries.
 func options(t *testing.T, dtype, ties string, measures ...string) Options {
 	t.Helper()
-	o := Options{Config: metric.DefaultConfig(metric.DefaultMAPName), Batch: 1024, Workers: 1}
+	o := Options{Config: metric.DefaultConfig(metric.KindMAP), Batch: 1024, Workers: 1}
 	o.Config.Ragged = true
 	var err error
 	if o.Config.DType, err = metric.ParseDType(dtype); err != nil {

@@ -22,7 +22,7 @@ type Measure struct {
 	// Family, when not nil, holds the settings of a metric of the family
 	// (metric.ParseMetric). Its dtype, raggedness, accumulation, seed and
 	// tie policy come from Options.Config.
-	Family *metric.Settings
+	Family *metric.Config
 	// TrecEval, when not empty, is the trec_eval -m specification ("P.10",
 	// "ndcg", "P.5,10") one of whose values, named Name, the measure is:
 	// computed by metric/treceval over the query's judged documents, in

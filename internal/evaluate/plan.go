@@ -45,7 +45,7 @@ type Plan struct {
 	// measures that share one metric.Suite; ext says whether one of them
 	// takes the judged documents a run missed as weight-0 items (TrecEval
 	// convention).
-	fam    []*metric.Settings
+	fam    []*metric.Config
 	groups []group
 	ext    bool
 	// trec computes the trec_eval measures; nil when there is none.

@@ -15,19 +15,19 @@ import (
 // of each list.
 type group struct {
 	specs []int // indexes into Plan.specs
-	sets  []metric.Settings
+	sets  []metric.Config
 	ext   bool // the lists carry the missed judged documents
 	ties  metric.TiePolicy
 }
 
 // planFamily sets the settings of the family measures and groups them.
 func (p *Plan) planFamily() error {
-	p.fam = make([]*metric.Settings, len(p.specs))
+	p.fam = make([]*metric.Config, len(p.specs))
 	for i, m := range p.specs {
 		if m.Family == nil {
 			continue
 		}
-		s := familySettings(m, p.cfg)
+		s := familyConfig(m, p.cfg)
 		if err := s.Validate(); err != nil {
 			return fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
 		}
@@ -43,17 +43,34 @@ func (p *Plan) planFamily() error {
 // MeanAveragePrecision.
 func (p *Plan) mapPath(s int) bool { return p.fam[s] == nil && !p.trec.has(s) }
 
-// mapConfig returns the configuration of MAP-path measure s.
+// mapConfig returns the configuration of MAP-path measure s: TF-Ranking's
+// MAP with the plan's dtype, raggedness, accumulation, seed and tie
+// policy.
 func (p *Plan) mapConfig(s int) metric.Config {
-	c := p.cfg
+	c := metric.DefaultConfig(metric.KindMAP)
+	c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties = p.cfg.DType, p.cfg.Ragged, p.cfg.Accumulation, p.cfg.Seed, p.cfg.Ties
 	c.Name, c.TopN = p.specs[s].Name, p.specs[s].TopN
 	return c
 }
 
-// familySettings returns the settings of family measure m under the run's
+// newMAP returns the MAP metric of configuration cfg, which UpdateUnranked
+// and Reseed serve.
+func newMAP(cfg metric.Config) (*metric.MeanAveragePrecision, error) {
+	m, err := metric.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	mp, ok := m.(*metric.MeanAveragePrecision)
+	if !ok {
+		return nil, fmt.Errorf("evaluate: measure %s is %s, not map: %w", cfg.Name, cfg.Kind, metric.ErrConfig)
+	}
+	return mp, nil
+}
+
+// familyConfig returns the configuration of family measure m under the run's
 // configuration c: c's dtype, raggedness, accumulation, seed and tie
 // policy.
-func familySettings(m Measure, c metric.Config) metric.Settings {
+func familyConfig(m Measure, c metric.Config) metric.Config {
 	s := *m.Family
 	s.Name = m.Name
 	s.DType, s.Ragged, s.Accumulation, s.Seed, s.Ties = c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties
@@ -64,7 +81,7 @@ func familySettings(m Measure, c metric.Config) metric.Settings {
 // can share a ranking with: the same tie policy, the same lists (with or
 // without the missed judged documents), and a distinct name; or in a new
 // group.
-func (p *Plan) addToGroup(i int, s metric.Settings, ext bool) {
+func (p *Plan) addToGroup(i int, s metric.Config, ext bool) {
 	for g := range p.groups {
 		gr := &p.groups[g]
 		if gr.ext != ext || gr.ties != s.Ties {
@@ -79,7 +96,7 @@ func (p *Plan) addToGroup(i int, s metric.Settings, ext bool) {
 			return
 		}
 	}
-	p.groups = append(p.groups, group{specs: []int{i}, sets: []metric.Settings{s}, ext: ext, ties: s.Ties})
+	p.groups = append(p.groups, group{specs: []int{i}, sets: []metric.Config{s}, ext: ext, ties: s.Ties})
 }
 
 // batchMetrics are the metrics one Batch updates, made once and reused:
@@ -127,7 +144,7 @@ func (bm *batchMetrics) compute(b *Batch, seed uint64, labels, preds tensor.List
 		m := bm.maps[s]
 		if m == nil {
 			var err error
-			if m, err = metric.FromConfig(p.mapConfig(s)); err != nil {
+			if m, err = newMAP(p.mapConfig(s)); err != nil {
 				return err
 			}
 			bm.maps[s] = m
@@ -148,7 +165,7 @@ func (bm *batchMetrics) compute(b *Batch, seed uint64, labels, preds tensor.List
 func (bm *batchMetrics) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
 	m := bm.suites[g]
 	if m == nil || gr.ties == metric.Random {
-		sets := append([]metric.Settings(nil), gr.sets...)
+		sets := append([]metric.Config(nil), gr.sets...)
 		for i := range sets {
 			sets[i].Seed = seed
 		}
@@ -188,7 +205,7 @@ func (p *Plan) newSeqTotals() (seqTotals, error) {
 		if !p.mapPath(s) {
 			continue
 		}
-		m, err := metric.FromConfig(p.mapConfig(s))
+		m, err := newMAP(p.mapConfig(s))
 		if err != nil {
 			return t, err
 		}

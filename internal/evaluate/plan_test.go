@@ -120,7 +120,7 @@ func TestPlanExactTotalsOrderFree(t *testing.T) {
 				}
 				ms = append(ms, m)
 			}
-			cfg := metric.DefaultConfig(metric.DefaultMAPName)
+			cfg := metric.DefaultConfig(metric.KindMAP)
 			cfg.DType, cfg.Ties, cfg.Ragged, cfg.Accumulation = d, metric.Stable, true, metric.Exact
 			p, err := NewPlan(ms, PlanOptions{Config: cfg})
 			if err != nil {
@@ -228,7 +228,7 @@ func TestPlanExactTotalsOrderFree(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
-	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	cfg := metric.DefaultConfig(metric.KindMAP)
 	if _, err := NewPlan(nil, PlanOptions{Config: cfg}); err == nil || !strings.Contains(err.Error(), "no measure") {
 		t.Errorf("no measure: %v", err)
 	}
@@ -262,7 +262,7 @@ func TestPlanErrors(t *testing.T) {
 // allocates nothing per query once its buffers have grown.
 func TestBatchAddComputeAllocs(t *testing.T) {
 	qs := randomQueries(8, 50, false)
-	cfg := metric.DefaultConfig(metric.DefaultMAPName)
+	cfg := metric.DefaultConfig(metric.KindMAP)
 	cfg.Ties, cfg.Ragged, cfg.Accumulation = metric.Stable, true, metric.Exact
 	ms := []Measure{MAP(), MAPAt(5)}
 	p, err := NewPlan(ms, PlanOptions{Config: cfg})

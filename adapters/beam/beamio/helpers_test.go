@@ -230,9 +230,11 @@ func reference(t testing.TB, path string, measures []metric.Config) refResult {
 	ms := make([]*metric.MeanAveragePrecision, len(measures))
 	for i, c := range measures {
 		c.Accumulation = metric.Exact
-		if ms[i], err = metric.FromConfig(c); err != nil {
+		m, err := metric.New(c)
+		if err != nil {
 			t.Fatal(err)
 		}
+		ms[i] = m.(*metric.MeanAveragePrecision)
 	}
 	res := refResult{perQ: map[string][]float64{}}
 	var q runio.Query

@@ -165,7 +165,7 @@ func run(ctx stdctx.Context, o options, out io.Writer) (summary, error) {
 		return s, err
 	}
 
-	m, err := rmgomlx.NewMAP(metric.WithTopN(o.topN))
+	m, err := rmgomlx.NewMeanAveragePrecision(metric.WithTopN(o.topN))
 	if err != nil {
 		return s, err
 	}
