@@ -80,6 +80,9 @@ Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
 arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype), or by the
 name Keras gives it (ndcg_metric: TF-Ranking's NDCG over the whole list).
+map:CONVENTION and map@K:CONVENTION are MAP under another convention
+(treceval, minrk, retrieved, xgboost, xgboost-): map@10:treceval divides by
+every judged relevant document, as trec_eval's map_cut_10.
 
 trec_eval's names are trec_eval's measures, computed by the code of rankmetrics
 trec_eval (--compat 10.0, the default, or 9.0.8): every value trec_eval -q
