@@ -36,7 +36,7 @@ type Paths struct {
 	// Report receives the Report as one line of JSON.
 	Report string
 	// PerQuery receives one line per query and measure:
-	// "measure<TAB>qid<TAB>ap<TAB>weight", numbers in Go's shortest
+	// "measure<TAB>qid<TAB>value<TAB>weight", numbers in Go's shortest
 	// round-trip form.
 	PerQuery string
 	// DeadLetters receives one DeadLetter per line, as JSON.
