@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
 // compareRows orders rows by Pos, then by content, so that the order does
@@ -22,174 +24,149 @@ func compareRows(a, b *Row) int {
 	)
 }
 
-func compareJudgments(a, b *Judgment) int {
-	if c := a.Pos.Compare(b.Pos); c != 0 {
-		return c
-	}
-	return cmp.Or(cmp.Compare(a.Doc, b.Doc), cmp.Compare(math.Float64bits(a.Label), math.Float64bits(b.Label)))
+// dedupe applies d to rows, in order, with runio.DedupeIndex: by is the
+// field DedupeMax maximises (the score of ranked rows, the label of
+// qrels lines).
+func dedupe(rows []Row, d Dedupe, by func(r *Row) float64) ([]int, int64, error) {
+	return runio.DedupeIndex(len(rows), d,
+		func(i int) string { return rows[i].Doc },
+		func(i, j int) bool { return by(&rows[i]) > by(&rows[j]) },
+		func(i int) string { return rows[i].Pos.String() })
 }
 
-// dedupeIndex returns, for rows in order, the indexes of the rows to keep
-// (by the position of their first occurrence) and, for DedupeMax, which row
-// supplies each kept item's fields. It returns a reason when the policy is
-// DedupeError and a document repeats. key returns a row's document ("" for
-// none: never a duplicate) and val the value DedupeMax maximises.
-func dedupeIndex(n int, d Dedupe, key func(i int) string, val func(i int) float64, where func(i int) string) (keep []int, dropped int64, reason string) {
-	first := make(map[string]int, n)
-	keep = make([]int, 0, n)
-	slot := make(map[string]int, n) // doc -> index into keep
-	for i := range n {
-		k := key(i)
-		if k == "" {
-			keep = append(keep, i)
-			continue
-		}
-		f, dup := first[k]
-		if !dup {
-			first[k] = i
-			slot[k] = len(keep)
-			keep = append(keep, i)
-			continue
-		}
-		switch d {
-		case DedupeFirst:
-			dropped++
-		case DedupeMax:
-			dropped++
-			if s := slot[k]; val(i) > val(keep[s]) {
-				keep[s] = i
-			}
-		default:
-			return nil, 0, fmt.Sprintf("document %q appears twice (first at %s, again at %s); the dedupe policy is error (use first or max to keep one)",
-				k, where(f), where(i))
-		}
-	}
-	return keep, dropped, ""
+func score(r *Row) float64 { return r.Score }
+func label(r *Row) float64 { return r.Label }
+
+// builder builds the List of one query from its rows, given in any order:
+// the ranked rows (single-file rows, or TREC run lines) and, for TREC
+// input, the qrels lines. It is the one code path of GroupChunks and
+// JoinTREC.
+type builder struct {
+	qid         string
+	qrels, rows []Row
+	trec        bool
+	c           Counts
 }
 
-// buildList builds the list of one query from its rows, given in any
-// order. When the query cannot be built, or rejected is not empty (the
-// reason other rows of the query were rejected), it returns one dead letter
-// per row instead, and counts them.
-func buildList(qid string, rows []Row, d Dedupe, rejected string) (List, []DeadLetter, Counts) {
-	slices.SortFunc(rows, func(a, b Row) int { return compareRows(&a, &b) })
-	var c Counts
-	fail := func(reason string) (List, []DeadLetter, Counts) {
-		dead := make([]DeadLetter, len(rows))
-		for i := range rows {
-			dead[i] = DeadLetter{Stage: StageGroup, Pos: rows[i].Pos, QID: qid, Reason: reason, Record: renderRow(&rows[i]), Rows: 1}
-		}
-		c.DeadGroupRows += int64(len(rows))
-		c.DeadLetters += int64(len(rows))
-		return List{}, dead, c
+// fail returns one dead letter per row of the query, for reason, and
+// counts them.
+func (b *builder) fail(reason string) (List, []DeadLetter, Counts) {
+	dead := make([]DeadLetter, 0, len(b.qrels)+len(b.rows))
+	for i := range b.qrels {
+		dead = append(dead, DeadLetter{Stage: StageGroup, Pos: b.qrels[i].Pos, QID: b.qid, Reason: reason, Record: renderRow(&b.qrels[i], true), Rows: 1})
 	}
+	for i := range b.rows {
+		dead = append(dead, DeadLetter{Stage: StageGroup, Pos: b.rows[i].Pos, QID: b.qid, Reason: reason, Record: renderRow(&b.rows[i], false), Rows: 1})
+	}
+	c := Counts{DeadGroupQrelsRows: int64(len(b.qrels)), DeadGroupRows: int64(len(b.rows)), DeadLetters: int64(len(dead))}
+	return List{}, dead, c
+}
+
+// build builds the list as `rankmetrics eval` reads it. When the query
+// cannot be built, or rejected is not empty (the reason other rows of the
+// query were rejected), it returns one dead letter per row instead.
+//
+// Single-file rows become the items, with their labels. TREC lines are
+// joined as trec_eval joins them: run documents without a judgment get
+// label 0 and are marked Unjudged, and judged documents the run does not
+// rank go to UnrankedLabels and UnrankedDocs, where the relevant ones
+// still count in the AP denominator.
+func (b *builder) build(d Dedupe, rejected string) (List, []DeadLetter, Counts) {
+	slices.SortFunc(b.qrels, func(x, y Row) int { return compareRows(&x, &y) })
+	slices.SortFunc(b.rows, func(x, y Row) int { return compareRows(&x, &y) })
 	if rejected != "" {
-		return fail(rejected)
+		return b.fail(rejected)
 	}
 	weighted := 0
-	for i := range rows {
-		if rows[i].HasWeight {
+	for i := range b.rows {
+		if b.rows[i].HasWeight {
 			weighted++
 		}
 	}
-	if weighted > 0 && weighted < len(rows) {
-		return fail(fmt.Sprintf("the query mixes %d rows with a weight and %d without", weighted, len(rows)-weighted))
+	if weighted > 0 && weighted < len(b.rows) {
+		return b.fail(fmt.Sprintf("the query mixes %d rows with a weight and %d without", weighted, len(b.rows)-weighted))
 	}
-	keep, dropped, reason := dedupeIndex(len(rows), d,
-		func(i int) string { return rows[i].Doc },
-		func(i int) float64 { return rows[i].Score },
-		func(i int) string { return rows[i].Pos.String() })
-	if reason != "" {
-		return fail(reason)
+	qkeep, qdropped, err := dedupe(b.qrels, d, label)
+	if err != nil {
+		return b.fail("qrels: " + err.Error())
 	}
-	c.DuplicatesDropped = dropped
-	l := List{QID: qid, Labels: make([]float64, len(keep)), Scores: make([]float64, len(keep)), Counts: c}
+	rkeep, rdropped, err := dedupe(b.rows, d, score)
+	if err != nil {
+		if b.trec {
+			return b.fail("run: " + err.Error())
+		}
+		return b.fail(err.Error())
+	}
+	c := &b.c
+	c.QrelsDuplicatesDropped, c.DuplicatesDropped = qdropped, rdropped
+	l := List{Query: Query{QID: b.qid, Labels: make([]float64, len(rkeep)), Scores: make([]float64, len(rkeep))}}
+	q := &l.Query
 	if weighted > 0 {
-		l.Weights = make([]float64, len(keep))
+		q.Weights = make([]float64, len(rkeep))
 	}
-	for j, i := range keep {
-		l.Labels[j], l.Scores[j] = rows[i].Label, rows[i].Score
-		if l.Weights != nil {
-			l.Weights[j] = rows[i].Weight
+	docs := len(rkeep) > 0 || len(qkeep) > 0
+	for _, i := range rkeep {
+		docs = docs && b.rows[i].Doc != ""
+	}
+	if docs {
+		q.Docs = make([]string, len(rkeep))
+	}
+	for j, i := range rkeep {
+		r := &b.rows[i]
+		q.Labels[j], q.Scores[j] = r.Label, r.Score
+		if q.Weights != nil {
+			q.Weights[j] = r.Weight
+		}
+		if q.Docs != nil {
+			q.Docs[j] = r.Doc
 		}
 	}
+	if b.trec {
+		b.join(q, qkeep, rkeep)
+	}
+	l.Counts = b.c
 	return l, nil, Counts{}
 }
 
-// joinTREC builds the list of one TREC query from its qrels lines and run
-// lines, given in any order, as trec_eval joins them: run documents without
-// a judgment get label 0, and judged documents absent from the run go to
-// List.Unranked. When the query cannot be built, or rejected is not empty,
-// it returns one dead letter per line instead.
-func joinTREC(qid string, qrels []Judgment, run []Row, d Dedupe, rejected string) (List, []DeadLetter, Counts) {
-	slices.SortFunc(qrels, func(a, b Judgment) int { return compareJudgments(&a, &b) })
-	slices.SortFunc(run, func(a, b Row) int { return compareRows(&a, &b) })
-	var c Counts
-	fail := func(reason string) (List, []DeadLetter, Counts) {
-		dead := make([]DeadLetter, 0, len(qrels)+len(run))
-		for i := range qrels {
-			dead = append(dead, DeadLetter{Stage: StageGroup, Pos: qrels[i].Pos, QID: qid, Reason: reason, Record: renderJudgment(&qrels[i]), Rows: 1})
-		}
-		for i := range run {
-			dead = append(dead, DeadLetter{Stage: StageGroup, Pos: run[i].Pos, QID: qid, Reason: reason, Record: renderRow(&run[i]), Rows: 1})
-		}
-		c.DeadGroupQrelsRows += int64(len(qrels))
-		c.DeadGroupRows += int64(len(run))
-		c.DeadLetters += int64(len(dead))
-		return List{}, dead, c
-	}
-	if rejected != "" {
-		return fail(rejected)
-	}
-	qkeep, qdropped, reason := dedupeIndex(len(qrels), d,
-		func(i int) string { return qrels[i].Doc },
-		func(i int) float64 { return qrels[i].Label },
-		func(i int) string { return qrels[i].Pos.String() })
-	if reason != "" {
-		return fail("qrels: " + reason)
-	}
-	rkeep, rdropped, reason := dedupeIndex(len(run), d,
-		func(i int) string { return run[i].Doc },
-		func(i int) float64 { return run[i].Score },
-		func(i int) string { return run[i].Pos.String() })
-	if reason != "" {
-		return fail("run: " + reason)
-	}
-	c.QrelsDuplicatesDropped, c.DuplicatesDropped = qdropped, rdropped
-	judged := make(map[string]int, len(qkeep)) // doc -> index into qrels
-	for _, i := range qkeep {
-		judged[qrels[i].Doc] = i
-	}
-	l := List{QID: qid, Labels: make([]float64, len(rkeep)), Scores: make([]float64, len(rkeep))}
+// join sets the labels of the ranked TREC documents from the kept qrels
+// lines, and the query's judged documents the run does not rank.
+func (b *builder) join(q *Query, qkeep, rkeep []int) {
+	c := &b.c
 	switch {
 	case len(rkeep) == 0:
-		l.Match = MatchQrelsOnly
+		q.Match = MatchQrelsOnly
 		c.QrelsOnlyQueries++
 	case len(qkeep) == 0:
-		l.Match = MatchRunOnly
+		q.Match = MatchRunOnly
 		c.RunOnlyQueries++
 	}
+	judged := make(map[string]int, len(qkeep)) // doc -> index into qrels
+	for _, i := range qkeep {
+		judged[b.qrels[i].Doc] = i
+	}
 	ranked := make(map[string]bool, len(rkeep))
+	q.Unjudged = make([]bool, len(rkeep))
 	for j, i := range rkeep {
-		doc := run[i].Doc
+		doc := b.rows[i].Doc
 		ranked[doc] = true
-		l.Scores[j] = run[i].Score
-		if q, ok := judged[doc]; ok {
-			l.Labels[j] = qrels[q].Label
+		if k, ok := judged[doc]; ok {
+			q.Labels[j] = b.qrels[k].Label
 		} else {
+			q.Labels[j] = 0
+			q.Unjudged[j] = true
 			c.UnjudgedItems++
 		}
 	}
 	for _, i := range qkeep {
-		if ranked[qrels[i].Doc] {
+		r := &b.qrels[i]
+		if ranked[r.Doc] {
 			continue
 		}
-		l.Unranked = append(l.Unranked, qrels[i].Label)
+		q.UnrankedLabels = append(q.UnrankedLabels, r.Label)
+		q.UnrankedDocs = append(q.UnrankedDocs, r.Doc)
 		c.UnrankedJudged++
-		if qrels[i].Label >= 1 {
+		if r.Label >= 1 {
 			c.UnrankedRelevant++
 		}
 	}
-	l.Counts = c
-	return l, nil, Counts{}
 }

@@ -11,6 +11,21 @@ func row(qid, doc string, label, score float64, file string, off int64) Row {
 	return Row{QID: qid, Doc: doc, Label: label, Score: score, Pos: Pos{File: file, Offset: off}}
 }
 
+// buildList and joinTREC run the builder on single-file rows, or on TREC
+// qrels and run lines.
+func buildList(qid string, rows []Row, d Dedupe, rejected string) (List, []DeadLetter, Counts) {
+	b := builder{qid: qid, rows: rows}
+	return b.build(d, rejected)
+}
+
+func joinTREC(qid string, qrels []Judgment, run []Row, d Dedupe, rejected string) (List, []DeadLetter, Counts) {
+	b := builder{qid: qid, rows: run, trec: true}
+	for _, j := range qrels {
+		b.qrels = append(b.qrels, Row{QID: j.QID, Doc: j.Doc, Label: j.Label, Pos: j.Pos})
+	}
+	return b.build(d, rejected)
+}
+
 func TestBuildListOrdersByPos(t *testing.T) {
 	// Two files; the rows arrive in a scrambled order.
 	rows := []Row{
@@ -134,10 +149,16 @@ func TestJoinTREC(t *testing.T) {
 	if want := []float64{0.9, 0.7, 0.5}; !reflect.DeepEqual(l.Scores, want) {
 		t.Errorf("scores %v, want %v", l.Scores, want)
 	}
-	if want := []float64{1, 0}; !reflect.DeepEqual(l.Unranked, want) {
-		t.Errorf("unranked %v, want %v (qrels order)", l.Unranked, want)
+	if want := []float64{1, 0}; !reflect.DeepEqual(l.UnrankedLabels, want) {
+		t.Errorf("unranked %v, want %v (qrels order)", l.UnrankedLabels, want)
 	}
 	want := Counts{UnjudgedItems: 1, UnrankedJudged: 2, UnrankedRelevant: 1}
+	if want := []string{"d9", "d8"}; !reflect.DeepEqual(l.UnrankedDocs, want) {
+		t.Errorf("unranked docs %v, want %v (qrels order)", l.UnrankedDocs, want)
+	}
+	if want := []bool{false, false, true}; !reflect.DeepEqual(l.Unjudged, want) {
+		t.Errorf("unjudged %v, want %v", l.Unjudged, want)
+	}
 	if l.Counts != want || l.Match != MatchBoth {
 		t.Errorf("counts %+v match %v, want %+v both", l.Counts, l.Match, want)
 	}
@@ -147,7 +168,7 @@ func TestJoinTREC(t *testing.T) {
 		t.Errorf("run-only: %+v", l)
 	}
 	l, _, _ = joinTREC("q", []Judgment{judgment("q", "d3", 2, 30)}, nil, DedupeError, "")
-	if l.Match != MatchQrelsOnly || l.Counts.QrelsOnlyQueries != 1 || len(l.Scores) != 0 || !reflect.DeepEqual(l.Unranked, []float64{2}) {
+	if l.Match != MatchQrelsOnly || l.Counts.QrelsOnlyQueries != 1 || len(l.Scores) != 0 || !reflect.DeepEqual(l.UnrankedLabels, []float64{2}) {
 		t.Errorf("qrels-only: %+v", l)
 	}
 

@@ -4,27 +4,28 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
-// Accumulator is the accumulator of OverallFn: per measure, the
-// metric.ExactTotals of the metric's Exact accumulation (Σ AP·w and Σ w,
-// with no rounding),
-// plus the Counts of the queries added. Its wire form, which Beam uses
-// between workers, is JSON with one metric.State per measure, so a partial
-// result can be saved and merged later with metric.MeanAveragePrecision's
-// SetState and Merge. Merging adds integers, so it is associative and
+// Accumulator is the accumulator of OverallFn: the exact totals of the
+// evaluation plan of `rankmetrics eval` under Exact accumulation, per
+// measure a metric.ExactTotals (Σ value·w and Σ w, with no rounding; for a
+// trec_eval measure Σ value and the number of queries), plus the Counts of
+// the queries added. Its wire form, which Beam uses between workers, is
+// JSON with one metric.State per measure, so a partial result can be saved
+// and merged later. Merging adds integers, so it is associative and
 // commutative exactly.
 type Accumulator struct {
 	sums   []metric.ExactTotals
 	Counts Counts
 }
 
-// add adds one query's AP and list weight for measure i, computed in
-// dtype d, as the metric's Exact accumulation adds an update: the product
-// AP·w is rounded to d, then both terms are added exactly.
-func (a *Accumulator) add(i int, d metric.DType, ap, w float64) {
-	a.sums[i].Add(d, ap, w)
+// add adds one query's value and list weight for measure i, computed in
+// dtype d, as the plan's exact totals add them: the product value·w is
+// rounded to d, then both terms are added exactly.
+func (a *Accumulator) add(i int, d metric.DType, v, w float64) {
+	a.sums[i].Add(d, v, w)
 }
 
 // merge adds o to a.
@@ -84,12 +85,15 @@ func decodeAccumulator(b []byte) (Accumulator, error) {
 type MeasureResult struct {
 	// Name is the measure's name.
 	Name string `json:"name"`
-	// Value is the weighted mean AP over the queries, rounded once from
-	// the exact sums.
+	// Value is the overall value, computed from the exact sums as
+	// `rankmetrics eval --accumulation exact` computes it: for a
+	// TF-Ranking measure the weighted mean over the queries, rounded once;
+	// for a trec_eval measure trec_eval's summary (mean, sum...) of the sum
+	// rounded once.
 	Value float64 `json:"value"`
-	// State is the metric's state: with metric.New(State.Config)
-	// and SetState it gives Value again, and it merges exactly with the
-	// states of other runs.
+	// State holds the exact sums: it merges exactly with the states of
+	// other runs, and for MAP and MAP@K, metric.New(State.Config)
+	// and SetState give Value again.
 	State metric.State `json:"state"`
 }
 
@@ -101,21 +105,35 @@ type Report struct {
 }
 
 // OverallFn is the CombineFn from per-query values (QueryValue) to the
-// overall Report. Its accumulator is the metric's exact state; see
+// overall Report. Its accumulator is the plan's exact totals; see
 // Accumulator.
 type OverallFn struct {
 	// Measures are the measures of the QueryValue inputs, in order,
 	// normalised by Normalize.
 	Measures []metric.Config
+	plan     *evaluate.Plan
 }
 
 // NewOverallFn returns the CombineFn of the measures.
 func NewOverallFn(measures []metric.Config) (*OverallFn, error) {
-	cfgs, err := Normalize(measures)
+	plan, cfgs, err := newPlan(measures)
 	if err != nil {
 		return nil, err
 	}
-	return &OverallFn{Measures: cfgs}, nil
+	return &OverallFn{Measures: cfgs, plan: plan}, nil
+}
+
+// getPlan returns the evaluation plan of f.Measures, made once (Beam
+// makes the CombineFn from its exported fields on each worker).
+func (f *OverallFn) getPlan() (*evaluate.Plan, error) {
+	if f.plan == nil {
+		plan, _, err := newPlan(f.Measures)
+		if err != nil {
+			return nil, err
+		}
+		f.plan = plan
+	}
+	return f.plan, nil
 }
 
 // CreateAccumulator returns an empty accumulator.
@@ -125,14 +143,18 @@ func (f *OverallFn) CreateAccumulator() Accumulator {
 
 // AddInput adds one query.
 func (f *OverallFn) AddInput(a Accumulator, v QueryValue) (Accumulator, error) {
-	if len(v.AP) != len(f.Measures) || len(v.Weight) != len(f.Measures) {
-		return a, fmt.Errorf("qid %q has %d values and %d weights for %d measures: %w", v.QID, len(v.AP), len(v.Weight), len(f.Measures), ErrMeasures)
+	if len(v.Value) != len(f.Measures) || len(v.Weight) != len(f.Measures) {
+		return a, fmt.Errorf("qid %q has %d values and %d weights for %d measures: %w", v.QID, len(v.Value), len(v.Weight), len(f.Measures), ErrMeasures)
 	}
 	if len(a.sums) != len(f.Measures) {
 		return a, fmt.Errorf("accumulator holds %d measures, want %d: %w", len(a.sums), len(f.Measures), ErrMeasures)
 	}
-	for i, c := range f.Measures {
-		a.add(i, c.DType, v.AP[i], v.Weight[i])
+	plan, err := f.getPlan()
+	if err != nil {
+		return a, err
+	}
+	for i := range f.Measures {
+		a.add(i, plan.DType(i), v.Value[i], v.Weight[i])
 	}
 	a.Counts = a.Counts.Add(v.Counts)
 	return a, nil
@@ -147,24 +169,29 @@ func (f *OverallFn) MergeAccumulators(a, b Accumulator) (Accumulator, error) {
 	return a, nil
 }
 
-// ExtractOutput returns the report: each value is computed by the metric
-// itself, from the state, so it is what metric.MeanAveragePrecision.Result
-// returns after the same updates under Exact accumulation.
+// ExtractOutput returns the report: the values are the plan's, from its
+// exact totals, so they are what `rankmetrics eval --batch 1
+// --accumulation exact` reports for the same queries.
 func (f *OverallFn) ExtractOutput(a Accumulator) (Report, error) {
 	states, err := a.States(f.Measures)
 	if err != nil {
 		return Report{}, err
 	}
+	plan, err := f.getPlan()
+	if err != nil {
+		return Report{}, err
+	}
+	t, err := plan.NewTotals()
+	if err != nil {
+		return Report{}, err
+	}
+	if err := t.SetStates(states); err != nil {
+		return Report{}, err
+	}
+	values := t.Values()
 	r := Report{Measures: make([]MeasureResult, len(states)), Counts: a.Counts}
 	for i, s := range states {
-		m, err := metric.New(s.Config)
-		if err != nil {
-			return Report{}, err
-		}
-		if err := m.SetState(s); err != nil {
-			return Report{}, err
-		}
-		r.Measures[i] = MeasureResult{Name: s.Config.Name, Value: m.Result(), State: m.State()}
+		r.Measures[i] = MeasureResult{Name: s.Config.Name, Value: values[i], State: s}
 	}
 	return r, nil
 }

@@ -17,9 +17,9 @@ import (
 func ratReference(values []QueryValue, i int, d metric.DType) float64 {
 	total, count := new(big.Rat), new(big.Rat)
 	for _, v := range values {
-		p := v.AP[i] * v.Weight[i]
+		p := v.Value[i] * v.Weight[i]
 		if d == metric.Float32 {
-			p = float64(float32(v.AP[i]) * float32(v.Weight[i]))
+			p = float64(float32(v.Value[i]) * float32(v.Weight[i]))
 		}
 		total.Add(total, new(big.Rat).SetFloat64(p))
 		count.Add(count, new(big.Rat).SetFloat64(v.Weight[i]))
@@ -83,10 +83,13 @@ func combineRandomly(t *testing.T, fn *OverallFn, values []QueryValue, rng *rand
 // orders of magnitude so that a floating-point sum would depend on the
 // order.
 func TestMergeOrderFree(t *testing.T) {
-	ms := []metric.Config{
-		cfg("f64", metric.NoTopN, metric.Float64, metric.Stable, true),
-		cfg("f32", metric.NoTopN, metric.Float32, metric.Stable, true),
+	for _, d := range []metric.DType{metric.Float64, metric.Float32} {
+		t.Run(d.String(), func(t *testing.T) { testMergeOrderFree(t, d) })
 	}
+}
+
+func testMergeOrderFree(t *testing.T, d metric.DType) {
+	ms := []metric.Config{cfg("map", metric.NoTopN, d, metric.Stable, true), cfg("map@5", 5, d, metric.Stable, true)}
 	fn, err := NewOverallFn(ms)
 	if err != nil {
 		t.Fatal(err)
@@ -95,14 +98,16 @@ func TestMergeOrderFree(t *testing.T) {
 	values := make([]QueryValue, 3000)
 	var items int64
 	for i := range values {
-		ap := rng.Float64()
+		ap, ap5 := rng.Float64(), rng.Float64()
 		w := math.Ldexp(1+rng.Float64(), rng.IntN(80)-40)
-		w32 := float64(float32(w))
-		values[i] = QueryValue{QID: fmt.Sprint(i), AP: []float64{ap, float64(float32(ap))}, Weight: []float64{w, w32},
+		if d == metric.Float32 {
+			ap, ap5, w = float64(float32(ap)), float64(float32(ap5)), float64(float32(w))
+		}
+		values[i] = QueryValue{QID: fmt.Sprint(i), Value: []float64{ap, ap5}, Weight: []float64{w, w},
 			Counts: Counts{Queries: 1, Items: int64(i % 7)}}
 		items += int64(i % 7)
 	}
-	want := []float64{ratReference(values, 0, metric.Float64), ratReference(values, 1, metric.Float32)}
+	want := []float64{ratReference(values, 0, d), ratReference(values, 1, d)}
 	for trial := range 30 {
 		r := combineRandomly(t, fn, values, rng)
 		for i := range ms {
@@ -158,19 +163,21 @@ func mustMerge(t *testing.T, fn *OverallFn, a, b Accumulator) Accumulator {
 // query, over generated weighted lists, in both dtypes and for several tie
 // policies and cutoffs.
 func TestOverallEqualsMetric(t *testing.T) {
-	var ms []metric.Config
 	for _, d := range []metric.DType{metric.Float32, metric.Float64} {
 		for _, ties := range []metric.TiePolicy{metric.Stable, metric.Expected, metric.Pessimistic} {
-			for _, topn := range []int{metric.NoTopN, 3} {
-				ms = append(ms, cfg(fmt.Sprintf("%s/%s/%d", d, ties, topn), topn, d, ties, false))
-			}
+			t.Run(fmt.Sprintf("%s/%s", d, ties), func(t *testing.T) {
+				testOverallEqualsMetric(t, []metric.Config{cfg("map", metric.NoTopN, d, ties, false), cfg("map@3", 3, d, ties, false)})
+			})
 		}
 	}
+}
+
+func testOverallEqualsMetric(t *testing.T, ms []metric.Config) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	lists := make([]List, 400)
 	for i := range lists {
 		n := 1 + rng.IntN(12) // empty lists are a special case of the Evaluator, tested apart
-		l := List{QID: fmt.Sprint(i), Labels: make([]float64, n), Scores: make([]float64, n), Weights: make([]float64, n)}
+		l := List{Query: Query{QID: fmt.Sprint(i), Labels: make([]float64, n), Scores: make([]float64, n), Weights: make([]float64, n)}}
 		for j := range n {
 			l.Labels[j] = float64(rng.IntN(3))
 			l.Scores[j] = float64(rng.IntN(5)) // ties
@@ -234,7 +241,7 @@ func TestOverallEmptyAndErrors(t *testing.T) {
 	if err != nil || r.Measures[0].Value != 0 || r.Measures[0].Name != "map" {
 		t.Errorf("empty: %+v, %v; want map = 0", r, err)
 	}
-	if _, err := fn.AddInput(fn.CreateAccumulator(), QueryValue{QID: "q", AP: []float64{1, 2}, Weight: []float64{1, 1}}); err == nil {
+	if _, err := fn.AddInput(fn.CreateAccumulator(), QueryValue{QID: "q", Value: []float64{1, 2}, Weight: []float64{1, 1}}); err == nil {
 		t.Error("AddInput with 2 values for 1 measure: no error")
 	}
 	if _, err := decodeAccumulator([]byte(`{"measures":[{"exact_total":"xyz","exact_count":"0"}]}`)); err == nil {

@@ -1,53 +1,26 @@
 package beam
 
-import "fmt"
+import "github.com/rankmetrics/rankmetrics/internal/runio"
 
-// Dedupe says what to do with a repeated (qid, doc) pair, as the --dedupe
-// flag of `rankmetrics eval`.
-type Dedupe int
+// Dedupe says what to do with a repeated (qid, doc) pair: runio's policy,
+// the --dedupe flag of `rankmetrics eval`, applied by runio.DedupeIndex.
+// The one difference is where a DedupeError query goes: eval stops on it,
+// the pipeline sends every row of the query to the dead letters, with the
+// reason, and evaluates the other queries.
+type Dedupe = runio.DedupePolicy
 
 const (
 	// DedupeError sends every row of a query with a repeated document to
 	// the dead letters, with the reason: the query is not evaluated.
-	DedupeError Dedupe = iota
+	DedupeError = runio.DedupeError
 	// DedupeFirst keeps the first occurrence (in Pos order) and drops the
 	// others, counting them.
-	DedupeFirst
+	DedupeFirst = runio.DedupeFirst
 	// DedupeMax keeps one item at the position of the first occurrence,
 	// taking the fields of the occurrence with the largest score (run and
 	// single-file rows) or label (qrels), the first one on a tie.
-	DedupeMax
+	DedupeMax = runio.DedupeMax
 )
 
-// String returns "error", "first" or "max".
-func (d Dedupe) String() string {
-	switch d {
-	case DedupeError:
-		return "error"
-	case DedupeFirst:
-		return "first"
-	case DedupeMax:
-		return "max"
-	}
-	return fmt.Sprintf("Dedupe(%d)", int(d))
-}
-
 // ParseDedupe parses "error", "first" or "max".
-func ParseDedupe(s string) (Dedupe, error) {
-	switch s {
-	case "error", "":
-		return DedupeError, nil
-	case "first":
-		return DedupeFirst, nil
-	case "max":
-		return DedupeMax, nil
-	}
-	return DedupeError, fmt.Errorf("unknown dedupe policy %q (want error, first or max)", s)
-}
-
-func (d Dedupe) valid() error {
-	if d < DedupeError || d > DedupeMax {
-		return fmt.Errorf("unknown dedupe policy %d", int(d))
-	}
-	return nil
-}
+func ParseDedupe(s string) (Dedupe, error) { return runio.ParseDedupePolicy(s) }

@@ -17,29 +17,34 @@
 //     GroupChunks does the same for the Chunks the readers emit (runs of
 //     rows of one query, so that sorted input shuffles a few elements per
 //     query instead of one per row), and JoinTREC joins TREC qrels and run
-//     Chunks into Lists.
+//     Chunks into Lists. Both run one DoFn, which builds each List with
+//     runio's dedupe rules (runio.DedupeIndex) into the Query that
+//     `rankmetrics eval` reads (List embeds it; Dedupe and Match are
+//     runio's types).
 //     The items of a list are ordered by where they were read (file name,
 //     then position), never by arrival order, so the result does not
 //     depend on sharding or shuffling.
 //   - EvaluateLists computes the measures on each List, one query per
-//     metric update, into a PCollection of QueryValue.
+//     batch of the evaluation plan of `rankmetrics eval`
+//     (internal/evaluate.Plan), into a PCollection of QueryValue: every
+//     measure eval takes (map, ndcg@5, mrr, map@10:treceval, P_10,
+//     ndcg_cut_10...), named as eval's -m names it.
 //   - Summarize combines the QueryValues with OverallFn, a CombineFn whose
-//     accumulator is the metric's exact state, into one Report.
+//     accumulator is the plan's exact totals, into one Report.
 //
 // Evaluate chains the last two and gathers every dead letter and count;
 // Write writes the report, the per-query values and the dead letters.
-// Package beamio reads TSV, CSV, TREC and Parquet files into Chunks, and
-// the command cmd/rankmetrics-beam puts it all together.
+// Package beamio reads TSV, CSV, TREC, JSON Lines, Parquet and RKM1 files
+// into Chunks, and the command cmd/rankmetrics-beam puts it all together.
 //
 // # Bit-identical results
 //
-// OverallFn adds, per measure, Σ AP·w and Σ w into exact fixed-point sums
-// (the metric's Exact accumulation) and rounds once, at the end. Adding
-// and merging are integer additions, associative and commutative, so the
-// result is the same for every sharding, bundle size, merge order and
-// worker count, and equals metric.MeanAveragePrecision with Exact
-// accumulation fed one Update per query, and `rankmetrics eval --batch 1
-// --accumulation exact` on the same file.
+// OverallFn adds, per measure, Σ value·w and Σ w into exact fixed-point
+// sums (the plan's Totals under Exact accumulation) and rounds once, at the
+// end. Adding and merging are integer additions, associative and
+// commutative, so the result is the same for every sharding, bundle size,
+// merge order and worker count, and equals `rankmetrics eval --batch 1
+// --accumulation exact` on the same file, which runs the same plan.
 //
 // TF-Ranking's list weights depend on the batch: a list without relevant
 // items weighs the mean list weight of the lists of its own update. So in

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"hash/fnv"
 
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
-	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // ErrMeasures is wrapped by the errors about the measures given to the
@@ -16,30 +16,89 @@ var ErrMeasures = errors.New("bad measures")
 // Normalize checks measures for distributed use and returns them with Exact
 // accumulation: the overall value of a measure is then the same, to the
 // bit, for every sharding, bundle size, merge order and worker count.
-// Sequential accumulation, whose result depends on the order of the
-// additions, is refused, as are an empty list and repeated names.
+//
+// Each Name is a measure as `rankmetrics eval -m` names it (see
+// ParseMeasureNames): map or map@K, any other TF-Ranking measure (ndcg@5,
+// mrr, precision@10...) or convention, or one value of trec_eval (P_10,
+// ndcg_cut_10, recip_rank...; trec_eval 10.0's definitions). TopN is set
+// from the name; a TopN other than 0, metric.NoTopN and the name's is
+// refused. The measures share one dtype, tie policy, seed and raggedness,
+// as eval's flags give them. Sequential accumulation, whose result depends
+// on the order of the additions, is refused, as are an empty list and
+// repeated names.
 func Normalize(measures []metric.Config) ([]metric.Config, error) {
+	_, cfgs, err := newPlan(measures)
+	return cfgs, err
+}
+
+// newPlan returns the evaluation plan of measures (see Normalize), the
+// plan `rankmetrics eval` runs, and the normalised measures.
+func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) {
 	if len(measures) == 0 {
-		return nil, fmt.Errorf("no measure given: %w", ErrMeasures)
+		return nil, nil, fmt.Errorf("no measure given: %w", ErrMeasures)
 	}
 	out := make([]metric.Config, len(measures))
+	specs := make([]evaluate.Measure, len(measures))
 	seen := make(map[string]int, len(measures))
 	for i, c := range measures {
-		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("measure %d (%s): %w: %w", i, c.Name, ErrMeasures, err)
+		m, err := evaluate.ParseMeasure(c.Name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("measure %d: %w: %w", i, ErrMeasures, err)
 		}
+		if err := c.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("measure %d (%s): %w: %w", i, c.Name, ErrMeasures, err)
+		}
+		if c.TopN != 0 && c.TopN != metric.NoTopN && c.TopN != m.TopN {
+			return nil, nil, fmt.Errorf("measure %d (%s): TopN %d, but the name says %d: %w", i, c.Name, c.TopN, m.TopN, ErrMeasures)
+		}
+		if m.Family != nil {
+			// The state in the report says which metric it holds.
+			f := *m.Family
+			f.Name, f.DType, f.Ties, f.Seed, f.Ragged, f.Accumulation = c.Name, c.DType, c.Ties, c.Seed, c.Ragged, c.Accumulation
+			c = f
+		}
+		c.TopN = m.TopN
 		if c.Accumulation == metric.Sequential {
-			return nil, fmt.Errorf("measure %d (%s): sequential accumulation depends on the order of the shards; distributed evaluation uses exact accumulation: %w",
+			return nil, nil, fmt.Errorf("measure %d (%s): sequential accumulation depends on the order of the shards; distributed evaluation uses exact accumulation: %w",
 				i, c.Name, ErrMeasures)
 		}
-		if j, ok := seen[c.Name]; ok {
-			return nil, fmt.Errorf("measures %d and %d are both named %q: %w", j, i, c.Name, ErrMeasures)
+		if j, ok := seen[m.Name]; ok {
+			return nil, nil, fmt.Errorf("measures %d and %d are both named %q: %w", j, i, m.Name, ErrMeasures)
 		}
-		seen[c.Name] = i
+		seen[m.Name] = i
 		c.Accumulation = metric.Exact
-		out[i] = c
+		if i > 0 {
+			if f := out[0]; c.DType != f.DType || c.Ties != f.Ties || c.Seed != f.Seed || c.Ragged != f.Ragged {
+				return nil, nil, fmt.Errorf("measure %d (%s): dtype, ties, seed and raggedness differ from measure 0's (%s); one evaluation shares them, as eval's flags do: %w",
+					i, c.Name, f.Name, ErrMeasures)
+			}
+		}
+		out[i], specs[i] = c, m
 	}
-	return out, nil
+	shared := metric.DefaultConfig(metric.KindMAP)
+	f := out[0]
+	shared.DType, shared.Ties, shared.Seed, shared.Ragged, shared.Accumulation = f.DType, f.Ties, f.Seed, f.Ragged, f.Accumulation
+	plan, err := evaluate.NewPlan(specs, evaluate.PlanOptions{Config: shared})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrMeasures, err)
+	}
+	return plan, out, nil
+}
+
+// ParseMeasureNames parses the value of one -m flag of `rankmetrics eval`
+// into measure names: a trec_eval specification with parameters takes the
+// whole value (P.5,10 gives P_5 and P_10), anything else is a
+// comma-separated list of names.
+func ParseMeasureNames(s string) ([]string, error) {
+	ms, err := evaluate.ParseMeasures(s)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names, nil
 }
 
 // querySeed derives the tie-break seed of one query from the measure's seed
@@ -57,116 +116,57 @@ func querySeed(seed uint64, qid string) uint64 {
 }
 
 // Evaluator computes the per-query values of a set of measures, one query
-// at a time: each query is its own update of the metric (a batch of one
-// list). It is what the Evaluate transform runs; it is not safe for
-// concurrent use.
+// at a time, through the evaluation plan of `rankmetrics eval`: each query
+// is a batch of its own (eval --batch 1). It is what the Evaluate
+// transform runs; it is not safe for concurrent use.
 type Evaluator struct {
-	cfgs        []metric.Config
-	ms          []*metric.MeanAveragePrecision
-	pl          metric.PerList
-	splits      []int
-	unranked    []int
-	placeholder [1]float64
+	cfgs  []metric.Config
+	plan  *evaluate.Plan
+	batch *evaluate.Batch
 }
 
 // NewEvaluator returns an Evaluator of the measures, normalised by
 // Normalize.
 func NewEvaluator(measures []metric.Config) (*Evaluator, error) {
-	cfgs, err := Normalize(measures)
+	plan, cfgs, err := newPlan(measures)
 	if err != nil {
 		return nil, err
 	}
-	e := &Evaluator{cfgs: cfgs, ms: make([]*metric.MeanAveragePrecision, len(cfgs)), splits: make([]int, 2), unranked: make([]int, 1)}
-	for i, c := range cfgs {
-		m, err := metric.New(c)
-		if err != nil {
-			return nil, fmt.Errorf("measure %d: %w", i, err)
-		}
-		mp, ok := m.(*metric.MeanAveragePrecision)
-		if !ok {
-			return nil, fmt.Errorf("measure %d is %s, not map: %w", i, c.Kind, metric.ErrConfig)
-		}
-		e.ms[i] = mp
-	}
-	return e, nil
+	return &Evaluator{cfgs: cfgs, plan: plan, batch: plan.NewBatch()}, nil
 }
 
 // Measures returns the normalised measures.
 func (e *Evaluator) Measures() []metric.Config { return e.cfgs }
 
-// Eval returns the AP and list weight of l for every measure, as one
-// update of the metric holding l alone.
+// Eval returns the value and list weight of l for every measure, as one
+// update of the metrics holding l alone: `rankmetrics eval --batch 1` on
+// the same query gives the same bits.
 //
-// The relevant documents of l.Unranked (TREC judgments absent from the run)
-// go to the metric as unranked items (UpdateUnranked): they count in the AP
-// denominator and in the list weight and take no rank, as trec_eval counts
-// them. Weighted lists cannot have unranked relevant documents. A list of
-// no ranked item (a qrels-only query) is given one non-relevant
-// placeholder item, as `rankmetrics eval` does, so that it counts with AP 0
-// and the weight of a list without ranked relevant items instead of an
-// update with no weighted slot.
+// The plan takes l as eval takes a query read from a file: the relevant
+// documents of l.UnrankedLabels (TREC judgments absent from the run) count
+// in MAP's denominator and list weight and take no rank, as trec_eval
+// counts them (a weighted list cannot have any); a list of no ranked item
+// (a qrels-only query) gets one non-relevant placeholder item, so that it
+// counts with value 0 and the weight of a list without relevant items;
+// trec_eval's measures need document ids (l.Docs) and integer labels.
 func (e *Evaluator) Eval(l *List) (QueryValue, error) {
 	n := len(l.Scores)
-	if len(l.Labels) != n || (l.Weights != nil && len(l.Weights) != n) {
-		return QueryValue{}, fmt.Errorf("qid %q: %d labels, %d scores and %d weights", l.QID, len(l.Labels), n, len(l.Weights))
+	if len(l.Labels) != n || (l.Weights != nil && len(l.Weights) != n) || (l.Docs != nil && len(l.Docs) != n) {
+		return QueryValue{}, fmt.Errorf("qid %q: %d labels, %d scores, %d weights and %d document ids", l.QID, len(l.Labels), n, len(l.Weights), len(l.Docs))
 	}
-	e.unranked[0] = 0
-	for _, lab := range l.Unranked {
-		if lab >= 1 {
-			e.unranked[0]++
-		}
+	b := e.batch
+	b.Reset()
+	if err := b.Add(&l.Query); err != nil {
+		return QueryValue{}, fmt.Errorf("qid %q: %w", l.QID, err)
 	}
-	var unranked []int
-	if e.unranked[0] > 0 {
-		if l.Weights != nil {
-			return QueryValue{}, fmt.Errorf("qid %q: a weighted list cannot have unranked relevant documents (they have no weight)", l.QID)
-		}
-		unranked = e.unranked
+	if err := b.Compute(querySeed(e.cfgs[0].Seed, l.QID)); err != nil {
+		return QueryValue{}, err
 	}
-	labelData, scoreData, weightData := l.Labels, l.Scores, l.Weights
-	size := n
-	if n == 0 {
-		labelData, scoreData, weightData, size = e.placeholder[:], e.placeholder[:], nil, 1
-	}
-	var labels, scores tensor.Lists
-	var weights tensor.Weights
-	var err error
-	v := QueryValue{QID: l.QID, AP: make([]float64, len(e.cfgs)), Weight: make([]float64, len(e.cfgs)), Counts: l.Counts}
+	v := QueryValue{QID: l.QID, Value: make([]float64, len(e.cfgs)), Weight: make([]float64, len(e.cfgs)), Counts: l.Counts}
 	v.Counts.Queries++
 	v.Counts.Items += int64(n)
-	for i, c := range e.cfgs {
-		if c.Ragged {
-			e.splits[0], e.splits[1] = 0, size
-			if labels, err = tensor.Ragged(labelData, e.splits); err == nil {
-				scores, err = tensor.Ragged(scoreData, e.splits)
-			}
-			if err == nil && weightData != nil {
-				var w tensor.Lists
-				w, err = tensor.Ragged(weightData, e.splits)
-				weights = tensor.PerItem(w)
-			}
-		} else {
-			if labels, err = tensor.Dense(labelData, 1, size); err == nil {
-				scores, err = tensor.Dense(scoreData, 1, size)
-			}
-			if err == nil && weightData != nil {
-				var w tensor.Lists
-				w, err = tensor.Dense(weightData, 1, size)
-				weights = tensor.PerItem(w)
-			}
-		}
-		if err != nil {
-			return QueryValue{}, fmt.Errorf("qid %q: %w", l.QID, err)
-		}
-		m := e.ms[i]
-		m.Reset()
-		if c.Ties == metric.Random {
-			m.Reseed(querySeed(c.Seed, l.QID))
-		}
-		if err := m.UpdateUnranked(&e.pl, labels, scores, weights, unranked); err != nil {
-			return QueryValue{}, fmt.Errorf("qid %q: measure %s: %w", l.QID, c.Name, err)
-		}
-		v.AP[i], v.Weight[i] = e.pl.Values[0], e.pl.Weights[0]
+	for m := range e.cfgs {
+		v.Value[m], v.Weight[m] = b.Value(m, 0), b.Weight(m, 0)
 	}
 	return v, nil
 }

@@ -17,7 +17,7 @@ func cfg(name string, topn int, d metric.DType, ties metric.TiePolicy, ragged bo
 func TestEvaluatorHandWorked(t *testing.T) {
 	f64 := cfg("map", metric.NoTopN, metric.Float64, metric.Stable, true)
 	top2 := cfg("map@2", 2, metric.Float64, metric.Stable, true)
-	dense := cfg("dense", metric.NoTopN, metric.Float64, metric.Stable, false)
+	dense := cfg("map", metric.NoTopN, metric.Float64, metric.Stable, false)
 	tests := []struct {
 		name   string
 		m      metric.Config
@@ -25,26 +25,26 @@ func TestEvaluatorHandWorked(t *testing.T) {
 		ap, lw float64
 	}{
 		// (1 + 2/3) / 2: the denominator counts every relevant item.
-		{"full list", f64, List{Labels: []float64{1, 0, 1, 0}, Scores: []float64{4, 3, 2, 1}}, 5.0 / 6, 1},
+		{"full list", f64, List{Query: Query{Labels: []float64{1, 0, 1, 0}, Scores: []float64{4, 3, 2, 1}}}, 5.0 / 6, 1},
 		// Only the first relevant item is in the top 2: 1/2, not 1.
-		{"topn 2", top2, List{Labels: []float64{1, 0, 1, 0}, Scores: []float64{4, 3, 2, 1}}, 0.5, 1},
+		{"topn 2", top2, List{Query: Query{Labels: []float64{1, 0, 1, 0}, Scores: []float64{4, 3, 2, 1}}}, 0.5, 1},
 		// Ranked AP 1 over one relevant item; one relevant document was
 		// not retrieved, so AP is 1·1/(1+1).
-		{"unranked relevant", f64, List{Labels: []float64{1, 0}, Scores: []float64{2, 1}, Unranked: []float64{1, 0}}, 0.5, 1},
+		{"unranked relevant", f64, List{Query: Query{Labels: []float64{1, 0}, Scores: []float64{2, 1}, UnrankedLabels: []float64{1, 0}}}, 0.5, 1},
 		// (1·2 + 2/3·4) / (2+4) = 7/9; the list weighs the mean weight of
 		// its relevant items, (2+4)/2.
-		{"weights", f64, List{Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}, 7.0 / 9, 3},
+		{"weights", f64, List{Query: Query{Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}}, 7.0 / 9, 3},
 		// No relevant item: alone in its update, the list weighs 1.
-		{"no relevant, weighted", f64, List{Labels: []float64{0, 0}, Scores: []float64{2, 1}, Weights: []float64{5, 5}}, 0, 1},
+		{"no relevant, weighted", f64, List{Query: Query{Labels: []float64{0, 0}, Scores: []float64{2, 1}, Weights: []float64{5, 5}}}, 0, 1},
 		// An empty list is evaluated as one non-relevant item: AP 0, and
 		// alone in its update it weighs 1.
-		{"empty list", f64, List{Labels: []float64{}, Scores: []float64{}}, 0, 1},
+		{"empty list", f64, List{Query: Query{Labels: []float64{}, Scores: []float64{}}}, 0, 1},
 		// Its relevant documents are all unranked: AP 0, weight 1.
-		{"qrels only", f64, List{Unranked: []float64{1, 2}, Match: MatchQrelsOnly}, 0, 1},
+		{"qrels only", f64, List{Query: Query{UnrankedLabels: []float64{1, 2}, Match: MatchQrelsOnly}}, 0, 1},
 		// A ragged row keeps the -1 item as a non-relevant item ranked
 		// first; a dense one masks it.
-		{"ragged negative label", f64, List{Labels: []float64{-1, 1}, Scores: []float64{5, 1}}, 0.5, 1},
-		{"dense negative label", dense, List{Labels: []float64{-1, 1}, Scores: []float64{5, 1}}, 1, 1},
+		{"ragged negative label", f64, List{Query: Query{Labels: []float64{-1, 1}, Scores: []float64{5, 1}}}, 0.5, 1},
+		{"dense negative label", dense, List{Query: Query{Labels: []float64{-1, 1}, Scores: []float64{5, 1}}}, 1, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,8 +57,8 @@ func TestEvaluatorHandWorked(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(v.AP[0]-tc.ap) > 1e-15 || v.Weight[0] != tc.lw {
-				t.Errorf("AP %v weight %v, want %v %v", v.AP[0], v.Weight[0], tc.ap, tc.lw)
+			if math.Abs(v.Value[0]-tc.ap) > 1e-15 || v.Weight[0] != tc.lw {
+				t.Errorf("AP %v weight %v, want %v %v", v.Value[0], v.Weight[0], tc.ap, tc.lw)
 			}
 			if v.Counts.Queries != 1 || v.Counts.Items != int64(len(tc.l.Scores)) {
 				t.Errorf("counts %+v", v.Counts)
@@ -74,21 +74,21 @@ func TestEvaluatorFloat32(t *testing.T) {
 	}
 	// AP = (1/2 + 2/3)/2 = 7/12, and with one more unranked relevant
 	// document 7/12·2/3 = 7/18, each rounded to float32.
-	l := List{QID: "q", Labels: []float64{0, 1, 1}, Scores: []float64{3, 2, 1}}
+	l := List{Query: Query{QID: "q", Labels: []float64{0, 1, 1}, Scores: []float64{3, 2, 1}}}
 	v, err := e.Eval(&l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := float64(float32(7.0 / 12)); math.Abs(v.AP[0]-want) > 1e-7 || float64(float32(v.AP[0])) != v.AP[0] {
-		t.Errorf("AP %v, want the float32 %v", v.AP[0], want)
+	if want := float64(float32(7.0 / 12)); math.Abs(v.Value[0]-want) > 1e-7 || float64(float32(v.Value[0])) != v.Value[0] {
+		t.Errorf("AP %v, want the float32 %v", v.Value[0], want)
 	}
-	l.Unranked = []float64{3}
+	l.UnrankedLabels = []float64{3}
 	v, err = e.Eval(&l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 7.0 / 18; math.Abs(v.AP[0]-want) > 1e-7 || float64(float32(v.AP[0])) != v.AP[0] {
-		t.Errorf("AP with unranked %v, want the float32 near %v", v.AP[0], want)
+	if want := 7.0 / 18; math.Abs(v.Value[0]-want) > 1e-7 || float64(float32(v.Value[0])) != v.Value[0] {
+		t.Errorf("AP with unranked %v, want the float32 near %v", v.Value[0], want)
 	}
 }
 
@@ -103,7 +103,7 @@ func TestEvaluatorRandomTiesPerQuery(t *testing.T) {
 				labels[i] = 1
 			}
 		}
-		return List{QID: qid, Labels: labels, Scores: make([]float64, 30)}
+		return List{Query: Query{QID: qid, Labels: labels, Scores: make([]float64, 30)}}
 	}
 	e1, _ := NewEvaluator([]metric.Config{m})
 	e2, _ := NewEvaluator([]metric.Config{m})
@@ -120,15 +120,15 @@ func TestEvaluatorRandomTiesPerQuery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		distinct[v.AP[0]] = true
+		distinct[v.Value[0]] = true
 	}
 	l = mk("q1")
 	b, err := e2.Eval(&l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.AP[0] != b.AP[0] {
-		t.Errorf("q1 got AP %v and %v from evaluators in different states", a.AP[0], b.AP[0])
+	if a.Value[0] != b.Value[0] {
+		t.Errorf("q1 got AP %v and %v from evaluators in different states", a.Value[0], b.Value[0])
 	}
 	if len(distinct) < 5 {
 		t.Errorf("20 qids drew only %d distinct APs: seeds do not vary with the qid", len(distinct))
@@ -185,9 +185,9 @@ func TestEvaluatorRejects(t *testing.T) {
 		l    List
 		want string
 	}{
-		{"length mismatch", List{Labels: []float64{1}, Scores: []float64{1, 2}}, "1 labels, 2 scores"},
-		{"weighted unranked", List{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{1}, Unranked: []float64{1}}, "weighted list cannot have unranked"},
-		{"infinite weight", List{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{math.Inf(1)}}, "weight"},
+		{"length mismatch", List{Query: Query{Labels: []float64{1}, Scores: []float64{1, 2}}}, "1 labels, 2 scores"},
+		{"weighted unranked", List{Query: Query{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{1}, UnrankedLabels: []float64{1}}}, "unranked relevant items take the list's weight"},
+		{"infinite weight", List{Query: Query{Labels: []float64{1}, Scores: []float64{1}, Weights: []float64{math.Inf(1)}}}, "weight"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,9 +16,9 @@ func ExampleOverallFn() {
 		return
 	}
 	values := []rmbeam.QueryValue{
-		{QID: "q1", AP: []float64{1}, Weight: []float64{3}},
-		{QID: "q2", AP: []float64{0.1}, Weight: []float64{1e-9}},
-		{QID: "q3", AP: []float64{0.5}, Weight: []float64{1}},
+		{QID: "q1", Value: []float64{1}, Weight: []float64{3}},
+		{QID: "q2", Value: []float64{0.1}, Weight: []float64{1e-9}},
+		{QID: "q3", Value: []float64{0.5}, Weight: []float64{1}},
 	}
 	a := fn.CreateAccumulator()
 	a, _ = fn.AddInput(a, values[0])
@@ -41,12 +41,12 @@ func ExampleEvaluator() {
 		fmt.Println(err)
 		return
 	}
-	l := rmbeam.List{QID: "q1", Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}
+	l := rmbeam.List{Query: rmbeam.Query{QID: "q1", Labels: []float64{1, 0, 1}, Scores: []float64{3, 2, 1}, Weights: []float64{2, 1, 4}}}
 	v, err := ev.Eval(&l)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("AP %.4f, list weight %v\n", v.AP[0], v.Weight[0])
+	fmt.Printf("AP %.4f, list weight %v\n", v.Value[0], v.Weight[0])
 	// Output: AP 0.7778, list weight 3
 }

@@ -36,7 +36,7 @@ type Paths struct {
 	// Report receives the Report as one line of JSON.
 	Report string
 	// PerQuery receives one line per query and measure:
-	// "measure<TAB>qid<TAB>ap<TAB>weight", numbers in Go's shortest
+	// "measure<TAB>qid<TAB>value<TAB>weight", numbers in Go's shortest
 	// round-trip form.
 	PerQuery string
 	// DeadLetters receives one DeadLetter per line, as JSON.
@@ -146,7 +146,7 @@ type formatPerQueryFn struct {
 // ProcessElement formats one query's values.
 func (f *formatPerQueryFn) ProcessElement(v QueryValue, emit func(string)) {
 	for i, n := range f.Names {
-		emit(n + "\t" + v.QID + "\t" + strconv.FormatFloat(v.AP[i], 'g', -1, 64) + "\t" + strconv.FormatFloat(v.Weight[i], 'g', -1, 64))
+		emit(n + "\t" + v.QID + "\t" + strconv.FormatFloat(v.Value[i], 'g', -1, 64) + "\t" + strconv.FormatFloat(v.Weight[i], 'g', -1, 64))
 	}
 }
 

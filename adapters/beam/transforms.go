@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
@@ -16,6 +17,7 @@ func init() {
 	beam.RegisterType(reflect.TypeOf(Judgment{}))
 	beam.RegisterType(reflect.TypeOf(Chunk{}))
 	beam.RegisterType(reflect.TypeOf(Item{}))
+	beam.RegisterType(reflect.TypeOf(Query{}))
 	beam.RegisterType(reflect.TypeOf(List{}))
 	beam.RegisterType(reflect.TypeOf(QueryValue{}))
 	beam.RegisterType(reflect.TypeOf(DeadLetter{}))
@@ -28,10 +30,9 @@ func init() {
 	register.Function1x1(rowChunk)
 	register.Function2x0(keyChunk)
 	register.Function2x0(failedFile)
-	register.Function1x3(keyTRECChunk)
+	register.Function1x1(markQrels)
 	register.Function2x1(addCounts)
-	register.DoFn6x1[string, func(*Chunk) bool, func(*FileFailure) bool, func(List), func(DeadLetter), func(Counts), error](&groupFn{})
-	register.DoFn6x1[string, func(*Chunk) bool, func(*Chunk) bool, func(List), func(DeadLetter), func(Counts), error](&joinFn{})
+	register.DoFn6x1[string, func(*Chunk) bool, func(*FileFailure) bool, func(List), func(DeadLetter), func(Counts), error](&buildFn{})
 	register.DoFn5x1[context.Context, List, func(QueryValue), func(DeadLetter), func(Counts), error](&evalFn{})
 	register.DoFn4x1[[]byte, func(*Report) bool, func(*Counts) bool, func(Report), error](&reportFn{})
 	register.Combiner3[Accumulator, QueryValue, Report](&OverallFn{})
@@ -81,15 +82,6 @@ type FileFailure struct {
 	Reason string
 }
 
-// keyTRECChunk keys a chunk by its qid for JoinTREC, which does not take
-// FileFailed chunks (the TREC readers fail on a read error instead).
-func keyTRECChunk(c Chunk) (string, Chunk, error) {
-	if c.FileFailed {
-		return "", Chunk{}, fmt.Errorf("rankmetrics: JoinTREC cannot take a FileFailed chunk (%s: %s)", c.File, c.Reason)
-	}
-	return c.QID, c, nil
-}
-
 func failedFile(c Chunk, emit func(FileFailure)) {
 	if c.FileFailed {
 		emit(FileFailure{File: c.File, Reason: c.Reason})
@@ -134,7 +126,7 @@ func (r *rejections) add(c *Chunk) {
 
 // why returns the reason the query of these rows must go to the dead
 // letters, or "".
-func (r *rejections) why(rows []Row) string {
+func (r *rejections) why(rows ...[]Row) string {
 	if r.n > 0 {
 		return fmt.Sprintf("the query has %d row(s) rejected by the reader (the first at %s: %s), so it is not evaluated on the rest", r.n, r.at, r.reason)
 	}
@@ -142,8 +134,10 @@ func (r *rejections) why(rows []Row) string {
 		return ""
 	}
 	files := map[string]bool{}
-	for i := range rows {
-		files[rows[i].Pos.File] = true
+	for _, rs := range rows {
+		for i := range rs {
+			files[rs[i].Pos.File] = true
+		}
 	}
 	first := ""
 	for f := range files {
@@ -179,85 +173,64 @@ func GroupLists(s beam.Scope, rows beam.PCollection, dedupe Dedupe) (Step, error
 // GroupChunks is GroupLists for a PCollection of Chunk, as the readers of
 // package beamio emit them.
 func GroupChunks(s beam.Scope, chunks beam.PCollection, dedupe Dedupe) (Step, error) {
-	if err := dedupe.valid(); err != nil {
-		return Step{}, err
-	}
 	s = s.Scope("rankmetrics.GroupChunks")
-	keyed, failed := groupBy(s, chunks)
-	grouped := beam.GroupByKey(s, keyed)
-	lists, dead, counts := beam.ParDo3(s, &groupFn{Dedupe: dedupe}, grouped, beam.SideInput{Input: failed})
-	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
-}
-
-type groupFn struct {
-	Dedupe Dedupe
-}
-
-// ProcessElement builds the list of one query.
-func (f *groupFn) ProcessElement(qid string, iter func(*Chunk) bool, failed func(*FileFailure) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
-	var rows []Row
-	var ch Chunk
-	rej := newRejections(failed)
-	for iter(&ch) {
-		rows = ch.appendRows(rows)
-		rej.add(&ch)
-	}
-	l, dl, c := buildList(qid, rows, f.Dedupe, rej.why(rows))
-	if dl != nil {
-		for _, d := range dl {
-			dead(d)
-		}
-		counts(c)
-		return nil
-	}
-	emit(l)
-	return nil
+	return buildLists(s, chunks, dedupe, false)
 }
 
 // JoinTREC joins TREC qrels and run lines (two PCollections of Chunk, as
 // beamio.ReadTREC reads them) by qid into one List per query, as trec_eval
-// does:
-// run documents without a judgment get label 0, and judged documents the
-// run does not rank go to List.Unranked, where the relevant ones still
-// count in the AP denominator. Queries found in only one of the files are
-// kept and counted (RunOnlyQueries, QrelsOnlyQueries). A query of which a
-// reader rejected a qrels or run line goes wholly to the dead letters. A
-// chunk marked FileFailed fails the pipeline: beamio.ReadTREC emits none
-// (a text file that cannot be read to the end is an error).
+// and `rankmetrics eval` do: run documents without a judgment get label 0
+// (and are marked Unjudged), and judged documents the run does not rank go
+// to UnrankedLabels and UnrankedDocs, where the relevant ones still count
+// in the AP denominator. Queries found in only one of the files are kept
+// and counted (RunOnlyQueries, QrelsOnlyQueries). A query of which a
+// reader rejected a qrels or run line, or with a line in a file that could
+// not be read to the end (a FileFailed chunk), goes wholly to the dead
+// letters. It runs the DoFn of GroupChunks, on the qrels chunks marked
+// Qrels and the run chunks together.
 func JoinTREC(s beam.Scope, qrels, run beam.PCollection, dedupe Dedupe) (Step, error) {
-	if err := dedupe.valid(); err != nil {
+	s = s.Scope("rankmetrics.JoinTREC")
+	return buildLists(s, beam.Flatten(s, beam.ParDo(s, markQrels, qrels), run), dedupe, true)
+}
+
+// markQrels marks a chunk as one of qrels lines.
+func markQrels(c Chunk) Chunk {
+	c.Qrels = true
+	return c
+}
+
+// buildLists groups chunks by qid and builds one List per query.
+func buildLists(s beam.Scope, chunks beam.PCollection, dedupe Dedupe, trec bool) (Step, error) {
+	if err := dedupe.Check(); err != nil {
 		return Step{}, err
 	}
-	s = s.Scope("rankmetrics.JoinTREC")
-	// No side input of failed files here: prism cannot feed a CoGBK
-	// result to a DoFn with a side input (Beam 2.77: "Unexpected coder:
-	// CoGBK").
-	qk := beam.ParDo(s, keyTRECChunk, qrels)
-	rk := beam.ParDo(s, keyTRECChunk, run)
-	joined := beam.CoGroupByKey(s, qk, rk)
-	lists, dead, counts := beam.ParDo3(s, &joinFn{Dedupe: dedupe}, joined)
+	keyed, failed := groupBy(s, chunks)
+	grouped := beam.GroupByKey(s, keyed)
+	lists, dead, counts := beam.ParDo3(s, &buildFn{Dedupe: dedupe, TREC: trec}, grouped, beam.SideInput{Input: failed})
 	return Step{Output: lists, DeadLetters: dead, Counts: counts}, nil
 }
 
-type joinFn struct {
+// buildFn builds the List of one query from its chunks: single-file rows,
+// or (TREC set) run and qrels lines.
+type buildFn struct {
 	Dedupe Dedupe
+	TREC   bool
 }
 
-// ProcessElement joins the lines of one query.
-func (f *joinFn) ProcessElement(qid string, qiter func(*Chunk) bool, riter func(*Chunk) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
-	var qrels []Judgment
+// ProcessElement builds the list of one query.
+func (f *buildFn) ProcessElement(qid string, iter func(*Chunk) bool, failed func(*FileFailure) bool, emit func(List), dead func(DeadLetter), counts func(Counts)) error {
+	b := builder{qid: qid, trec: f.TREC}
 	var ch Chunk
-	var rej rejections
-	for qiter(&ch) {
-		qrels = ch.appendJudgments(qrels)
+	rej := newRejections(failed)
+	for iter(&ch) {
+		if ch.Qrels {
+			b.qrels = ch.appendRows(b.qrels)
+		} else {
+			b.rows = ch.appendRows(b.rows)
+		}
 		rej.add(&ch)
 	}
-	var run []Row
-	for riter(&ch) {
-		run = ch.appendRows(run)
-		rej.add(&ch)
-	}
-	l, dl, c := joinTREC(qid, qrels, run, f.Dedupe, rej.why(nil))
+	l, dl, c := b.build(f.Dedupe, rej.why(b.rows, b.qrels))
 	if dl != nil {
 		for _, d := range dl {
 			dead(d)
@@ -272,18 +245,20 @@ func (f *joinFn) ProcessElement(qid string, qiter func(*Chunk) bool, riter func(
 // EvalOptions says which TREC queries to evaluate.
 type EvalOptions struct {
 	// KeepRunOnly evaluates the queries of the run without any judgment
-	// (AP 0). By default they are skipped, as trec_eval and `rankmetrics
-	// eval` skip them, and counted.
+	// (value 0). By default they are skipped, as trec_eval and
+	// `rankmetrics eval` skip them, and counted. trec_eval's measures
+	// refuse it, as eval does.
 	KeepRunOnly bool
-	// KeepQrelsOnly evaluates judged queries the run has no line for (AP
-	// 0, as trec_eval -c). By default they are skipped and counted.
+	// KeepQrelsOnly evaluates judged queries the run has no line for
+	// (value 0, as trec_eval -c). By default they are skipped and counted.
 	KeepQrelsOnly bool
 }
 
 // EvaluateLists computes every measure on every List, one query at a time
-// (Step.Output, a PCollection of QueryValue). A query the metric refuses
-// goes to the dead letters; run-only and qrels-only TREC queries are
-// skipped or kept as opts says.
+// (Step.Output, a PCollection of QueryValue), through the evaluation plan
+// of `rankmetrics eval` (see Evaluator). A query the plan refuses goes to
+// the dead letters; run-only and qrels-only TREC queries are skipped or
+// kept as opts says.
 //
 // Each query is evaluated as an update of its own, a batch of one list.
 // This matters because TF-Ranking's list weights depend on the batch: a
@@ -293,23 +268,41 @@ type EvalOptions struct {
 // batched, sharded or ordered. Without weights every list weighs 1 anyway,
 // so this only changes results for weighted lists without relevant items,
 // compared with an evaluation that batches several queries per update.
-// Single-process evaluation agrees to the bit when it also makes one
-// update per query with Exact accumulation.
+// `rankmetrics eval --batch 1 --accumulation exact` makes one update per
+// query too, and agrees to the bit.
 //
 // Under the Random tie policy, each query draws its tie order from a
-// generator seeded with the measure's seed and the qid, so a query gets
+// generator seeded with the measures' seed and the qid, so a query gets
 // the same order wherever it is evaluated. This is reproducible for any
-// sharding, but it is not the order of a single process that draws every
-// query from one generator; the other policies (stable, pessimistic,
+// sharding, but it is not the order of a single process, which seeds each
+// update from its position; the other policies (stable, pessimistic,
 // optimistic, expected) give the same values as a single process.
 func EvaluateLists(s beam.Scope, lists beam.PCollection, measures []metric.Config, opts EvalOptions) (Step, error) {
 	cfgs, err := Normalize(measures)
 	if err != nil {
 		return Step{}, err
 	}
+	if err := CheckEvalOptions(cfgs, opts); err != nil {
+		return Step{}, err
+	}
 	s = s.Scope("rankmetrics.EvaluateLists")
 	values, dead, counts := beam.ParDo3(s, &evalFn{Measures: cfgs, Options: opts}, lists)
 	return Step{Output: values, DeadLetters: dead, Counts: counts}, nil
+}
+
+// CheckEvalOptions returns an error when opts do not suit the measures:
+// trec_eval's measures evaluate no query without judgments, so they refuse
+// KeepRunOnly, as `rankmetrics eval --run-only keep` does.
+func CheckEvalOptions(measures []metric.Config, opts EvalOptions) error {
+	if !opts.KeepRunOnly {
+		return nil
+	}
+	for _, c := range measures {
+		if m, _ := evaluate.ParseMeasure(c.Name); m.IsTrecEval() {
+			return fmt.Errorf("measure %q: trec_eval evaluates no query without judgments; run-only queries cannot be kept (keep them only with TF-Ranking measures): %w", c.Name, ErrMeasures)
+		}
+	}
+	return nil
 }
 
 type evalFn struct {

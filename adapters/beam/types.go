@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 )
 
 // Pos says where a record was read: the file and, for text input, the byte
@@ -66,8 +68,11 @@ type Row struct {
 // could not be read to the end. The grouping steps send every row of such
 // a query to the dead letters.
 type Chunk struct {
-	QID   string
-	File  string
+	QID  string
+	File string
+	// Qrels marks a chunk of TREC qrels lines (JoinTREC sets it): its
+	// items are judgments. Other chunks hold ranked items.
+	Qrels bool
 	Items []Item
 	// Rejected counts rows of the query rejected by the reader; Reason is
 	// the reason of the one at offset RejectedAt of File.
@@ -97,14 +102,6 @@ func (c *Chunk) appendRows(rows []Row) []Row {
 			HasWeight: it.HasWeight, Pos: Pos{File: c.File, Offset: it.Offset}})
 	}
 	return rows
-}
-
-// appendJudgments appends the items of a qrels chunk to js.
-func (c *Chunk) appendJudgments(js []Judgment) []Judgment {
-	for _, it := range c.Items {
-		js = append(js, Judgment{QID: c.QID, Doc: it.Doc, Label: it.Label, Pos: Pos{File: c.File, Offset: it.Offset}})
-	}
-	return js
 }
 
 // MaxChunkItems is the most items a Chunk holds.
@@ -164,62 +161,49 @@ type Judgment struct {
 	Pos   Pos
 }
 
-// Match tells, for TREC input, which of the run and the qrels have a query.
-type Match int
+// Match tells, for TREC input, which of the run and the qrels have a
+// query: runio's type, so that a List is the Query eval reads.
+type Match = runio.Match
 
 const (
 	// MatchBoth: the query is in the run and in the qrels (always the case
 	// for single-file formats).
-	MatchBoth Match = iota
+	MatchBoth = runio.MatchBoth
 	// MatchRunOnly: the run ranks documents for a query without any
 	// judgment; every label is 0.
-	MatchRunOnly
+	MatchRunOnly = runio.MatchRunOnly
 	// MatchQrelsOnly: the qrels judge a query the run has no line for.
-	MatchQrelsOnly
+	MatchQrelsOnly = runio.MatchQrelsOnly
 )
 
-// String returns "both", "run-only" or "qrels-only".
-func (m Match) String() string {
-	switch m {
-	case MatchBoth:
-		return "both"
-	case MatchRunOnly:
-		return "run-only"
-	case MatchQrelsOnly:
-		return "qrels-only"
-	}
-	return fmt.Sprintf("Match(%d)", int(m))
-}
+// Query is one query's ranked list as `rankmetrics eval` reads it (runio's
+// Query): QID, Labels, Scores, Weights (nil for none), Docs (nil when the
+// input has no document ids), and for TREC input Match, UnrankedLabels and
+// UnrankedDocs (the judged documents the run does not rank, in qrels
+// order) and Unjudged (the ranked documents the qrels do not judge).
+type Query = runio.Query
 
 // List is one query's ranked list, its items in Pos order: the element
-// type of the collection Evaluate takes.
+// type of the collection EvaluateLists takes. It is the Query that
+// `rankmetrics eval` evaluates, built by the same dedupe and join rules,
+// with the counts of building it.
 type List struct {
-	QID string
-	// Labels and Scores hold one value per ranked item.
-	Labels []float64
-	Scores []float64
-	// Weights holds one weight per item, or is nil for no weights.
-	Weights []float64
-	// Unranked holds, for TREC input, the labels of the documents judged
-	// for the query but absent from the run, in qrels order. They take no
-	// rank position, but the relevant ones count in the AP denominator, as
-	// in TF-Ranking's whole-list denominator.
-	Unranked []float64
-	// Match tells which TREC files have the query.
-	Match Match
+	Query
 	// Counts holds what building the list counted (items, duplicates,
 	// unjudged items, ...). It travels with the list into the report.
 	Counts Counts
 }
 
-// QueryValue is the result of one query: per measure, its AP and its list
-// weight, in the order of the measures given to Evaluate.
+// QueryValue is the result of one query: per measure, its value and its
+// list weight, in the order of the measures given to Evaluate.
 type QueryValue struct {
 	QID string
-	// AP holds the query's average precision per measure.
-	AP []float64
+	// Value holds the query's value per measure (its AP for map, its
+	// NDCG for ndcg@5, its P_10 for P_10...).
+	Value []float64
 	// Weight holds the query's list weight per measure: the weight of its
-	// AP in the mean.
+	// value in the mean (TF-Ranking's list weight; 1 for trec_eval's
+	// measures).
 	Weight []float64
 	// Counts is the Counts of the query's List, with Queries = 1 and Items
 	// its ranked items.
@@ -293,16 +277,15 @@ func (d DeadLetter) String() string {
 	return b.String()
 }
 
-// renderRow renders a row for a dead letter.
-func renderRow(r *Row) string {
+// renderRow renders a row for a dead letter: a qrels line (qrels set)
+// has no score.
+func renderRow(r *Row, qrels bool) string {
+	if qrels {
+		return fmt.Sprintf("qid=%s doc=%s label=%v", r.QID, r.Doc, r.Label)
+	}
 	s := fmt.Sprintf("qid=%s doc=%s label=%v score=%v", r.QID, r.Doc, r.Label, r.Score)
 	if r.HasWeight {
 		s += fmt.Sprintf(" weight=%v", r.Weight)
 	}
 	return s
-}
-
-// renderJudgment renders a qrels line for a dead letter.
-func renderJudgment(j *Judgment) string {
-	return fmt.Sprintf("qid=%s doc=%s label=%v", j.QID, j.Doc, j.Label)
 }

@@ -80,6 +80,9 @@ Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
 arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype), or by the
 name Keras gives it (ndcg_metric: TF-Ranking's NDCG over the whole list).
+map:CONVENTION and map@K:CONVENTION are MAP under another convention
+(treceval, minrk, retrieved, xgboost, xgboost-): map@10:treceval divides by
+every judged relevant document, as trec_eval's map_cut_10.
 
 trec_eval's names are trec_eval's measures, computed by the code of rankmetrics
 trec_eval (--compat 10.0, the default, or 9.0.8): every value trec_eval -q
@@ -141,22 +144,11 @@ func (m *measureList) String() string {
 }
 
 func (m *measureList) Set(s string) error {
-	// A trec_eval specification with parameters takes the whole value, as
-	// trec_eval's -m does: -m P.5,10 gives P_5 and P_10.
-	if list, ok, err := evaluate.ParseTrecEvalSpec(strings.TrimSpace(s)); ok {
-		if err != nil {
-			return err
-		}
-		for _, spec := range list {
-			*m = evaluate.AppendMeasure(*m, spec)
-		}
-		return nil
+	list, err := evaluate.ParseMeasures(s)
+	if err != nil {
+		return err
 	}
-	for _, part := range strings.Split(s, ",") {
-		spec, err := evaluate.ParseMeasure(part)
-		if err != nil {
-			return err
-		}
+	for _, spec := range list {
 		*m = evaluate.AppendMeasure(*m, spec)
 	}
 	return nil

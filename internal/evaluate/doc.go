@@ -4,6 +4,16 @@
 // trec_eval's measures under trec_eval's names (see [ParseMeasure]) on
 // parallel workers, and adds the updates up in input order.
 //
+// # One plan
+//
+// A [Plan] ([NewPlan]) is the evaluation itself, whatever runs it: eval
+// and compare through [Run], the Beam pipeline one query at a time. A
+// [Batch] of the plan evaluates queries as one update and gives each
+// measure's per-query value and list weight; [Totals] adds batches up
+// into the overall values: exact sums under Exact accumulation (merged in
+// any order: the Beam CombineFn's), the metrics' own Keras means under
+// Sequential. The metric API is used in plan_metric.go only.
+//
 // # Determinism
 //
 // Queries go to the metric in updates of [Options.Batch] consecutive
@@ -45,7 +55,9 @@
 // every judgment is negative. The overall value is trec_eval's summary
 // over the queries evaluated: a judged query the run lacks, kept with
 // [Options.QrelsOnly], is scored as trec_eval -c scores it; run-only
-// queries cannot be kept.
+// queries cannot be kept. Under Exact accumulation the values are added
+// exactly, and the summary (mean, sum) is taken of the sum rounded once,
+// so that it does not depend on the order of the queries either.
 //
 // # Output
 //

@@ -47,8 +47,9 @@ type Options struct {
 	// returned in Result.Curve.
 	CurveK int
 	// PerQuery, when not nil, is called with every update's queries and
-	// their values, in input order, from one goroutine at a time. The
-	// Batch is valid only during the call. An error stops Run.
+	// their values (Batch.Value, with m an index into Measures), in input
+	// order, from one goroutine at a time. The Batch is valid only during
+	// the call. An error stops Run.
 	PerQuery func(b *Batch) error
 	// Progress, when not nil, counts the queries and items taken for
 	// evaluation as they are read.
@@ -63,22 +64,6 @@ type Progress struct {
 	// Items counts their ranked items.
 	Items atomic.Int64
 }
-
-// Batch is the queries of one update with their per-query values.
-type Batch struct {
-	qids []string
-	per  []metric.PerList
-}
-
-// Len returns the number of queries of the batch.
-func (b *Batch) Len() int { return len(b.qids) }
-
-// QID returns the id of query i.
-func (b *Batch) QID(i int) string { return b.qids[i] }
-
-// Value returns the value of measure m (an index into Options.Measures)
-// for query i: its AP, or AP@K.
-func (b *Batch) Value(m, i int) float64 { return b.per[m].Values[i] }
 
 // Result is what Run found.
 type Result struct {
@@ -118,32 +103,14 @@ type Result struct {
 	Stats runio.Stats
 }
 
-// engine is one Run: the options and the measures computed.
+// engine is one Run: the options, and the plan of the measures computed
+// (Options.Measures, then the curve's map@1..K).
 type engine struct {
 	o     *Options
-	specs []Measure // o.Measures, then the curve's map@1..K
-	curve []int     // index in specs of map@k, k = 1..CurveK
-	f64   bool
-	// fam holds, per spec, the final settings of a family measure, or nil
-	// for a MAP-path one; groups are the family measures that share one
-	// metric.Suite; ext says whether one of them takes the judged
-	// documents a run missed as weight-0 items (TrecEval convention).
-	fam    []*metric.Config
-	groups []group
-	ext    bool
-	// trec computes the trec_eval measures; nil when there is none.
-	trec *trecEval
+	p     *Plan
+	curve []int // index in the plan of map@k, k = 1..CurveK
 	// interrupted reports whether the caller's context is done.
 	interrupted func() bool
-}
-
-// group is family measures computed by one metric.Suite, from one ranking
-// of each list.
-type group struct {
-	specs []int // indexes into engine.specs
-	sets  []metric.Config
-	ext   bool // the lists carry the missed judged documents
-	ties  metric.TiePolicy
 }
 
 // histMeasure returns the index of the first map in list, else of the
@@ -172,14 +139,7 @@ func (o *Options) check() error {
 	case o.CurveK < 0:
 		return fmt.Errorf("evaluate: curve k %d: want at least 0", o.CurveK)
 	}
-	for _, m := range o.Measures {
-		if m.Family == nil && m.TopN < 0 && m.TopN != metric.NoTopN {
-			return fmt.Errorf("evaluate: measure %q: topn %d", m.Name, m.TopN)
-		}
-	}
-	c := o.Config
-	c.TopN = metric.NoTopN
-	return c.Validate()
+	return nil
 }
 
 // Run evaluates every query of r with the options o and returns the
@@ -192,28 +152,16 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	e := &engine{o: &o, specs: append([]Measure(nil), o.Measures...), f64: o.Config.DType == metric.Float64}
+	specs := append([]Measure(nil), o.Measures...)
+	e := &engine{o: &o}
 	for k := 1; k <= o.CurveK; k++ {
-		e.specs = AppendMeasure(e.specs, MAPAt(k))
-		e.curve = append(e.curve, index(e.specs, k))
+		specs = AppendMeasure(specs, MAPAt(k))
+		e.curve = append(e.curve, index(specs, k))
 	}
-	e.fam = make([]*metric.Config, len(e.specs))
 	var err error
-	if e.trec, err = newTrecEval(e.specs, &o); err != nil {
+	e.p, err = newPlan(specs, len(o.Measures), PlanOptions{Config: o.Config, TrecEvalVersion: o.TrecEvalVersion, RunOnly: o.RunOnly})
+	if err != nil {
 		return nil, err
-	}
-	for i, m := range e.specs {
-		if m.Family == nil {
-			continue
-		}
-		s := familyConfig(m, o.Config)
-		if err := s.Validate(); err != nil {
-			return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
-		}
-		e.fam[i] = &s
-		ext := s.Kind == metric.KindMAP && s.Convention == metric.TrecEval
-		e.ext = e.ext || ext
-		e.addToGroup(i, s, ext)
 	}
 	e.interrupted = func() bool { return ctx.Err() != nil }
 	res, err := e.run(ctx, r)
@@ -232,12 +180,12 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 	defer cancel()
 	o := e.o
 	nJobs := 2*o.Workers + 2
-	free := make(chan *job, nJobs)
+	free := make(chan *Batch, nJobs)
 	for range nJobs {
-		free <- &job{}
+		free <- e.p.NewBatch()
 	}
-	jobs := make(chan *job, o.Workers)
-	results := make(chan *job, nJobs)
+	jobs := make(chan *Batch, o.Workers)
+	results := make(chan *Batch, nJobs)
 
 	var wg sync.WaitGroup
 	for range o.Workers {
@@ -248,7 +196,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 				if err := ctx.Err(); err != nil {
 					j.err = err
 				} else {
-					j.err = e.compute(j)
+					j.err = j.Compute(batchSeed(o.Config.Seed, j.idx))
 				}
 				results <- j
 			}
@@ -256,32 +204,15 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 	}
 
 	res := &Result{HistMeasure: histMeasure(o.Measures), Hist: make([]int64, HistBins), HistValues: map[float64]int64{}}
-	accs := make([]*metric.MeanAveragePrecision, len(e.specs))
-	faccs := make([]*metric.Suite, len(e.groups))
-	for g := range e.groups {
-		m, err := metric.NewSuiteOf(e.groups[g].sets...)
-		if err != nil {
-			return nil, fmt.Errorf("evaluate: measure %q: %w", e.specs[e.groups[g].specs[0]].Name, err)
-		}
-		faccs[g] = m
-	}
-	for s, spec := range e.specs {
-		if e.fam[s] != nil || e.trec.has(s) {
-			continue
-		}
-		cfg := o.Config
-		cfg.Name, cfg.TopN = spec.Name, spec.TopN
-		m, err := newMAP(cfg)
-		if err != nil {
-			return nil, err
-		}
-		accs[s] = m
+	totals, err := e.p.NewTotals()
+	if err != nil {
+		return nil, err
 	}
 	var redErr error
 	redDone := make(chan struct{})
 	go func() {
 		defer close(redDone)
-		pending := map[int]*job{}
+		pending := map[int]*Batch{}
 		next := 0
 		for j := range results {
 			if j.err != nil {
@@ -302,7 +233,7 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 				}
 				delete(pending, next)
 				next++
-				if err := e.reduce(j, accs, faccs, res); err != nil && redErr == nil {
+				if err := e.reduce(j, totals, res); err != nil && redErr == nil {
 					redErr = err
 					cancel()
 				}
@@ -326,28 +257,16 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 	case redErr != nil:
 		return nil, redErr
 	}
-	res.Values = make([]float64, len(o.Measures))
-	for s := range o.Measures {
-		if accs[s] != nil {
-			res.Values[s] = accs[s].Result()
-		}
-	}
-	for g := range e.groups {
-		for k, sc := range faccs[g].Results() {
-			res.Values[e.groups[g].specs[k]] = sc.Value
-		}
-	}
-	if e.trec != nil {
-		e.trec.final(res.Values)
-	}
+	all := totals.Values()
+	res.Values = all[:len(o.Measures):len(o.Measures)]
 	for _, s := range e.curve {
-		res.Curve = append(res.Curve, accs[s].Result())
+		res.Curve = append(res.Curve, all[s])
 	}
 	return res, nil
 }
 
 // produce reads queries into jobs of o.Batch queries.
-func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, jobs chan<- *job, res *Result) error {
+func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *Batch, jobs chan<- *Batch, res *Result) error {
 	ra := startReadAhead(r)
 	defer func() {
 		if e.interrupted() {
@@ -357,7 +276,7 @@ func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, 
 		}
 	}()
 	idx := 0
-	var j *job
+	var j *Batch
 	send := func() error {
 		select {
 		case jobs <- j:
@@ -402,7 +321,7 @@ func (e *engine) produce(ctx context.Context, r runio.Reader, free <-chan *job, 
 
 // take adds one query read to the job being filled (starting job idx from
 // the free list when there is none), or counts it as skipped.
-func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, free <-chan *job, res *Result) error {
+func (e *engine) take(ctx context.Context, q *runio.Query, j **Batch, idx int, free <-chan *Batch, res *Result) error {
 	o := e.o
 	res.Read++
 	res.sample(q)
@@ -422,13 +341,8 @@ func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, fre
 		}
 		(*j).reset(idx)
 	}
-	if err := (*j).add(q, e.f64, e.ext); err != nil {
+	if err := (*j).Add(q); err != nil {
 		return err
-	}
-	if e.trec != nil {
-		if err := e.trec.add(*j, q); err != nil {
-			return err
-		}
 	}
 	res.Longest = max(res.Longest, len(q.Scores))
 	if p := o.Progress; p != nil {
@@ -438,111 +352,20 @@ func (e *engine) take(ctx context.Context, q *runio.Query, j **job, idx int, fre
 	return nil
 }
 
-// compute runs every measure on one job. The job's metrics are made once
-// and reused: Reset empties them and Reseed sets the tie-break seed of the
-// update, derived from the configured seed and the update's number, so the
-// draws do not depend on which worker runs the job. Judged relevant
-// documents the run did not rank go to the metric as unranked counts: they
-// count in the AP denominator and take no rank.
-func (e *engine) compute(j *job) error {
-	labels, preds, weights, err := j.tensors(e.o.Config.Ragged, e.f64)
-	if err != nil {
+// reduce adds one computed batch, in input order.
+func (e *engine) reduce(j *Batch, totals *Totals, res *Result) error {
+	if err := totals.Add(j); err != nil {
 		return err
-	}
-	if len(j.accs) < len(e.specs) {
-		j.per = make([]metric.PerList, len(e.specs))
-		j.accs = make([]*metric.MeanAveragePrecision, len(e.specs))
-		j.faccs = make([]*metric.Suite, len(e.groups))
-		j.gper = make([][]metric.PerList, len(e.groups))
-	}
-	var unranked []int
-	if j.anyUnranked {
-		unranked = j.unranked
-	}
-	seed := batchSeed(e.o.Config.Seed, j.idx)
-	for g := range e.groups {
-		gr := &e.groups[g]
-		l, p, w := labels, preds, weights
-		if gr.ext {
-			if l, p, w, err = j.extTensors(e.o.Config.Ragged, e.f64); err != nil {
-				return err
-			}
-		}
-		if err := j.computeGroup(g, gr, seed, l, p, w); err != nil {
-			return fmt.Errorf("queries %q to %q: measure %q: %w", j.qids[0], j.qids[len(j.qids)-1], e.specs[gr.specs[0]].Name, err)
-		}
-		for k, s := range gr.specs {
-			j.per[s] = j.gper[g][k]
-		}
-	}
-	if e.trec != nil {
-		if err := e.trec.compute(j); err != nil {
-			return err
-		}
-	}
-	for s, spec := range e.specs {
-		if e.fam[s] != nil || e.trec.has(s) {
-			continue
-		}
-		m := j.accs[s]
-		if m == nil {
-			cfg := e.o.Config
-			cfg.Name, cfg.TopN = spec.Name, spec.TopN
-			if m, err = newMAP(cfg); err != nil {
-				return err
-			}
-			j.accs[s] = m
-		}
-		m.Reset()
-		m.Reseed(seed)
-		if err := m.UpdateUnranked(&j.per[s], labels, preds, weights, unranked); err != nil {
-			return fmt.Errorf("queries %q to %q: %w", j.qids[0], j.qids[len(j.qids)-1], err)
-		}
-	}
-	return nil
-}
-
-// newMAP returns the MAP metric of configuration cfg, which UpdateUnranked
-// and Reseed serve.
-func newMAP(cfg metric.Config) (*metric.MeanAveragePrecision, error) {
-	m, err := metric.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	mp, ok := m.(*metric.MeanAveragePrecision)
-	if !ok {
-		return nil, fmt.Errorf("evaluate: measure %s is %s, not map: %w", cfg.Name, cfg.Kind, metric.ErrConfig)
-	}
-	return mp, nil
-}
-
-// reduce adds one computed job, in input order.
-func (e *engine) reduce(j *job, accs []*metric.MeanAveragePrecision, faccs []*metric.Suite, res *Result) error {
-	for s, m := range accs {
-		if m == nil {
-			continue
-		}
-		if err := m.Merge(j.accs[s]); err != nil {
-			return err
-		}
-	}
-	for g, m := range faccs {
-		if err := m.Merge(j.faccs[g]); err != nil {
-			return err
-		}
-	}
-	if e.trec != nil {
-		e.trec.reduce(j)
 	}
 	res.Evaluated += int64(len(j.qids))
 	res.Items += int64(j.items - j.placeholders)
-	for _, v := range j.per[res.HistMeasure].Values[:len(j.qids)] {
+	for _, v := range j.all[res.HistMeasure].Values[:len(j.qids)] {
 		res.Hist[histBin(v)]++
 		res.HistMax = max(res.HistMax, v)
 		res.countValue(v)
 	}
 	if e.o.PerQuery != nil {
-		return e.o.PerQuery(&Batch{qids: j.qids, per: j.per[:len(e.o.Measures)]})
+		return e.o.PerQuery(j)
 	}
 	return nil
 }
@@ -578,36 +401,4 @@ func (r *Result) sample(q *runio.Query) {
 func histBin(v float64) int {
 	b := int(v * HistBins)
 	return min(max(b, 0), HistBins-1)
-}
-
-// familyConfig returns the configuration of family measure m under the run's
-// configuration c: c's dtype, raggedness, accumulation, seed and tie
-// policy.
-func familyConfig(m Measure, c metric.Config) metric.Config {
-	s := *m.Family
-	s.Name = m.Name
-	s.DType, s.Ragged, s.Accumulation, s.Seed, s.Ties = c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties
-	return s
-}
-
-// addToGroup puts family spec i, with settings s, in the first group it
-// can share a ranking with: the same tie policy, the same lists (with or
-// without the missed judged documents), and a distinct name; or in a new
-// group.
-func (e *engine) addToGroup(i int, s metric.Config, ext bool) {
-	for g := range e.groups {
-		gr := &e.groups[g]
-		if gr.ext != ext || gr.ties != s.Ties {
-			continue
-		}
-		dup := false
-		for _, x := range gr.sets {
-			dup = dup || x.Name == s.Name
-		}
-		if !dup {
-			gr.specs, gr.sets = append(gr.specs, i), append(gr.sets, s)
-			return
-		}
-	}
-	e.groups = append(e.groups, group{specs: []int{i}, sets: []metric.Config{s}, ext: ext, ties: s.Ties})
 }

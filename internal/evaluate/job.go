@@ -9,10 +9,14 @@ import (
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
-// job is one update: up to Options.Batch consecutive queries, packed as
-// ragged (or dense) lists, and, once a worker is done, their results. Jobs
-// are recycled, with their buffers and metrics.
-type job struct {
+// Batch is one update of a Plan: queries packed as ragged (or dense)
+// lists and, once computed, their values and list weights per measure.
+// Make it with Plan.NewBatch, fill it with Add, evaluate it with Compute
+// and add it up with Totals.Add; Reset empties it for the next update,
+// keeping its buffers and metrics, so that a steady state allocates
+// nothing. A Batch is not safe for concurrent use.
+type Batch struct {
+	p      *Plan
 	idx    int
 	qids   []string
 	splits []int
@@ -31,14 +35,14 @@ type job struct {
 	// placeholders counts the items added for lists without any.
 	placeholders int
 
-	// Results, one entry per measure (the reported ones, then the
-	// curve's). The metrics in accs live as long as the job: each update
-	// resets and reseeds them.
-	per   []metric.PerList
-	accs  []*metric.MeanAveragePrecision
-	faccs []*metric.Suite    // one per family group
-	gper  [][]metric.PerList // per family group, its measures' values
-	err   error
+	// Results, one entry per measure of the plan (all), and per measure
+	// the caller reports (per: Options.Measures, without the curve's). The
+	// metrics in ms live as long as the batch: each update resets and
+	// reseeds them.
+	all []metric.PerList
+	per []metric.PerList
+	ms  batchMetrics
+	err error
 
 	// unrLab holds the labels of the judged documents the run missed, list
 	// after list, with unrSplits (len = lists + 1), when a family measure
@@ -54,10 +58,13 @@ type job struct {
 	extW64    []float64
 
 	// trec holds the queries and values of the trec_eval measures.
-	trec *trecJob
+	trec *trecBatch
 }
 
-func (j *job) reset(idx int) {
+// Reset empties b for the next update.
+func (b *Batch) Reset() { b.reset(0) }
+
+func (j *Batch) reset(idx int) {
 	j.idx = idx
 	j.qids = j.qids[:0]
 	j.splits = append(j.splits[:0], 0)
@@ -75,7 +82,7 @@ func (j *job) reset(idx int) {
 // add appends one query; ext keeps the labels of its judged documents the
 // run missed. It returns an error for a non-finite weight, which the
 // metric would reject without naming the query.
-func (j *job) add(q *runio.Query, f64, ext bool) error {
+func (j *Batch) add(q *runio.Query, f64, ext bool) error {
 	j.qids = append(j.qids, q.QID)
 	j.hasW = q.Weights != nil
 	for i, w := range q.Weights {
@@ -133,7 +140,7 @@ func (j *job) add(q *runio.Query, f64, ext bool) error {
 
 // tensors returns the batch as lists for the metric: ragged as read, or
 // padded into dense rows (label -1, weight 0) when ragged is false.
-func (j *job) tensors(ragged, f64 bool) (labels, preds tensor.Lists, w tensor.Weights, err error) {
+func (j *Batch) tensors(ragged, f64 bool) (labels, preds tensor.Lists, w tensor.Weights, err error) {
 	if ragged {
 		if f64 {
 			return raggedLists(j.lab64, j.sc64, j.w64, j.splits, j.hasW)
@@ -195,37 +202,12 @@ func denseLists[T float32 | float64](lab, sc, w []T, splits []int, hasW bool) (l
 	return
 }
 
-// computeGroup runs family group g on one batch, writing its measures'
-// per-list values into j.gper[g]. The suite is reused across updates
-// unless ties are random: then each update gets a suite seeded with the
-// update's seed, so draws do not depend on the worker.
-func (j *job) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
-	m := j.faccs[g]
-	if m == nil || gr.ties == metric.Random {
-		sets := append([]metric.Config(nil), gr.sets...)
-		for i := range sets {
-			sets[i].Seed = seed
-		}
-		var err error
-		if m, err = metric.NewSuiteOf(sets...); err != nil {
-			return err
-		}
-		j.faccs[g] = m
-	} else {
-		m.Reset()
-	}
-	if len(j.gper[g]) != len(gr.sets) {
-		j.gper[g] = make([]metric.PerList, len(gr.sets))
-	}
-	return m.UpdatePerList(j.gper[g], labels, preds, weights)
-}
-
 // extTensors returns the batch with, after the ranked items of each list
 // (weight 1, or their own weight), the judged documents the run missed as
 // items of weight 0 scored below every ranked item of the list: the
 // family's TrecEval convention counts them in the AP denominator and
 // ranks them nowhere.
-func (j *job) extTensors(ragged, f64 bool) (labels, preds tensor.Lists, w tensor.Weights, err error) {
+func (j *Batch) extTensors(ragged, f64 bool) (labels, preds tensor.Lists, w tensor.Weights, err error) {
 	j.extSplits = append(j.extSplits[:0], 0)
 	if f64 {
 		j.extLab64, j.extSc64, j.extW64 = extend(j, j.lab64, j.sc64, j.w64, j.extLab64[:0], j.extSc64[:0], j.extW64[:0])
@@ -245,7 +227,7 @@ func (j *job) extTensors(ragged, f64 bool) (labels, preds tensor.Lists, w tensor
 
 // extend appends to lab, sc and w the lists of j with their missed judged
 // documents, and their ends to j.extSplits.
-func extend[T float32 | float64](j *job, jl, js, jw []T, lab, sc, w []T) ([]T, []T, []T) {
+func extend[T float32 | float64](j *Batch, jl, js, jw []T, lab, sc, w []T) ([]T, []T, []T) {
 	for b := range len(j.splits) - 1 {
 		lo, hi := j.splits[b], j.splits[b+1]
 		lab = append(lab, jl[lo:hi]...)

@@ -45,6 +45,11 @@ func MAPAt(k int) Measure { return Measure{Name: "map@" + strconv.Itoa(k), TopN:
 //     "Rprec", "success_1", "iprec_at_recall_0.50", "infAP"...) or a -m
 //     specification giving one value ("P.10"): trec_eval's measure,
 //     computed by metric/treceval (see ParseTrecEvalSpec for several);
+//   - "map:CONVENTION" or "map@K:CONVENTION", CONVENTION a name of
+//     metric.ParseConvention ("treceval", "minrk", "retrieved", "xgboost",
+//     "xgboost-", "tfranking"): the family's MAP under that convention
+//     ("map@10:treceval" divides by every judged relevant document, as
+//     trec_eval's map_cut_10; "map@10:minrk" is Kaggle's MAP@10);
 //   - any other name metric.ParseMetric reads (key[@k]: "ndcg@10", "mrr",
 //     "precision@5", "recall", "hits@1", "arp", "opa", "dcg@3"...), or the
 //     name Keras gives a TF-Ranking metric made without one ("ndcg_metric",
@@ -57,6 +62,9 @@ func MAPAt(k int) Measure { return Measure{Name: "map@" + strconv.Itoa(k), TopN:
 func ParseMeasure(s string) (Measure, error) {
 	raw := strings.TrimSpace(s)
 	name := strings.ToLower(raw)
+	if base, conv, ok := strings.Cut(name, ":"); ok {
+		return parseConvention(s, base, conv)
+	}
 	if name == "map" {
 		return MAP(), nil
 	}
@@ -88,6 +96,52 @@ func ParseMeasure(s string) (Measure, error) {
 		return Measure{}, fmt.Errorf("unknown measure %q: %s needs subtopic labels, which eval's inputs do not have", s, set.Kind)
 	}
 	return Measure{Name: raw, TopN: set.TopN, Family: &set}, nil
+}
+
+// parseConvention returns the family MAP measure base ("map" or "map@K")
+// under convention conv; s is the name as given.
+func parseConvention(s, base, conv string) (Measure, error) {
+	c, err := metric.ParseConvention(conv)
+	if err != nil {
+		return Measure{}, fmt.Errorf("unknown measure %q: %w", s, err)
+	}
+	set, err := metric.ParseMetric(base)
+	if err != nil || set.Kind != metric.KindMAP {
+		return Measure{}, fmt.Errorf("unknown measure %q: a convention follows map or map@K, as in map@10:treceval", s)
+	}
+	set.Convention = c
+	name := strings.ToLower(strings.TrimSpace(s))
+	set.Name = name
+	if err := set.Validate(); err != nil {
+		return Measure{}, fmt.Errorf("measure %q: %w", s, err)
+	}
+	return Measure{Name: name, TopN: set.TopN, Family: &set}, nil
+}
+
+// ParseMeasures parses the value of one -m flag of eval: a trec_eval
+// specification with parameters takes the whole value, as trec_eval's -m
+// does (P.5,10 gives P_5 and P_10); anything else is a comma-separated
+// list of measures (see ParseMeasure). Repeats are left out
+// (AppendMeasure).
+func ParseMeasures(s string) ([]Measure, error) {
+	var out []Measure
+	if list, ok, err := ParseTrecEvalSpec(strings.TrimSpace(s)); ok {
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range list {
+			out = AppendMeasure(out, m)
+		}
+		return out, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		m, err := ParseMeasure(part)
+		if err != nil {
+			return nil, err
+		}
+		out = AppendMeasure(out, m)
+	}
+	return out, nil
 }
 
 // AppendMeasure appends m to list unless list already has the same

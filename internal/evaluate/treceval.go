@@ -15,7 +15,7 @@ import (
 // This file is the seam between the engine and metric/treceval: the one
 // place where a measure of kind trec_eval is parsed (parseTrecEval,
 // ParseTrecEvalSpec) and the one place where its per-query value is
-// computed (trecJob.compute), by the same code as "rankmetrics
+// computed (trecEval.compute), by the same code as "rankmetrics
 // trec_eval".
 
 // parseTrecEval returns the measure of a trec_eval value name ("P_10",
@@ -74,22 +74,22 @@ type trecRef struct{ ev, val int }
 type trecEval struct {
 	cfg   treceval.Config
 	specs [][]string      // the -m specifications of each evaluator
-	refs  map[int]trecRef // engine spec index -> its value
-	sums  []*treceval.Summary
+	refs  map[int]trecRef // plan measure index -> its value
+	evs   []*treceval.Evaluator
 	name  string // the first trec_eval measure, to name in messages
 }
 
 // newTrecEval returns the trec_eval part of the engine for specs, or nil
 // when none of them is a trec_eval measure.
-func newTrecEval(specs []Measure, o *Options) (*trecEval, error) {
-	t := &trecEval{cfg: treceval.DefaultConfig(o.TrecEvalVersion), refs: map[int]trecRef{}}
+func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*trecEval, error) {
+	t := &trecEval{cfg: treceval.DefaultConfig(version), refs: map[int]trecRef{}}
 	var groups [][]string       // the -m specifications of each evaluator
 	inGroup := map[string]int{} // specification -> its group
 	for _, m := range specs {
 		if !m.IsTrecEval() {
 			continue
 		}
-		if o.RunOnly == Keep {
+		if runOnly == Keep {
 			return nil, fmt.Errorf("evaluate: measure %q: trec_eval evaluates no query without judgments; run-only queries cannot be kept (drop --run-only keep, or use a TF-Ranking measure)", m.Name)
 		}
 		if t.name == "" {
@@ -171,14 +171,14 @@ func (t *trecEval) build(specs []Measure, groups [][]string, inGroup map[string]
 			return fmt.Errorf("evaluate: trec_eval measures %v: %w", g, err)
 		}
 		t.specs = append(t.specs, g)
-		t.sums = append(t.sums, ev.NewSummary())
+		t.evs = append(t.evs, ev)
 	}
 	for s, m := range specs {
 		if !m.IsTrecEval() {
 			continue
 		}
 		k := inGroup[m.TrecEval]
-		v := slices.Index(t.sums[k].Evaluator().Names(), m.Name)
+		v := slices.Index(t.evs[k].Names(), m.Name)
 		if v < 0 {
 			return fmt.Errorf("evaluate: measure %q: not a value of trec_eval's %q", m.Name, m.TrecEval)
 		}
@@ -187,7 +187,7 @@ func (t *trecEval) build(specs []Measure, groups [][]string, inGroup map[string]
 	return nil
 }
 
-// has reports whether engine spec s is a trec_eval measure.
+// has reports whether plan measure s is a trec_eval measure.
 func (t *trecEval) has(s int) bool {
 	if t == nil {
 		return false
@@ -196,9 +196,9 @@ func (t *trecEval) has(s int) bool {
 	return ok
 }
 
-// trecJob holds one job's queries as trec_eval sees them, and their
+// trecBatch holds one batch's queries as trec_eval sees them, and their
 // values.
-type trecJob struct {
+type trecBatch struct {
 	evs     []*treceval.Evaluator
 	docs    []treceval.Doc
 	judged  []treceval.Judgment
@@ -206,11 +206,11 @@ type trecJob struct {
 	jEnd    []int
 	missing []bool
 	vals    [][]float64       // per evaluator, every value of every query
-	per     map[int][]float64 // per engine spec, its value per query
+	per     map[int][]float64 // per plan measure, its value per query
 	tv      treceval.TopicValues
 }
 
-func (tj *trecJob) reset() {
+func (tj *trecBatch) reset() {
 	tj.docs, tj.judged = tj.docs[:0], tj.judged[:0]
 	tj.dEnd, tj.jEnd, tj.missing = tj.dEnd[:0], tj.jEnd[:0], tj.missing[:0]
 }
@@ -222,10 +222,10 @@ var ErrNoDocIDs = errors.New("trec_eval's measures break score ties by document 
 // add appends query q: its ranked documents, and its judgments (the
 // labels of the ranked documents the qrels judge, and of the judged
 // documents the run missed).
-func (t *trecEval) add(j *job, q *runio.Query) error {
+func (t *trecEval) add(j *Batch, q *runio.Query) error {
 	name := t.name
 	if j.trec == nil {
-		j.trec = &trecJob{}
+		j.trec = &trecBatch{}
 	}
 	tj := j.trec
 	if len(j.qids) == 1 {
@@ -272,8 +272,8 @@ func (t *trecEval) add(j *job, q *runio.Query) error {
 }
 
 // compute evaluates every query of j with every evaluator and sets the
-// per-query values of the trec_eval measures in j.per.
-func (t *trecEval) compute(j *job) error {
+// per-query values of the trec_eval measures in j.all.
+func (t *trecEval) compute(j *Batch) error {
 	tj := j.trec
 	if len(tj.evs) < len(t.specs) {
 		tj.evs = make([]*treceval.Evaluator, len(t.specs))
@@ -313,13 +313,13 @@ func (t *trecEval) compute(j *job) error {
 		}
 	}
 	for s, r := range t.refs {
-		n := t.sums[r.ev].Evaluator().NumValues()
+		n := t.evs[r.ev].NumValues()
 		v := tj.per[s][:0]
 		for i := range j.qids {
 			v = append(v, tj.vals[r.ev][i*n+r.val])
 		}
 		tj.per[s] = v
-		j.per[s] = metric.PerList{Values: v}
+		j.all[s] = metric.PerList{Values: v}
 	}
 	return nil
 }
@@ -342,10 +342,19 @@ func missing908(ev *treceval.Evaluator, judged []treceval.Judgment, tv *treceval
 	}
 }
 
-// reduce adds the values of j's queries to the summaries.
-func (t *trecEval) reduce(j *job) {
-	for k, sum := range t.sums {
-		n := sum.Evaluator().NumValues()
+// newSummaries returns one empty summary per evaluator.
+func (t *trecEval) newSummaries() []*treceval.Summary {
+	out := make([]*treceval.Summary, len(t.evs))
+	for k, ev := range t.evs {
+		out[k] = ev.NewSummary()
+	}
+	return out
+}
+
+// reduce adds the values of j's queries to the summaries, in order.
+func (t *trecEval) reduce(j *Batch, sums []*treceval.Summary) {
+	for k, sum := range sums {
+		n := t.evs[k].NumValues()
 		for i := range j.qids {
 			sum.Add(&treceval.TopicValues{V: j.trec.vals[k][i*n : (i+1)*n]})
 		}
@@ -353,11 +362,24 @@ func (t *trecEval) reduce(j *job) {
 }
 
 // final sets the overall values of the trec_eval measures: trec_eval's
-// averages over the queries evaluated.
-func (t *trecEval) final(values []float64) {
+// summaries over the queries evaluated.
+func (t *trecEval) final(sums []*treceval.Summary, values []float64) {
 	for s, r := range t.refs {
 		if s < len(values) {
-			values[s] = t.sums[r.ev].Final(0, 0)[r.val]
+			values[s] = sums[r.ev].Final(0, 0)[r.val]
 		}
+	}
+}
+
+// finalExact sets the overall values of the trec_eval measures from exact
+// sums of their per-query values (weight 1 each): trec_eval's summary
+// (mean, sum, geometric mean...) of the sums rounded once.
+func (t *trecEval) finalExact(exact []metric.ExactTotals, values []float64) {
+	for s, r := range t.refs {
+		ev := t.evs[r.ev]
+		st := exact[s].State(metric.Config{})
+		sums := make([]float64, ev.NumValues())
+		sums[r.val] = st.Total
+		values[s] = ev.SummaryOf(sums, int64(st.Count)).Final(0, 0)[r.val]
 	}
 }

@@ -76,6 +76,17 @@ func (e *Evaluator) NewSummary() *Summary {
 	return &Summary{e: e, sum: make([]float64, e.nvals)}
 }
 
+// SummaryOf returns the Summary of numQ topics whose values add up to sum,
+// one per value of e in order (a copy is kept): for a caller that added
+// them another way, exactly for instance. It panics if len(sum) is not
+// e.NumValues().
+func (e *Evaluator) SummaryOf(sum []float64, numQ int64) *Summary {
+	if len(sum) != e.nvals {
+		panic("treceval: SummaryOf: wrong number of sums")
+	}
+	return &Summary{e: e, sum: slices.Clone(sum), numQ: numQ}
+}
+
 // Add adds one topic's values.
 func (s *Summary) Add(tv *TopicValues) {
 	for i, v := range tv.V {

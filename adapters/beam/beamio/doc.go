@@ -13,6 +13,9 @@
 //   - ReadTREC reads TREC qrels and run files the same way.
 //   - ReadParquet reads Parquet files with parquet-go, one file per worker,
 //     with column names and types chosen at run time.
+//   - ReadJSONL and ReadRKM1 read JSON Lines and RKM1 files, one file per
+//     worker, through the reader of `rankmetrics eval` itself (package
+//     internal/runio): its parsing, checks, limits and messages.
 //
 // Each reader returns a beam.Step: the rows, the dead letters (every
 // malformed record, with its file, offset and reason) and the counts.

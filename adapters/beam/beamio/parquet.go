@@ -66,12 +66,12 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// openParquet returns random access to a file: a local file is opened as
+// openWhole returns random access to a file: a local file is opened as
 // such; a remote or gzip-compressed one is read into memory, up to limit
 // bytes (decompressed). A file that cannot be used (over the limit, bad
 // gzip data) gives a reason for its dead letter; err is for failures to
 // open or read it, which a retry may cure.
-func openParquet(ctx context.Context, path string, limit int64) (ra io.ReaderAt, size int64, closeFn func(), reason string, err error) {
+func openWhole(ctx context.Context, path string, limit int64, format string) (ra io.ReaderAt, size int64, closeFn func(), reason string, err error) {
 	var src io.Reader
 	closeFn = func() {}
 	where := "a remote file is read into memory"
@@ -107,7 +107,7 @@ func openParquet(ctx context.Context, path string, limit int64) (ra io.ReaderAt,
 		}
 		data, err := readLimited(zr, limit)
 		if errors.Is(err, errOverLimit) {
-			return nil, 0, nil, overLimit(limit, "a gzip-compressed Parquet file is decompressed into memory"), nil
+			return nil, 0, nil, overLimit(limit, "a gzip-compressed "+format+" file is decompressed into memory"), nil
 		}
 		if err != nil {
 			return nil, 0, nil, "gzip: " + err.Error(), nil
@@ -137,7 +137,7 @@ func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 	if limit <= 0 {
 		limit = DefaultMaxInputBytes
 	}
-	ra, size, closeFn, reason, err := openParquet(ctx, path, limit)
+	ra, size, closeFn, reason, err := openWhole(ctx, path, limit, "Parquet")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

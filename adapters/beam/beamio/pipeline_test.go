@@ -144,7 +144,7 @@ func TestBitIdentityAcrossShardings(t *testing.T) {
 		}
 	}
 	if differ == 0 {
-		t.Error("shuffling changed no query's stable-ties AP: the test data has no effective ties")
+		t.Error("shuffling changed no query's stable-ties Value: the test data has no effective ties")
 	}
 	t.Logf("shuffling changed the AP of %d of %d queries", differ, len(a.perQ))
 }

@@ -19,6 +19,7 @@ func init() {
 	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&runFn{})
 	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&qrelsFn{})
 	register.DoFn5x1[context.Context, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&parquetFn{})
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(rm.Chunk), func(rm.DeadLetter), func(rm.Counts), error](&queryFileFn{})
 	register.Emitter1[rm.Chunk]()
 	register.Emitter1[rm.DeadLetter]()
 	register.Emitter1[rm.Counts]()

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -21,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
+	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
@@ -30,18 +32,23 @@ var errDeadLetters = errors.New("too many dead letters")
 const usage = `usage: rankmetrics-beam [flags] --input GLOB [--input GLOB ...]
        rankmetrics-beam [flags] --qrels GLOB --run GLOB
 
-Evaluates ranking outputs on Apache Beam: TSV, CSV or Parquet files (--input),
-or TREC qrels and run files (--qrels, --run), from any file system Beam knows.
+Evaluates ranking outputs on Apache Beam: TSV, CSV, JSON Lines, Parquet or
+RKM1 files (--input), or TREC qrels and run files (--qrels, --run), from any
+file system Beam knows.
 
-It evaluates MAP and MAP@K only today (-m map, -m map@K): not every measure of
-"rankmetrics eval" (a later release brings them all). Its options and counts
-follow "rankmetrics eval", with differences that make the result independent
-of sharding and worker count:
+It runs the evaluation of "rankmetrics eval" (the same plan, the same code):
+every measure eval's -m takes (map, map@K, ndcg@K, mrr, precision@K, ...,
+and trec_eval's values such as P_10, ndcg_cut_10, recip_rank, in trec_eval
+10.0's definitions). Its options and counts follow "rankmetrics eval", with
+differences that make the result independent of sharding and worker count;
+the result is that of "rankmetrics eval --batch 1 --accumulation exact":
 
   - every query is its own metric update (eval's --batch 1), so TF-Ranking's
-    per-update list weights do not depend on batching;
+    per-update list weights do not depend on batching: a list without
+    relevant items weighs 1;
   - sums are exact (eval's --accumulation exact) and rounded once, so the
-    result is bit-identical for any sharding, order and runner;
+    result is bit-identical for any sharding, order and runner (a trec_eval
+    measure's mean is its exact sum, rounded once, over the queries);
   - under --ties random, each query's tie order is seeded from --seed and its
     qid (eval seeds each update from its position in the input instead).
 
@@ -64,50 +71,29 @@ func (l *stringList) String() string { return strings.Join(*l, ",") }
 // Set adds one value.
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
-// measureList is the repeatable -m flag: map or map@K, comma-separated or
-// repeated.
-type measureList []int // topn per measure, metric.NoTopN for map
+// measureList is the repeatable -m flag of `rankmetrics eval`: measure
+// names, comma-separated or repeated (a trec_eval specification with
+// parameters, P.5,10, takes a whole value).
+type measureList []string
 
-func (m *measureList) String() string {
-	names := make([]string, len(*m))
-	for i, n := range *m {
-		names[i] = measureName(n)
-	}
-	return strings.Join(names, ",")
-}
+func (m *measureList) String() string { return strings.Join(*m, ",") }
 
-// Set parses one or more measure names.
+// Set parses one value of -m.
 func (m *measureList) Set(s string) error {
-	for _, part := range strings.Split(s, ",") {
-		name := strings.ToLower(strings.TrimSpace(part))
-		n := metric.NoTopN
-		if name != "map" {
-			k, ok := strings.CutPrefix(name, "map@")
-			v, err := strconv.Atoi(k)
-			if !ok || err != nil || v < 0 {
-				return fmt.Errorf("unknown measure %q (want map or map@K with K >= 0)", part)
-			}
-			n = v
-		}
+	names, err := rm.ParseMeasureNames(s)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
 		m.add(n)
 	}
 	return nil
 }
 
-func (m *measureList) add(n int) {
-	for _, x := range *m {
-		if x == n {
-			return
-		}
+func (m *measureList) add(name string) {
+	if !slices.Contains(*m, name) {
+		*m = append(*m, name)
 	}
-	*m = append(*m, n)
-}
-
-func measureName(topn int) string {
-	if topn == metric.NoTopN {
-		return "map"
-	}
-	return "map@" + strconv.Itoa(topn)
 }
 
 // options is the command line.
@@ -132,31 +118,31 @@ type options struct {
 }
 
 func (o *options) register(fs *flag.FlagSet) {
-	fs.Var(&o.inputs, "input", "`GLOB` of TSV, CSV or Parquet files to evaluate (repeatable)")
+	fs.Var(&o.inputs, "input", "`GLOB` of TSV, CSV, JSON Lines, Parquet or RKM1 files to evaluate (repeatable)")
 	fs.Var(&o.qrels, "qrels", "`GLOB` of TREC qrels files (repeatable)")
 	fs.Var(&o.runs, "run", "`GLOB` of TREC run files (repeatable)")
-	fs.StringVar(&o.inputFormat, "input-format", "auto", "format of --input: auto (from the extension), tsv, csv or parquet")
-	fs.Var(&o.measures, "m", "measure `NAME`: map or map@K; repeatable or comma-separated (default map)")
+	fs.StringVar(&o.inputFormat, "input-format", "auto", "format of --input: auto (from the extension), tsv, csv, jsonl, parquet or rkm1")
+	fs.Var(&o.measures, "m", "measure `NAME`, as rankmetrics eval -m takes it: map, map@K, ndcg@K, mrr, precision@K, ... or a trec_eval value (P_10, ndcg_cut_10, recip_rank, P.5,10); repeatable or comma-separated (default map)")
 	fs.IntVar(&o.topn, "topn", -1, "add the measure map@`N`")
 	fs.StringVar(&o.dtype, "dtype", "float32", "compute per-query values in `TYPE` float32 (TF-Ranking's) or float64")
 	fs.StringVar(&o.ties, "ties", "random", "order of equal scores: random (seeded per query), stable, pessimistic, optimistic or expected")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random tie order")
 	fs.BoolVar(&o.ragged, "ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false passes them dense, where labels < 0 are masked")
 	fs.StringVar(&o.dedupe, "dedupe", "error", "repeated (qid, doc): error (the query goes to the dead letters), first or max")
-	fs.StringVar(&o.runOnly, "run-only", "skip", "TREC queries of the run with no judgment: skip (trec_eval), or keep (AP 0)")
-	fs.StringVar(&o.qrelsOnly, "qrels-only", "skip", "judged TREC queries missing from the run: skip (trec_eval), or keep (AP 0, trec_eval -c)")
+	fs.StringVar(&o.runOnly, "run-only", "skip", "TREC queries of the run with no judgment: skip (trec_eval), or keep (value 0; not with trec_eval measures)")
+	fs.StringVar(&o.qrelsOnly, "qrels-only", "skip", "judged TREC queries missing from the run: skip (trec_eval), or keep (value 0, trec_eval -c)")
 	fs.StringVar(&o.cols.QID, "qid-col", "qid", "`NAME` of the qid column")
 	fs.StringVar(&o.cols.Label, "label-col", "label", "`NAME` of the label column")
 	fs.StringVar(&o.cols.Score, "score-col", "score", "`NAME` of the score column")
 	fs.StringVar(&o.cols.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column")
 	fs.StringVar(&o.cols.Doc, "doc-col", "doc", "`NAME` of the optional document id column (for duplicate checks)")
 	fs.StringVar(&o.output, "output", "", "write the report (JSON) to `PATH`; default: a temporary file (local runners only)")
-	fs.StringVar(&o.perQuery, "per-query", "", "write per-query values to `PATH` (measure, qid, AP, list weight; tab-separated)")
+	fs.StringVar(&o.perQuery, "per-query", "", "write per-query values to `PATH` (measure, qid, value, list weight; tab-separated)")
 	fs.StringVar(&o.deadLetters, "dead-letters", "", "write rejected rows to `PATH` (JSON lines); default: a temporary file (local runners only)")
 	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
 	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
 	fs.Int64Var(&o.maxLine, "max-line-bytes", beamio.DefaultMaxLineBytes, "longest line read, in `BYTES`; a longer line goes to the dead letters with its query")
-	fs.Int64Var(&o.maxInput, "max-input-bytes", beamio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of a file read whole (a gzipped or remote Parquet file); a larger file goes to the dead letters")
+	fs.Int64Var(&o.maxInput, "max-input-bytes", beamio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of a file read whole (a gzipped or remote Parquet, JSON Lines or RKM1 file); a larger file goes to the dead letters")
 	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
 	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
 }
@@ -165,23 +151,10 @@ func (o *options) register(fs *flag.FlagSet) {
 type plan struct {
 	o        *options
 	trec     bool
-	format   string // tsv, csv, parquet or trec
+	format   string // tsv, csv, jsonl, parquet, rkm1 or trec
 	measures []metric.Config
 	dedupe   rm.Dedupe
 	evalOpts rm.EvalOptions
-}
-
-func detectFormat(path string) (string, error) {
-	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
-	switch filepath.Ext(name) {
-	case ".tsv", ".tab":
-		return "tsv", nil
-	case ".csv":
-		return "csv", nil
-	case ".parquet", ".pq":
-		return "parquet", nil
-	}
-	return "", fmt.Errorf("cannot tell the format of %q from its extension; set --input-format (tsv, csv or parquet)", path)
 }
 
 func (o *options) plan() (*plan, error) {
@@ -190,18 +163,17 @@ func (o *options) plan() (*plan, error) {
 	case len(o.inputs) > 0 && (len(o.qrels) > 0 || len(o.runs) > 0):
 		return nil, errors.New("give either --input, or --qrels and --run, not both")
 	case len(o.inputs) > 0:
-		p.format = o.inputFormat
-		switch o.inputFormat {
-		case "auto":
-			f, err := detectFormat(o.inputs[0])
-			if err != nil {
-				return nil, err
-			}
-			p.format = f
-		case "tsv", "csv", "parquet":
-		default:
-			return nil, fmt.Errorf("--input-format %q: want auto, tsv, csv or parquet", o.inputFormat)
+		f, err := runio.ParseFormat(o.inputFormat)
+		if err == nil && f == runio.FormatAuto {
+			f, err = runio.DetectFormat(o.inputs[0])
 		}
+		if err == nil && f == runio.FormatTREC {
+			err = errors.New("TREC input is --qrels GLOB and --run GLOB")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--input-format %s: %w", o.inputFormat, err)
+		}
+		p.format = f.String()
 	case len(o.qrels) > 0 && len(o.runs) > 0:
 		p.trec, p.format = true, "trec"
 	default:
@@ -221,15 +193,18 @@ func (o *options) plan() (*plan, error) {
 	}
 	ms := append(measureList(nil), o.measures...)
 	if o.topn >= 0 {
-		ms.add(o.topn)
+		ms.add("map@" + strconv.Itoa(o.topn))
 	}
 	if len(ms) == 0 {
-		ms = measureList{metric.NoTopN}
+		ms = measureList{"map"}
 	}
 	for _, n := range ms {
 		c := cfg
-		c.Name, c.TopN = measureName(n), n
+		c.Name = n
 		p.measures = append(p.measures, c)
+	}
+	if p.measures, err = rm.Normalize(p.measures); err != nil {
+		return nil, fmt.Errorf("-m: %w", err)
 	}
 	if p.dedupe, err = rm.ParseDedupe(o.dedupe); err != nil {
 		return nil, fmt.Errorf("--dedupe: %w", err)
@@ -240,6 +215,9 @@ func (o *options) plan() (*plan, error) {
 		}
 	}
 	p.evalOpts = rm.EvalOptions{KeepRunOnly: o.runOnly == "keep", KeepQrelsOnly: o.qrelsOnly == "keep"}
+	if err := rm.CheckEvalOptions(p.measures, p.evalOpts); err != nil {
+		return nil, fmt.Errorf("--run-only keep: %w", err)
+	}
 	if o.format != "table" && o.format != "json" {
 		return nil, fmt.Errorf("--format %q: want table or json", o.format)
 	}
@@ -278,6 +256,10 @@ func (p *plan) build(s beam.Scope, paths rm.Paths) error {
 			rows = beamio.ReadDelimited(s, p.o.inputs, ',', opts)
 		case "parquet":
 			rows = beamio.ReadParquet(s, p.o.inputs, opts)
+		case "jsonl":
+			rows = beamio.ReadJSONL(s, p.o.inputs, p.dedupe, opts)
+		case "rkm1":
+			rows = beamio.ReadRKM1(s, p.o.inputs, opts)
 		}
 		upstream = []rm.Step{rows}
 		lists, err = rm.GroupChunks(s, rows.Output, p.dedupe)

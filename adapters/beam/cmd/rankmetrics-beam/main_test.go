@@ -56,10 +56,12 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"--qrels", "q"}, "nothing to read"},
 		{[]string{"--input", "a.tsv", "--run", "r"}, "not both"},
 		{[]string{"--input", "a.txt"}, `cannot tell the format of "a.txt"`},
-		{[]string{"--input", "a.tsv", "--input-format", "jsonl"}, `--input-format "jsonl"`},
+		{[]string{"--input", "a.tsv", "--input-format", "xml"}, `--input-format xml: unknown input format "xml"`},
+		{[]string{"--input", "a.qrels"}, "--input-format auto: TREC input is --qrels GLOB and --run GLOB"},
 		{[]string{"--input", "a.tsv", "--dtype", "float16"}, "--dtype"},
 		{[]string{"--input", "a.tsv", "--ties", "first"}, "--ties"},
-		{[]string{"--input", "a.tsv", "-m", "ndcg"}, `unknown measure "ndcg"`},
+		{[]string{"--input", "a.tsv", "-m", "ndgc"}, `unknown measure "ndgc"`},
+		{[]string{"--input", "a.tsv", "-m", "P_10", "--run-only", "keep"}, `--run-only keep: measure "P_10"`},
 		{[]string{"--input", "a.tsv", "--topn", "-3"}, "--topn -3"},
 		{[]string{"--input", "a.tsv", "--dedupe", "last"}, "--dedupe"},
 		{[]string{"--input", "a.tsv", "--run-only", "drop"}, `--run-only "drop"`},
@@ -294,22 +296,25 @@ func TestBinary(t *testing.T) {
 		if code != 0 && code != 2 {
 			t.Errorf("exit status %d", code)
 		}
-		if !strings.Contains(stderr, "It evaluates MAP and MAP@K only today") {
-			t.Errorf("help does not say Beam evaluates MAP only:\n%s", stderr)
+		for _, want := range []string{`It runs the evaluation of "rankmetrics eval"`, "ndcg@K", "P_10", `"rankmetrics eval --batch 1 --accumulation exact"`} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("help lacks %q:\n%s", want, stderr)
+			}
 		}
 	})
 }
 
-// TestReadmeMeasures checks that the README says Beam evaluates MAP only,
-// and that its build instructions do not write into the source tree.
+// TestReadmeMeasures checks that the README says Beam runs eval's
+// evaluation, and that its build instructions do not write into the source
+// tree.
 func TestReadmeMeasures(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	if !strings.Contains(readme, "**Beam evaluates MAP and MAP@k only today**") {
-		t.Error("README does not say Beam evaluates MAP and MAP@k only")
+	if !strings.Contains(readme, "**Beam runs the evaluation of `rankmetrics eval`**") {
+		t.Error("README does not say Beam runs the evaluation of rankmetrics eval")
 	}
 	for _, line := range strings.Split(readme, "\n") {
 		if strings.Contains(line, "go build") && !strings.Contains(line, "-o bin/") && !strings.Contains(line, `-o "$(go env GOPATH)/bin/"`) &&

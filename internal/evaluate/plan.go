@@ -1,0 +1,330 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
+)
+
+// PlanOptions configures a Plan.
+type PlanOptions struct {
+	// Config is the configuration of every TF-Ranking measure: dtype, tie
+	// policy, seed, accumulation and raggedness. Its Name and TopN are
+	// ignored (they come from each measure).
+	Config metric.Config
+	// TrecEvalVersion is the trec_eval release whose definitions the
+	// trec_eval measures follow (10.0 by default).
+	TrecEvalVersion treceval.Version
+	// RunOnly says whether queries found only in a TREC run are evaluated;
+	// the trec_eval measures refuse Keep.
+	RunOnly Policy
+}
+
+// Plan is one evaluation, whatever runs it: `rankmetrics eval` and
+// `compare` (through Run), and the Beam pipeline, one query at a time.
+// It holds the measures and how each is computed: MAP and MAP@K (the
+// metric's MeanAveragePrecision), the other TF-Ranking measures (the
+// family, grouped so that one metric.Suite ranks each list once for every
+// measure of a group) and trec_eval's measures (metric/treceval). A Batch
+// gives the per-query values and list weights of every measure, and
+// Totals adds them up; the metric API is used in plan_metric.go only.
+//
+// A Plan is read-only once made, and safe for concurrent use; its Batches
+// and Totals are not.
+type Plan struct {
+	cfg      metric.Config
+	specs    []Measure
+	reported int
+	f64      bool
+	dtypes   []metric.DType // per measure, the dtype of its values
+	// fam holds, per measure, the final settings of a family measure, or
+	// nil for MAP or MAP@K and trec_eval's; groups are the family
+	// measures that share one metric.Suite; ext says whether one of them
+	// takes the judged documents a run missed as weight-0 items (TrecEval
+	// convention).
+	fam    []*metric.Config
+	groups []group
+	ext    bool
+	// trec computes the trec_eval measures; nil when there is none.
+	trec *trecEval
+}
+
+// NewPlan returns the plan of measures (see ParseMeasure; AppendMeasure
+// leaves out repeats) under o.
+func NewPlan(measures []Measure, o PlanOptions) (*Plan, error) {
+	return newPlan(measures, len(measures), o)
+}
+
+// newPlan is NewPlan of which the first reported measures are reported
+// per query (Batch.per); the others (Run's curve) only overall.
+func newPlan(measures []Measure, reported int, o PlanOptions) (*Plan, error) {
+	if len(measures) == 0 {
+		return nil, errors.New("evaluate: no measure")
+	}
+	for _, m := range measures {
+		if m.Family == nil && m.TrecEval == "" && m.TopN < 0 && m.TopN != metric.NoTopN {
+			return nil, fmt.Errorf("evaluate: measure %q: topn %d", m.Name, m.TopN)
+		}
+	}
+	c := o.Config
+	c.TopN = metric.NoTopN
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Plan{cfg: o.Config, specs: append([]Measure(nil), measures...), reported: reported, f64: o.Config.DType == metric.Float64,
+		dtypes: measureDTypes(measures, o.Config.DType)}
+	var err error
+	if p.trec, err = newTrecEval(p.specs, o.TrecEvalVersion, o.RunOnly); err != nil {
+		return nil, err
+	}
+	if err := p.planFamily(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Measures returns the plan's measures, in order.
+func (p *Plan) Measures() []Measure { return p.specs[:p.reported:p.reported] }
+
+// DType returns the dtype of the values of measure m: the plan's for a
+// TF-Ranking measure, float64 for trec_eval's. Exact totals add a value
+// and its weight in that dtype (metric.ExactTotals.Add).
+func (p *Plan) DType(m int) metric.DType { return p.dtypes[m] }
+
+// Config returns the configuration of the plan's TF-Ranking measures.
+func (p *Plan) Config() metric.Config { return p.cfg }
+
+// NewBatch returns an empty batch of the plan.
+func (p *Plan) NewBatch() *Batch {
+	b := &Batch{p: p}
+	b.reset(0)
+	return b
+}
+
+// Add appends query q to the batch: its ranked items, and what the
+// measures need besides (the judged documents the run missed, document
+// ids for trec_eval's). It returns an error naming the query and its line
+// for what the measures cannot take (a non-finite weight; for trec_eval's
+// measures, no document ids, a non-integer label, no judgment).
+func (b *Batch) Add(q *runio.Query) error {
+	if err := b.add(q, b.p.f64, b.p.ext); err != nil {
+		return err
+	}
+	if b.p.trec != nil {
+		return b.p.trec.add(b, q)
+	}
+	return nil
+}
+
+// Len returns the number of queries of the batch.
+func (b *Batch) Len() int { return len(b.qids) }
+
+// QID returns the id of query i.
+func (b *Batch) QID(i int) string { return b.qids[i] }
+
+// Value returns the value of measure m (an index into the plan's
+// measures, or Options.Measures) for query i, once computed.
+func (b *Batch) Value(m, i int) float64 { return b.all[m].Values[i] }
+
+// Weight returns the list weight of query i for measure m: the weight of
+// its value in the measure's mean (TF-Ranking's list weight; 1 for
+// trec_eval's measures).
+func (b *Batch) Weight(m, i int) float64 {
+	if w := b.all[m].Weights; w != nil {
+		return w[i]
+	}
+	return 1
+}
+
+// Compute evaluates every measure on the batch, drawing random tie orders
+// from seed. The lists of one batch are one update of each metric, so a
+// list without relevant items weighs the mean list weight of the batch's
+// lists (TF-Ranking's rule): a batch of one query makes that weight 1,
+// whatever other queries exist, which is how the Beam pipeline and `eval
+// --batch 1` agree. Judged relevant documents the run did not rank go to
+// MAP as unranked counts: they count in the AP denominator and take no
+// rank.
+func (b *Batch) Compute(seed uint64) error {
+	if len(b.qids) == 0 {
+		return errors.New("evaluate: empty batch")
+	}
+	p := b.p
+	labels, preds, weights, err := b.tensors(p.cfg.Ragged, p.f64)
+	if err != nil {
+		return err
+	}
+	if len(b.all) < len(p.specs) {
+		b.all = make([]metric.PerList, len(p.specs))
+	}
+	if err := b.ms.compute(b, seed, labels, preds, weights); err != nil {
+		return err
+	}
+	if p.trec != nil {
+		if err := p.trec.compute(b); err != nil {
+			return err
+		}
+	}
+	b.per = b.all[:p.reported]
+	return nil
+}
+
+// Totals adds up the values of a plan's batches into the overall value of
+// each measure: one accumulator for every measure of the plan.
+//
+// Under Exact accumulation (the Beam pipeline's, eval --accumulation
+// exact) it holds, per measure, the exact sums of value × list weight and
+// of list weight (metric.ExactTotals; for trec_eval's measures the exact
+// sum of the values and their count), added list by list: the result is
+// the same to the bit for any split of the queries into batches of the
+// same lists and any order of Add and Merge. A trec_eval measure's
+// overall value is then trec_eval's summary (mean, sum, geometric mean)
+// of the sums rounded once.
+//
+// Under Sequential accumulation (eval's default, TF-Ranking's float32
+// Keras mean; trec_eval's double sums) it holds the metrics' own
+// accumulators, added batch by batch: Add and Merge must follow input
+// order.
+type Totals struct {
+	p       *Plan
+	exact   []metric.ExactTotals // per measure, under Exact accumulation
+	seq     seqTotals            // under Sequential accumulation
+	trecSeq []*treceval.Summary  // per trec_eval evaluator, Sequential
+}
+
+// NewTotals returns empty totals of the plan.
+func (p *Plan) NewTotals() (*Totals, error) {
+	t := &Totals{p: p}
+	if p.exactly() {
+		t.exact = make([]metric.ExactTotals, len(p.specs))
+		return t, nil
+	}
+	var err error
+	if t.seq, err = p.newSeqTotals(); err != nil {
+		return nil, err
+	}
+	if p.trec != nil {
+		t.trecSeq = p.trec.newSummaries()
+	}
+	return t, nil
+}
+
+// exactly reports whether the plan accumulates exactly.
+func (p *Plan) exactly() bool { return p.cfg.Accumulation == metric.Exact }
+
+// Add adds a computed batch.
+func (t *Totals) Add(b *Batch) error {
+	if b.p != t.p {
+		return errors.New("evaluate: Totals.Add: a batch of another plan")
+	}
+	if t.exact == nil {
+		if err := t.seq.add(&b.ms); err != nil {
+			return err
+		}
+		if t.trecSeq != nil {
+			t.p.trec.reduce(b, t.trecSeq)
+		}
+		return nil
+	}
+	for m, d := range t.p.dtypes {
+		for i := range b.qids {
+			t.exact[m].Add(d, b.Value(m, i), b.Weight(m, i))
+		}
+	}
+	return nil
+}
+
+// AddValue adds one query's value and list weight of measure m, as Add
+// adds them: for a pipeline that carries per-query values between
+// workers. Only exact totals take it.
+func (t *Totals) AddValue(m int, value, weight float64) error {
+	if t.exact == nil {
+		return errors.New("evaluate: Totals.AddValue needs exact accumulation")
+	}
+	if m < 0 || m >= len(t.exact) {
+		return fmt.Errorf("evaluate: Totals.AddValue: measure %d of %d", m, len(t.exact))
+	}
+	t.exact[m].Add(t.p.dtypes[m], value, weight)
+	return nil
+}
+
+// Merge adds o, exact totals of the same plan, to t: exactly, so that
+// Merge is associative and commutative. Sequential totals do not merge.
+func (t *Totals) Merge(o *Totals) error {
+	if o.p != t.p {
+		return errors.New("evaluate: Totals.Merge: totals of another plan")
+	}
+	if t.exact == nil || o.exact == nil {
+		return errors.New("evaluate: Totals.Merge needs exact accumulation")
+	}
+	for m := range t.exact {
+		t.exact[m].Merge(&o.exact[m])
+	}
+	return nil
+}
+
+// Values returns the overall value of every measure of the plan.
+func (t *Totals) Values() []float64 {
+	out := make([]float64, len(t.p.specs))
+	if t.exact == nil {
+		t.seq.results(t.p, out)
+		if t.trecSeq != nil {
+			t.p.trec.final(t.trecSeq, out)
+		}
+		return out
+	}
+	for m := range t.exact {
+		out[m] = t.exact[m].Result()
+	}
+	if t.p.trec != nil {
+		t.p.trec.finalExact(t.exact, out)
+	}
+	return out
+}
+
+// States returns the exact sums of every measure as metric states, the
+// wire form of exact totals (State.Config names the measure); SetStates
+// reads them back.
+func (t *Totals) States() ([]metric.State, error) {
+	if t.exact == nil {
+		return nil, errors.New("evaluate: Totals.States needs exact accumulation")
+	}
+	out := make([]metric.State, len(t.exact))
+	for m := range t.exact {
+		c := t.p.cfg
+		c.Name, c.TopN = t.p.specs[m].Name, t.p.specs[m].TopN
+		out[m] = t.exact[m].State(c)
+	}
+	return out, nil
+}
+
+// SetStates replaces exact totals with states States returned.
+func (t *Totals) SetStates(states []metric.State) error {
+	if t.exact == nil {
+		return errors.New("evaluate: Totals.SetStates needs exact accumulation")
+	}
+	if len(states) != len(t.exact) {
+		return fmt.Errorf("evaluate: %d states for %d measures", len(states), len(t.exact))
+	}
+	for m, s := range states {
+		if err := t.exact[m].SetState(s); err != nil {
+			return fmt.Errorf("evaluate: measure %q: %w", t.p.specs[m].Name, err)
+		}
+	}
+	return nil
+}
+
+// measureDTypes returns the dtype each measure's value was computed in:
+// the plan's, float64 for trec_eval's.
+func measureDTypes(specs []Measure, d metric.DType) []metric.DType {
+	out := make([]metric.DType, len(specs))
+	for m, s := range specs {
+		out[m] = d
+		if s.IsTrecEval() {
+			out[m] = metric.Float64
+		}
+	}
+	return out
+}
