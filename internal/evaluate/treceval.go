@@ -187,15 +187,6 @@ func (t *trecEval) build(specs []Measure, groups [][]string, inGroup map[string]
 	return nil
 }
 
-// has reports whether plan measure s is a trec_eval measure.
-func (t *trecEval) has(s int) bool {
-	if t == nil {
-		return false
-	}
-	_, ok := t.refs[s]
-	return ok
-}
-
 // trecBatch holds one batch's queries as trec_eval sees them, and their
 // values.
 type trecBatch struct {
