@@ -164,6 +164,11 @@ func (s *Suite) Result(name string) (float64, bool) {
 // Reset forgets every batch and restarts the tie-break generator.
 func (s *Suite) Reset() { s.f.Reset() }
 
+// Reseed restarts the tie-break generator from seed, which becomes the
+// seed of every metric of the suite; the totals are kept. A reset suite
+// reseeded with seed draws as a new suite of that seed does.
+func (s *Suite) Reseed(seed uint64) { s.f.Reseed(seed) }
+
 // State returns a copy of every metric's accumulator, in order.
 func (s *Suite) State() []State {
 	f := &s.f

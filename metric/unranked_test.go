@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,5 +182,40 @@ func TestSuiteUnrankedAllocs(t *testing.T) {
 	step()
 	if n := testing.AllocsPerRun(20, step); n > 0 {
 		t.Errorf("%v allocations per update", n)
+	}
+}
+
+// TestSuiteReseed checks that a used suite, reset and reseeded, draws as a
+// new suite of that seed under Random ties.
+func TestSuiteReseed(t *testing.T) {
+	labels := lists(t, [][]float64{{1, 0, 1, 0, 2, 0}, {0, 1, 0, 1, 0, 1}}, false, false)
+	preds := lists(t, [][]float64{{1, 1, 1, 1, 1, 1}, {2, 2, 2, 1, 1, 1}}, false, false)
+	names := []string{"map", "ndcg@3", "mrr"}
+	run := func(s *Suite) [][]float64 {
+		var out [][]float64
+		for range 10 {
+			pl := make([]PerList, len(names))
+			if err := s.UpdatePerList(pl, labels, preds, tensor.Weights{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pl {
+				out = append(out, p.Values)
+			}
+		}
+		return out
+	}
+	fresh, _ := NewSuite(names, WithSeed(77))
+	used, _ := NewSuite(names, WithSeed(1))
+	run(used)
+	used.Reset()
+	used.Reseed(77)
+	a, b := run(fresh), run(used)
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("update %d: reseeded %v, fresh %v", i, b[i], a[i])
+		}
+	}
+	if used.Configs()[2].Seed != 77 {
+		t.Errorf("seed %d after Reseed(77)", used.Configs()[2].Seed)
 	}
 }

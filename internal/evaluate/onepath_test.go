@@ -162,43 +162,49 @@ func TestPlanSharedSuiteEqualsAlone(t *testing.T) {
 }
 
 // TestBatchUnrankedAllocs checks that a steady-state batch of TREC
-// queries with missed relevant documents, whose map, map@5 and ndcg@5
-// share one Suite, allocates nothing.
+// queries with missed relevant documents allocates nothing: under Stable
+// ties map, map@5 and ndcg@5 share one Suite; under Random map and map@5
+// have one each, reseeded for every update.
 func TestBatchUnrankedAllocs(t *testing.T) {
 	qrels, runText, _ := randomTREC(23, 40, 5)
 	qs := planQueries(t, qrels, runText)
-	cfg := metric.DefaultConfig(metric.KindMAP)
-	cfg.Ties, cfg.Ragged, cfg.Accumulation = metric.Stable, true, metric.Exact
-	p, err := NewPlan([]Measure{MAP(), MAPAt(5), {Name: "ndcg@5", TopN: 5, Family: &metric.Config{Kind: metric.KindNDCG, TopN: 5}}}, PlanOptions{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(p.groups) != 1 {
-		t.Fatalf("%d groups, want 1", len(p.groups))
-	}
-	b := p.NewBatch()
-	tt, _ := p.NewTotals()
-	step := func() {
-		for lo := 0; lo < len(qs); lo += 8 {
-			b.Reset()
-			for i := lo; i < min(lo+8, len(qs)); i++ {
-				if err := b.Add(&qs[i]); err != nil {
+	for _, tc := range []struct {
+		ties   metric.TiePolicy
+		groups int
+	}{{metric.Stable, 1}, {metric.Random, 3}} {
+		cfg := metric.DefaultConfig(metric.KindMAP)
+		cfg.Ties, cfg.Ragged, cfg.Accumulation = tc.ties, true, metric.Exact
+		p, err := NewPlan([]Measure{MAP(), MAPAt(5), {Name: "ndcg@5", TopN: 5, Family: &metric.Config{Kind: metric.KindNDCG, TopN: 5}}}, PlanOptions{Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.groups) != tc.groups {
+			t.Fatalf("%s: %d groups, want %d", tc.ties, len(p.groups), tc.groups)
+		}
+		b := p.NewBatch()
+		tt, _ := p.NewTotals()
+		step := func() {
+			for lo := 0; lo < len(qs); lo += 8 {
+				b.Reset()
+				for i := lo; i < min(lo+8, len(qs)); i++ {
+					if err := b.Add(&qs[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := b.Compute(batchSeed(4, lo)); err != nil {
+					t.Fatal(err)
+				}
+				if err := tt.Add(b); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := b.Compute(1); err != nil {
-				t.Fatal(err)
-			}
-			if err := tt.Add(b); err != nil {
-				t.Fatal(err)
-			}
 		}
-	}
-	step()
-	if !b.anyUnranked {
-		t.Fatal("no missed relevant document")
-	}
-	if n := testing.AllocsPerRun(5, step); n > 0 {
-		t.Errorf("%v allocations per pass", n)
+		step()
+		if !b.anyUnranked {
+			t.Fatal("no missed relevant document")
+		}
+		if n := testing.AllocsPerRun(5, step); n > 0 {
+			t.Errorf("%s: %v allocations per pass", tc.ties, n)
+		}
 	}
 }

@@ -127,23 +127,22 @@ func (bm *batchMetrics) compute(b *Batch, seed uint64, labels, preds tensor.List
 
 // computeGroup runs group g on one batch, with the unranked counts of its
 // lists when not nil, writing its measures' per-list values into
-// bm.gper[g]. The suite is reused across updates unless ties are random:
-// then each update gets a suite seeded with the update's seed, so draws do
-// not depend on the worker.
+// bm.gper[g]. The suite is made once and reset for each update; under
+// random ties it is reseeded with the update's seed, so draws do not
+// depend on the worker.
 func (bm *batchMetrics) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights, unranked []int) error {
 	m := bm.suites[g]
-	if m == nil || gr.ties == metric.Random {
-		sets := append([]metric.Config(nil), gr.sets...)
-		for i := range sets {
-			sets[i].Seed = seed
-		}
+	if m == nil {
 		var err error
-		if m, err = metric.NewSuiteOf(sets...); err != nil {
+		if m, err = metric.NewSuiteOf(gr.sets...); err != nil {
 			return err
 		}
 		bm.suites[g] = m
 	} else {
 		m.Reset()
+	}
+	if gr.ties == metric.Random {
+		m.Reseed(seed)
 	}
 	if len(bm.gper[g]) != len(gr.sets) {
 		bm.gper[g] = make([]metric.PerList, len(gr.sets))
