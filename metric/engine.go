@@ -29,7 +29,10 @@ type family struct {
 	// the kernels' MAP specialisation (mapBatch) ranks only its relevant
 	// items, and also takes unranked relevant items.
 	mapOnly bool
-	acc     []meanAcc
+	// unr holds the indexes of the metrics that count unranked relevant
+	// items: each MAP of the TFRanking convention whose empty lists score 0.
+	unr []int
+	acc []meanAcc
 }
 
 // init configures f for sets, which must be able to share a ranking.
@@ -40,7 +43,13 @@ func (f *family) init(sets []Config) error {
 	}
 	f.sets, f.plan = sets, p
 	s := &sets[0]
-	f.mapOnly = len(sets) == 1 && s.Kind == KindMAP && s.Convention == TFRanking && s.Empty.resolve(s.Convention) == EmptyZero
+	f.mapOnly = len(sets) == 1 && countsUnranked(s)
+	f.unr = f.unr[:0]
+	for j := range sets {
+		if countsUnranked(&sets[j]) {
+			f.unr = append(f.unr, j)
+		}
+	}
 	f.acc = make([]meanAcc, len(sets))
 	f.rng = rand.New(&f.pcg)
 	f.Reset()
@@ -128,11 +137,20 @@ func checkUnitWeights(s *Config, w tensor.Lists) error {
 	return nil
 }
 
+// countsUnranked reports whether the metric of s counts unranked relevant
+// items: MAP of the TFRanking convention whose empty lists score 0.
+func countsUnranked(s *Config) bool {
+	return s.Kind == KindMAP && s.Convention == TFRanking && s.Empty.resolve(s.Convention) == EmptyZero
+}
+
 // checkUnranked returns an error when unranked does not fit the batch of
 // bsz lists or the metric.
 func (f *family) checkUnranked(unranked []int, bsz int, weights tensor.Weights) error {
-	if !f.mapOnly {
+	if len(f.unr) == 0 {
 		return fmt.Errorf("metric: %s: unranked relevant items are counted by MAP of the tfranking convention alone: %w", f.sets[0].Name, ErrConfig)
+	}
+	if !f.mapOnly && f.sets[0].Ties == Random {
+		return fmt.Errorf("metric: %s: under random ties only a MAP made alone takes unranked relevant items (the other metrics would not share its draws): %w", f.sets[0].Name, ErrConfig)
 	}
 	if len(unranked) != bsz {
 		return fmt.Errorf("metric: unranked has %d counts but labels have %d lists: %w", len(unranked), bsz, tensor.ErrShape)
@@ -175,8 +193,14 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 		err = f.ws32.divBatch(labels, predictions, weights, &f.plan, f.rng)
 	case s.DType == Float64:
 		err = f.ws64.batch(labels, predictions, weights, &f.plan, f.rng)
+		if err == nil && unranked != nil {
+			err = f.ws64.unrankedMAP(f.unr, labels, predictions, weights, unranked, &f.plan)
+		}
 	default:
 		err = f.ws32.batch(labels, predictions, weights, &f.plan, f.rng)
+		if err == nil && unranked != nil {
+			err = f.ws32.unrankedMAP(f.unr, labels, predictions, weights, unranked, &f.plan)
+		}
 	}
 	if err != nil {
 		f.pcg = saved
@@ -239,7 +263,8 @@ func (f *family) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, w
 // weight (1 without weights), and take no rank, as trec_eval counts them.
 // With per-item weights, unranked must be nil. Only MAP of the TFRanking
 // convention whose empty lists score 0 takes unranked items; TF-Ranking has
-// no such items, and a nil unranked is exactly UpdatePerList.
+// no such items, and a nil unranked is exactly UpdatePerList. (Suite's
+// UpdateUnranked serves several metrics.)
 func (f *family) UpdateUnranked(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

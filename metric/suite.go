@@ -116,20 +116,7 @@ func (s *Suite) Update(labels, predictions tensor.Lists, weights tensor.Weights)
 // and list weights into dst, which must be nil or hold one PerList per
 // metric, whose slices it reuses when they are large enough.
 func (s *Suite) UpdatePerList(dst []PerList, labels, predictions tensor.Lists, weights tensor.Weights) error {
-	if dst != nil && len(dst) != len(s.f.sets) {
-		return fmt.Errorf("metric: Suite.UpdatePerList: %d PerLists for %d metrics: %w", len(dst), len(s.f.sets), ErrConfig)
-	}
-	f := &s.f
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights, nil); err != nil {
-		return err
-	}
-	f.accumulate(labels.Len())
-	for j := range dst {
-		f.perList(j, &dst[j], labels.Len())
-	}
-	return nil
+	return s.UpdateUnranked(dst, labels, predictions, weights, nil)
 }
 
 // Compute returns each metric's per-list values and list weights of one
@@ -177,6 +164,11 @@ func (s *Suite) Result(name string) (float64, bool) {
 // Reset forgets every batch and restarts the tie-break generator.
 func (s *Suite) Reset() { s.f.Reset() }
 
+// Reseed restarts the tie-break generator from seed, which becomes the
+// seed of every metric of the suite; the totals are kept. A reset suite
+// reseeded with seed draws as a new suite of that seed does.
+func (s *Suite) Reseed(seed uint64) { s.f.Reseed(seed) }
+
 // State returns a copy of every metric's accumulator, in order.
 func (s *Suite) State() []State {
 	f := &s.f
@@ -199,4 +191,31 @@ func (s *Suite) Merge(others ...*Suite) error {
 		}
 	}
 	return s.f.merge(fs)
+}
+
+// UpdateUnranked is UpdatePerList for lists some of whose relevant items
+// were not ranked at all, as when a TREC run leaves out documents the qrels
+// judge relevant; unranked[b] is the number of such items of list b. Each
+// MAP of the suite of the TFRanking convention whose empty lists score 0
+// counts them as MeanAveragePrecision.UpdateUnranked does (in its AP
+// denominator and list weight), with the value that MAP made alone would
+// give; the other metrics read the ranked lists alone. The suite needs such
+// a MAP, and unranked must be nil with per-item weights. Under the Random
+// tie policy only a suite of that one MAP takes unranked counts, as its
+// draws are then its own. A nil unranked is exactly UpdatePerList.
+func (s *Suite) UpdateUnranked(dst []PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
+	if dst != nil && len(dst) != len(s.f.sets) {
+		return fmt.Errorf("metric: Suite.UpdatePerList: %d PerLists for %d metrics: %w", len(dst), len(s.f.sets), ErrConfig)
+	}
+	f := &s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+		return err
+	}
+	f.accumulate(labels.Len())
+	for j := range dst {
+		f.perList(j, &dst[j], labels.Len())
+	}
+	return nil
 }

@@ -27,16 +27,17 @@
 // # TREC specifics
 //
 // Judged relevant documents that a run does not rank
-// ([runio.Query.UnrankedLabels]) reach the metric as unranked counts
-// (metric.MeanAveragePrecision.UpdateUnranked): they count in the AP
-// denominator and take no rank, as in trec_eval and in TF-Ranking's
-// whole-list denominator. A family measure under the TrecEval convention
-// (a Measure built with those settings; no name selects it) gets them as
-// items of weight 0, ranked below every retrieved document, which that
-// convention counts in the denominator only. The other family measures do
-// not see them. Family measures follow [metric.Config.Ties]; those with
-// the same tie policy and the same lists share one [metric.Suite], so one
-// ranking of each list serves them all. Queries found only in the run or
+// ([runio.Query.UnrankedLabels]) reach map and map@K as unranked counts
+// ([metric.Suite.UpdateUnranked]): they count in the AP denominator and
+// take no rank, as in trec_eval and in TF-Ranking's whole-list
+// denominator. A family measure under the TrecEval convention
+// ("map:treceval") gets them as items of weight 0, ranked below every
+// retrieved document, which that convention counts in the denominator
+// only. The other family measures do not see them. TF-Ranking measures
+// follow [metric.Config.Ties]; those with the same tie policy and the same
+// lists share one [metric.Suite], so one ranking of each list serves them
+// all, but under the Random policy map and map@K draw their own tie
+// orders, each in a Suite of its own. Queries found only in the run or
 // only in the
 // qrels are skipped or kept as [Options.RunOnly] and [Options.QrelsOnly]
 // say, and counted either way in the [Result].

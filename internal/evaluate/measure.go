@@ -8,8 +8,9 @@ import (
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
-// Measure is one measure: MAP over the whole list (TopN is
-// metric.NoTopN) or MAP@TopN on the MAP path, a metric of the family
+// Measure is one measure: map, TF-Ranking's MAP over the whole list (TopN
+// is metric.NoTopN), or map@TopN, which count the judged relevant
+// documents a TREC run missed; a metric of the family
 // (Family is set), or a trec_eval measure (TrecEval is set).
 type Measure struct {
 	// Name is the measure's name: "map", "map@K", the name the user gave
@@ -38,8 +39,9 @@ func MAP() Measure { return Measure{Name: "map", TopN: metric.NoTopN} }
 func MAPAt(k int) Measure { return Measure{Name: "map@" + strconv.Itoa(k), TopN: k} }
 
 // ParseMeasure parses a measure name, with surrounding spaces:
-//   - "map" or "map@K" with K >= 0, in any case: TF-Ranking's MAP on the
-//     MAP path;
+//   - "map" or "map@K" with K >= 0, in any case: TF-Ranking's MAP,
+//     counting in its denominator the judged relevant documents a TREC run
+//     did not rank;
 //   - "ndcg", and any other value name trec_eval prints per topic ("P_10",
 //     "recall_100", "ndcg_cut_10", "map_cut_10", "recip_rank", "bpref",
 //     "Rprec", "success_1", "iprec_at_recall_0.50", "infAP"...) or a -m
@@ -145,22 +147,22 @@ func ParseMeasures(s string) ([]Measure, error) {
 }
 
 // AppendMeasure appends m to list unless list already has the same
-// measure: a MAP-path measure with the same TopN, or a family or trec_eval
+// measure: map or map@K with the same TopN, or a family or trec_eval
 // measure with the same name.
 func AppendMeasure(list []Measure, m Measure) []Measure {
 	for _, x := range list {
-		if (m.mapPath() && x.mapPath() && x.TopN == m.TopN) || (!m.mapPath() && !x.mapPath() && x.Name == m.Name) {
+		if (m.isMAP() && x.isMAP() && x.TopN == m.TopN) || (!m.isMAP() && !x.isMAP() && x.Name == m.Name) {
 			return list
 		}
 	}
 	return append(list, m)
 }
 
-// index returns the index in list of the MAP-path measure with TopN topn,
+// index returns the index in list of map (topn metric.NoTopN) or map@topn,
 // or -1.
 func index(list []Measure, topn int) int {
 	for i, x := range list {
-		if x.mapPath() && x.TopN == topn {
+		if x.isMAP() && x.TopN == topn {
 			return i
 		}
 	}

@@ -25,12 +25,19 @@ type PlanOptions struct {
 
 // Plan is one evaluation, whatever runs it: `rankmetrics eval` and
 // `compare` (through Run), and the Beam pipeline, one query at a time.
-// It holds the measures and how each is computed: MAP and MAP@K (the
-// metric's MeanAveragePrecision), the other TF-Ranking measures (the
-// family, grouped so that one metric.Suite ranks each list once for every
-// measure of a group) and trec_eval's measures (metric/treceval). A Batch
-// gives the per-query values and list weights of every measure, and
-// Totals adds them up; the metric API is used in plan_metric.go only.
+// It holds the measures and how each is computed: the TF-Ranking measures
+// (map and map@K, which count the judged relevant documents a run missed,
+// and the other metrics of the family), grouped so that one metric.Suite
+// ranks each list once for every measure of a group, and trec_eval's
+// measures (metric/treceval). Under every tie policy but Random, one
+// Suite serves every TF-Ranking measure (but the family's MAP of the
+// tfranking convention, which must not count the missed documents, and
+// of the treceval convention, on lists that carry them); under Random,
+// map and map@K each draw their own tie orders, as MeanAveragePrecision
+// made alone does, so that their values do not depend on the other
+// measures. A Batch gives the per-query values and list weights of every
+// measure, and Totals adds them up; the metric API is used in
+// plan_metric.go only.
 //
 // A Plan is read-only once made, and safe for concurrent use; its Batches
 // and Totals are not.
@@ -40,12 +47,9 @@ type Plan struct {
 	reported int
 	f64      bool
 	dtypes   []metric.DType // per measure, the dtype of its values
-	// fam holds, per measure, the final settings of a family measure, or
-	// nil for MAP or MAP@K and trec_eval's; groups are the family
-	// measures that share one metric.Suite; ext says whether one of them
-	// takes the judged documents a run missed as weight-0 items (TrecEval
-	// convention).
-	fam    []*metric.Config
+	// groups are the TF-Ranking measures that share one metric.Suite; ext
+	// says whether one of them takes the judged documents a run missed as
+	// weight-0 items (TrecEval convention).
 	groups []group
 	ext    bool
 	// trec computes the trec_eval measures; nil when there is none.

@@ -11,80 +11,67 @@ import (
 // measures, the metrics a Batch updates, and the Sequential totals. The
 // rest of the package sees measures, per-list values and list weights.
 
-// group is family measures computed by one metric.Suite, from one ranking
-// of each list.
+// group is TF-Ranking measures computed by one metric.Suite, from one
+// ranking of each list.
 type group struct {
 	specs []int // indexes into Plan.specs
 	sets  []metric.Config
 	ext   bool // the lists carry the missed judged documents
 	ties  metric.TiePolicy
+	// unranked says whether the group holds map or map@K, which count the
+	// judged relevant documents the run did not rank (Suite.UpdateUnranked);
+	// plainMAP whether it holds a family MAP that would count them too
+	// (map:tfranking), which must not; solo whether it takes no other
+	// measure.
+	unranked, plainMAP, solo bool
 }
 
-// planFamily sets the settings of the family measures and groups them.
+// planFamily sets the settings of the TF-Ranking measures and groups them.
 func (p *Plan) planFamily() error {
-	p.fam = make([]*metric.Config, len(p.specs))
 	for i, m := range p.specs {
-		if m.Family == nil {
+		if m.IsTrecEval() {
 			continue
 		}
 		s := familyConfig(m, p.cfg)
 		if err := s.Validate(); err != nil {
 			return fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
 		}
-		p.fam[i] = &s
-		ext := s.Kind == metric.KindMAP && s.Convention == metric.TrecEval
+		ext := m.Family != nil && s.Kind == metric.KindMAP && s.Convention == metric.TrecEval
 		p.ext = p.ext || ext
-		p.addToGroup(i, s, ext)
+		p.addToGroup(i, s, ext, m.Family == nil)
 	}
 	return nil
 }
 
-// mapPath reports whether measure s is MAP or MAP@K of the metric's
-// MeanAveragePrecision.
-func (p *Plan) mapPath(s int) bool { return p.fam[s] == nil && !p.trec.has(s) }
-
-// mapConfig returns the configuration of MAP-path measure s: TF-Ranking's
-// MAP with the plan's dtype, raggedness, accumulation, seed and tie
-// policy.
-func (p *Plan) mapConfig(s int) metric.Config {
-	c := metric.DefaultConfig(metric.KindMAP)
-	c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties = p.cfg.DType, p.cfg.Ragged, p.cfg.Accumulation, p.cfg.Seed, p.cfg.Ties
-	c.Name, c.TopN = p.specs[s].Name, p.specs[s].TopN
-	return c
-}
-
-// newMAP returns the MAP metric of configuration cfg, which UpdateUnranked
-// and Reseed serve.
-func newMAP(cfg metric.Config) (*metric.MeanAveragePrecision, error) {
-	m, err := metric.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	mp, ok := m.(*metric.MeanAveragePrecision)
-	if !ok {
-		return nil, fmt.Errorf("evaluate: measure %s is %s, not map: %w", cfg.Name, cfg.Kind, metric.ErrConfig)
-	}
-	return mp, nil
-}
-
-// familyConfig returns the configuration of family measure m under the run's
-// configuration c: c's dtype, raggedness, accumulation, seed and tie
-// policy.
+// familyConfig returns the configuration of TF-Ranking measure m under
+// the run's configuration c: c's dtype, raggedness, accumulation, seed
+// and tie policy; map and map@K are TF-Ranking's MAP.
 func familyConfig(m Measure, c metric.Config) metric.Config {
-	s := *m.Family
+	var s metric.Config
+	if m.Family != nil {
+		s = *m.Family
+	} else {
+		s = metric.DefaultConfig(metric.KindMAP)
+		s.TopN = m.TopN
+	}
 	s.Name = m.Name
 	s.DType, s.Ragged, s.Accumulation, s.Seed, s.Ties = c.DType, c.Ragged, c.Accumulation, c.Seed, c.Ties
 	return s
 }
 
-// addToGroup puts family spec i, with settings s, in the first group it
-// can share a ranking with: the same tie policy, the same lists (with or
-// without the missed judged documents), and a distinct name; or in a new
-// group.
-func (p *Plan) addToGroup(i int, s metric.Config, ext bool) {
+// addToGroup puts TF-Ranking measure i, with settings s, in the first
+// group it can share a ranking with: the same tie policy, the same lists
+// (with or without the missed judged documents), a distinct name, and
+// unranked counts only for map and map@K (unranked); or in a new group.
+// Under random ties map and map@K make groups of their own, drawing their
+// own tie orders as MeanAveragePrecision does: a shared order would change
+// their values.
+func (p *Plan) addToGroup(i int, s metric.Config, ext, unranked bool) {
+	solo := unranked && s.Ties == metric.Random
+	plainMAP := !unranked && s.Kind == metric.KindMAP && s.Convention == metric.TFRanking
 	for g := range p.groups {
 		gr := &p.groups[g]
-		if gr.ext != ext || gr.ties != s.Ties {
+		if solo || gr.solo || gr.ext != ext || gr.ties != s.Ties || unranked && gr.plainMAP || plainMAP && gr.unranked {
 			continue
 		}
 		dup := false
@@ -93,17 +80,16 @@ func (p *Plan) addToGroup(i int, s metric.Config, ext bool) {
 		}
 		if !dup {
 			gr.specs, gr.sets = append(gr.specs, i), append(gr.sets, s)
+			gr.unranked, gr.plainMAP = gr.unranked || unranked, gr.plainMAP || plainMAP
 			return
 		}
 	}
-	p.groups = append(p.groups, group{specs: []int{i}, sets: []metric.Config{s}, ext: ext, ties: s.Ties})
+	p.groups = append(p.groups, group{specs: []int{i}, sets: []metric.Config{s}, ext: ext, ties: s.Ties, unranked: unranked, plainMAP: plainMAP, solo: solo})
 }
 
 // batchMetrics are the metrics one Batch updates, made once and reused:
-// per MAP-path measure its MeanAveragePrecision, per family group its
-// Suite and the group's per-list values.
+// per group its Suite and the group's per-list values.
 type batchMetrics struct {
-	maps   []*metric.MeanAveragePrecision
 	suites []*metric.Suite
 	gper   [][]metric.PerList
 }
@@ -112,8 +98,7 @@ type batchMetrics struct {
 // update seeded with seed, writing the values into b.all.
 func (bm *batchMetrics) compute(b *Batch, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
 	p := b.p
-	if len(bm.maps) < len(p.specs) {
-		bm.maps = make([]*metric.MeanAveragePrecision, len(p.specs))
+	if len(bm.suites) < len(p.groups) {
 		bm.suites = make([]*metric.Suite, len(p.groups))
 		bm.gper = make([][]metric.PerList, len(p.groups))
 	}
@@ -126,74 +111,54 @@ func (bm *batchMetrics) compute(b *Batch, seed uint64, labels, preds tensor.List
 				return err
 			}
 		}
-		if err := bm.computeGroup(g, gr, seed, l, pr, w); err != nil {
+		var unranked []int
+		if gr.unranked && b.anyUnranked {
+			unranked = b.unranked
+		}
+		if err := bm.computeGroup(g, gr, seed, l, pr, w, unranked); err != nil {
 			return fmt.Errorf("queries %q to %q: measure %q: %w", b.qids[0], b.qids[len(b.qids)-1], p.specs[gr.specs[0]].Name, err)
 		}
 		for k, s := range gr.specs {
 			b.all[s] = bm.gper[g][k]
 		}
 	}
-	var unranked []int
-	if b.anyUnranked {
-		unranked = b.unranked
-	}
-	for s := range p.specs {
-		if !p.mapPath(s) {
-			continue
-		}
-		m := bm.maps[s]
-		if m == nil {
-			var err error
-			if m, err = newMAP(p.mapConfig(s)); err != nil {
-				return err
-			}
-			bm.maps[s] = m
-		}
-		m.Reset()
-		m.Reseed(seed)
-		if err := m.UpdateUnranked(&b.all[s], labels, preds, weights, unranked); err != nil {
-			return fmt.Errorf("queries %q to %q: %w", b.qids[0], b.qids[len(b.qids)-1], err)
-		}
-	}
 	return nil
 }
 
-// computeGroup runs family group g on one batch, writing its measures'
-// per-list values into bm.gper[g]. The suite is reused across updates
-// unless ties are random: then each update gets a suite seeded with the
-// update's seed, so draws do not depend on the worker.
-func (bm *batchMetrics) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights) error {
+// computeGroup runs group g on one batch, with the unranked counts of its
+// lists when not nil, writing its measures' per-list values into
+// bm.gper[g]. The suite is made once and reset for each update; under
+// random ties it is reseeded with the update's seed, so draws do not
+// depend on the worker.
+func (bm *batchMetrics) computeGroup(g int, gr *group, seed uint64, labels, preds tensor.Lists, weights tensor.Weights, unranked []int) error {
 	m := bm.suites[g]
-	if m == nil || gr.ties == metric.Random {
-		sets := append([]metric.Config(nil), gr.sets...)
-		for i := range sets {
-			sets[i].Seed = seed
-		}
+	if m == nil {
 		var err error
-		if m, err = metric.NewSuiteOf(sets...); err != nil {
+		if m, err = metric.NewSuiteOf(gr.sets...); err != nil {
 			return err
 		}
 		bm.suites[g] = m
 	} else {
 		m.Reset()
 	}
+	if gr.ties == metric.Random {
+		m.Reseed(seed)
+	}
 	if len(bm.gper[g]) != len(gr.sets) {
 		bm.gper[g] = make([]metric.PerList, len(gr.sets))
 	}
-	return m.UpdatePerList(bm.gper[g], labels, preds, weights)
+	return m.UpdateUnranked(bm.gper[g], labels, preds, weights, unranked)
 }
 
-// seqTotals are the Sequential totals of the TF-Ranking measures: the
-// metrics' own accumulators, to which each batch's metrics are merged in
-// input order.
+// seqTotals are the Sequential totals of the TF-Ranking measures: per
+// group a Suite, to which each batch's suites are merged in input order.
 type seqTotals struct {
-	maps   []*metric.MeanAveragePrecision
 	suites []*metric.Suite
 }
 
 // newSeqTotals returns empty Sequential totals of p.
 func (p *Plan) newSeqTotals() (seqTotals, error) {
-	t := seqTotals{maps: make([]*metric.MeanAveragePrecision, len(p.specs)), suites: make([]*metric.Suite, len(p.groups))}
+	t := seqTotals{suites: make([]*metric.Suite, len(p.groups))}
 	for g := range p.groups {
 		m, err := metric.NewSuiteOf(p.groups[g].sets...)
 		if err != nil {
@@ -201,29 +166,11 @@ func (p *Plan) newSeqTotals() (seqTotals, error) {
 		}
 		t.suites[g] = m
 	}
-	for s := range p.specs {
-		if !p.mapPath(s) {
-			continue
-		}
-		m, err := newMAP(p.mapConfig(s))
-		if err != nil {
-			return t, err
-		}
-		t.maps[s] = m
-	}
 	return t, nil
 }
 
-// add merges the metrics of one computed batch.
+// add merges the suites of one computed batch.
 func (t *seqTotals) add(bm *batchMetrics) error {
-	for s, m := range t.maps {
-		if m == nil {
-			continue
-		}
-		if err := m.Merge(bm.maps[s]); err != nil {
-			return err
-		}
-	}
 	for g, m := range t.suites {
 		if err := m.Merge(bm.suites[g]); err != nil {
 			return err
@@ -234,11 +181,6 @@ func (t *seqTotals) add(bm *batchMetrics) error {
 
 // results sets the overall values of the TF-Ranking measures in out.
 func (t *seqTotals) results(p *Plan, out []float64) {
-	for s, m := range t.maps {
-		if m != nil {
-			out[s] = m.Result()
-		}
-	}
 	for g, m := range t.suites {
 		for k, sc := range m.Results() {
 			out[p.groups[g].specs[k]] = sc.Value

@@ -64,8 +64,8 @@ func ParseTrecEvalSpec(s string) (list []Measure, ok bool, err error) {
 // IsTrecEval reports whether m is computed by metric/treceval.
 func (m Measure) IsTrecEval() bool { return m.TrecEval != "" }
 
-// mapPath reports whether m is on the MAP path (map or map@K).
-func (m Measure) mapPath() bool { return m.Family == nil && m.TrecEval == "" }
+// isMAP reports whether m is map or map@K.
+func (m Measure) isMAP() bool { return m.Family == nil && m.TrecEval == "" }
 
 // trecRef locates one engine measure among the trec_eval evaluators.
 type trecRef struct{ ev, val int }
@@ -185,15 +185,6 @@ func (t *trecEval) build(specs []Measure, groups [][]string, inGroup map[string]
 		t.refs[s] = trecRef{k, v}
 	}
 	return nil
-}
-
-// has reports whether plan measure s is a trec_eval measure.
-func (t *trecEval) has(s int) bool {
-	if t == nil {
-		return false
-	}
-	_, ok := t.refs[s]
-	return ok
 }
 
 // trecBatch holds one batch's queries as trec_eval sees them, and their
