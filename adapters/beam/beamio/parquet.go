@@ -191,16 +191,6 @@ func readParquet(ctx context.Context, path string, ra io.ReaderAt, size int64, c
 	return c, nil
 }
 
-// placeless drops the file name from runio's error: the dead letter gives
-// the place.
-func placeless(err error) error {
-	var pe *runio.ParseError
-	if errors.As(err, &pe) {
-		return errors.New(pe.Detail())
-	}
-	return err
-}
-
 // numRows returns the number of rows of the file, checked against the
 // sum of its row groups' (they differ in a corrupt file).
 func numRows(pf *parquet.File) (int64, error) {
