@@ -1,7 +1,9 @@
 package beamio_test
 
 import (
+	"bytes"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/parquet-go/parquet-go"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -58,32 +61,62 @@ func TestTRECSeparatorsAsEval(t *testing.T) {
 	}
 }
 
-// TestInfiniteWeightAsEval: a weight of +Inf is a number to eval's reader,
-// and the metric refuses it (eval fails naming the query). Beam reads it
-// too, as eval does (its own parser rejected it as a parse error), and
-// the query goes to the dead letters of the evaluate step.
+// TestInfiniteWeightAsEval: a weight of +Inf is a number to eval's reader
+// (TSV and Parquet), and the metric refuses it (eval fails naming the
+// query). Beam reads it too, as eval does (its own parsers rejected it as
+// a parse error), and the query goes to the dead letters of the evaluate
+// step.
 func TestInfiniteWeightAsEval(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "w.tsv")
+	tsv := filepath.Join(dir, "w.tsv")
 	body := "qid\tdoc\tlabel\tscore\tweight\nq1\td1\t1\t0.9\t+Inf\nq2\td1\t0\t0.9\t1\nq2\td2\t1\t0.8\t1\n"
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(tsv, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type wrow struct {
+		QID    string  `parquet:"qid"`
+		Doc    string  `parquet:"doc"`
+		Label  float64 `parquet:"label"`
+		Score  float64 `parquet:"score"`
+		Weight float64 `parquet:"weight"`
+	}
+	var pq bytes.Buffer
+	if err := parquet.Write(&pq, []wrow{{"q1", "d1", 1, 0.9, math.Inf(1)}, {"q2", "d1", 0, 0.9, 1}, {"q2", "d2", 1, 0.8, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	pqPath := filepath.Join(dir, "w.parquet")
+	if err := os.WriteFile(pqPath, pq.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ms := measures(metric.Float64, metric.Stable, true, metric.NoTopN)
-	out, err := exec.Command(evalBinary(t), append(append([]string{"eval", "-q"}, evalArgs(ms)...), path)...).CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || !strings.Contains(string(out), `query "q1"`) || !strings.Contains(string(out), "weight +Inf is not finite") {
-		t.Errorf("rankmetrics eval: %v, want an error about q1's weight\n%s", err, out)
-	}
-
-	got := runTSV(t, path, ms, beamio.Options{}, rm.DedupeError)
-	if len(got.dead) != 1 || got.dead[0].Stage != rm.StageEvaluate || got.dead[0].QID != "q1" || !strings.Contains(got.dead[0].Reason, "weight") {
-		t.Fatalf("dead letters %v, want q1's of the evaluate step", got.dead)
-	}
-	if c := got.report.Counts; c.Rows != 3 || c.ParseErrors != 0 || c.Queries != 1 {
-		t.Errorf("counts %+v", c)
-	}
-	if v := got.report.Measures[0].Value; v != 0.5 {
-		t.Errorf("MAP %v, want 1/2 (q2 alone)", v)
+	for _, path := range []string{tsv, pqPath} {
+		t.Run(filepath.Ext(path), func(t *testing.T) {
+			out, err := exec.Command(evalBinary(t), append(append([]string{"eval", "-q"}, evalArgs(ms)...), path)...).CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || !strings.Contains(string(out), `query "q1"`) || !strings.Contains(string(out), "weight +Inf is not finite") {
+				t.Errorf("rankmetrics eval: %v, want an error about q1's weight\n%s", err, out)
+			}
+			var got pipelineOut
+			if path == tsv {
+				got = runTSV(t, path, ms, beamio.Options{}, rm.DedupeError)
+			} else {
+				p, s := beam.NewPipelineWithRoot()
+				rows := beamio.ReadParquet(s, []string{path}, beamio.Options{})
+				lists, err := rm.GroupChunks(s, rows.Output, rm.DedupeError)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = runAndRead(t, p, s, lists, ms, rows)
+			}
+			if len(got.dead) != 1 || got.dead[0].Stage != rm.StageEvaluate || got.dead[0].QID != "q1" || !strings.Contains(got.dead[0].Reason, "weight") {
+				t.Fatalf("dead letters %v, want q1's of the evaluate step", got.dead)
+			}
+			if c := got.report.Counts; c.Rows != 3 || c.ParseErrors != 0 || c.Queries != 1 {
+				t.Errorf("counts %+v", c)
+			}
+			if v := got.report.Measures[0].Value; v != 0.5 {
+				t.Errorf("MAP %v, want 1/2 (q2 alone)", v)
+			}
+		})
 	}
 }

@@ -1,8 +1,10 @@
 package beamio
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
@@ -186,4 +188,76 @@ func TestTRECQID(t *testing.T) {
 			t.Errorf("trecQID(%q, %v) = %q, want %q", tc.line, tc.cut, got, tc.want)
 		}
 	}
+}
+
+// FuzzParseLine checks the Beam readers' per-line parsing against runio's
+// streaming readers, the ones eval reads with, on the same line: the same
+// row, or the same reason. It also checks that the qid helpers do not
+// panic on any line.
+func FuzzParseLine(f *testing.F) {
+	for _, s := range []string{
+		"q1\td1\t1\t0.5\t2", "q1,d1,1,0.5,2", `"q,1",d1,1,0.5,2`, `q,"d""1",1,0.5,`,
+		"q1\t\t1\t0.5\t2", "q1\td1\tinf\t0.5\t2", "q1\td1\t1\tnan\t+Inf", "301 Q0 d 1 2.5 t",
+		"301\v0\fd\x012", "301 0 d 1", "301 Q0 d 1 1e400 t", `a"b,1`,
+	} {
+		f.Add(s)
+	}
+	const header = "qid,doc,label,score,weight"
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n\r") || strings.Trim(line, " \t") == "" {
+			return // not one line, or a blank one (neither reader parses it)
+		}
+		for _, delim := range []byte{'\t', ','} {
+			h := strings.ReplaceAll(header, ",", string(delim))
+			p, err := runio.NewDelimParser([]byte(h), "f", 1, delim, Columns{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got rm.Row
+			why := delimLine(p, []byte(line), &got)
+			delimitedQID(p, []byte(line), false)
+			delimitedQID(p, []byte(line), true)
+			r, err := runio.NewDelimitedReader(context.Background(), strings.NewReader(h+"\n"+line+"\n"), "f", delim, runio.Options{KeepDocs: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var q runio.Query
+			err = r.Next(&q)
+			if err != nil {
+				if why != reason(err) {
+					t.Fatalf("%q: Beam %q, eval %q", line, why, reason(err))
+				}
+				continue
+			}
+			want := rm.Row{QID: q.QID, Doc: q.Docs[0], Label: q.Labels[0], Score: q.Scores[0], Weight: q.Weights[0], HasWeight: true}
+			if why != "" || fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+				t.Fatalf("%q: Beam %+v %q, eval %+v", line, got, why, want)
+			}
+		}
+		trecQID([]byte(line), false)
+		trecQID([]byte(line), true)
+		for _, qrels := range []bool{false, true} {
+			opts := &runio.Options{}
+			sc := runio.NewTRECBytesScanner(nil, "f", qrels, runio.TRECStrict, opts)
+			var why string
+			var got rm.Judgment
+			if qrels {
+				why = parseQrels(sc, []byte(line), &got)
+			} else {
+				var r rm.Row
+				why = parseRun(sc, []byte(line), &r)
+				got = rm.Judgment{QID: r.QID, Doc: r.Doc, Label: r.Score}
+			}
+			f, err := runio.NewTRECScanner(strings.NewReader(line+"\n"), "f", qrels, runio.TRECStrict, opts).Next()
+			if err != nil {
+				if why != reason(err) {
+					t.Fatalf("%q: Beam %q, eval %q", line, why, reason(err))
+				}
+				continue
+			}
+			if why != "" && !strings.HasPrefix(why, "field ") || why == "" && (got.QID != string(f[0]) || got.Doc != string(f[2])) {
+				t.Fatalf("%q: Beam %+v %q, eval fields %q", line, got, why, f)
+			}
+		}
+	})
 }
