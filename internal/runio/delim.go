@@ -11,7 +11,19 @@ import (
 
 // delimSource reads TSV or CSV with a header row.
 type delimSource struct {
+	DelimParser
 	lr     *lineReader
+	closer io.Closer
+	noFast bool // tests: always take the general path
+}
+
+// DelimParser cuts the lines of a TSV or CSV file into fields and parses
+// a data line into a [Row], by the columns its header names: the one
+// parser of delimited lines, which runio's reader runs over a stream and
+// the Beam reader over the lines of a byte range.
+type DelimParser struct {
+	name   string
+	line   int64 // the line in errors (0: none)
 	delim  byte
 	quoted bool // CSV: fields may be quoted with '"'
 	cols   Columns
@@ -24,10 +36,17 @@ type delimSource struct {
 	iDoc   int // -1 when absent
 	fields [][]byte
 	unq    []byte
-	closer io.Closer
 	roles  []colRole // role of each column, for the fast path
 	layout string    // where the columns come from, for messages
-	noFast bool      // tests: always take the general path
+}
+
+// Row is one data row as a [DelimParser] or [ParquetRows] parses it. QID
+// and Doc point into the parser's buffers (or the line) and are valid
+// until the next call. Doc is nil without a doc column, and Weight 0
+// without a weight column.
+type Row struct {
+	QID, Doc             []byte
+	Label, Score, Weight float64
 }
 
 // colRole is what a column holds.
@@ -53,80 +72,141 @@ func NewDelimitedReader(ctx context.Context, r io.Reader, name string, delim byt
 }
 
 func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Options) (*delimSource, error) {
-	cols, wReq, dReq := opts.Columns.WithDefaults()
-	s := &delimSource{lr: newLineReader(r, name, &opts), delim: delim, quoted: quoted, cols: cols}
+	s := &delimSource{lr: newLineReader(r, name, &opts)}
 	if c, ok := r.(io.Closer); ok {
 		s.closer = c
 	}
 	var hdr []byte
-	if len(opts.Positions) > 0 {
-		// No header: the columns are given in order, under the default
-		// names, which the errors then use.
-		s.cols, wReq, dReq = DefaultColumns, false, false
-		cols = s.cols
-		s.names = opts.Positions
-		s.layout = "given by --columns"
-		s.ncols = len(s.names)
-		hdr = []byte(strings.Join(s.names, string(delim)))
-	} else {
+	if len(opts.Positions) == 0 {
 		var err error
 		if hdr, err = s.lr.next(); err == io.EOF {
 			return nil, &ParseError{File: name, Msg: "empty input: no header line"}
 		} else if err != nil {
 			return nil, err
 		}
+	}
+	if err := s.init(hdr, name, s.lr.line, delim, quoted, opts.Columns, opts.Positions); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewDelimParser returns the parser of a TSV (delim '\t') or CSV (delim
+// ',', with RFC 4180 quoting within a line) file named name in errors,
+// whose header line is header (its line number headerLine, 0 if unknown),
+// with the columns cols, as [NewDelimitedReader] reads it.
+func NewDelimParser(header []byte, name string, headerLine int64, delim byte, cols Columns) (*DelimParser, error) {
+	p := &DelimParser{}
+	if err := p.init(header, name, headerLine, delim, delim == ',', cols, nil); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// init reads the header line hdr, or the columns given in order by
+// positions (then hdr is unused).
+func (p *DelimParser) init(hdr []byte, name string, line int64, delim byte, quoted bool, columns Columns, positions []string) error {
+	cols, wReq, dReq := columns.WithDefaults()
+	*p = DelimParser{name: name, line: line, delim: delim, quoted: quoted, cols: cols}
+	if len(positions) > 0 {
+		// No header: the columns are given in order, under the default
+		// names, which the errors then use.
+		p.cols, wReq, dReq = DefaultColumns, false, false
+		cols = p.cols
+		p.names = positions
+		p.layout = "given by --columns"
+		p.ncols = len(p.names)
+		hdr = []byte(strings.Join(p.names, string(delim)))
+	} else {
 		hdr = bytes.TrimPrefix(hdr, []byte("\xef\xbb\xbf"))
-		fields, err := s.split(hdr)
+		fields, err := p.split(hdr)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		s.layout = "in the header"
-		s.ncols = len(fields)
-		s.names = make([]string, len(fields))
+		p.layout = "in the header"
+		p.ncols = len(fields)
+		p.names = make([]string, len(fields))
 		for i, f := range fields {
-			s.names[i] = string(f)
+			p.names[i] = string(f)
 		}
 	}
 
 	find := func(want string, required bool) (int, error) {
 		at := -1
-		for i, n := range s.names {
+		for i, n := range p.names {
 			if n == want {
 				if at >= 0 {
-					return -1, &ParseError{File: name, Line: s.lr.line, Field: "header", Value: want, Msg: "column appears twice"}
+					return -1, &ParseError{File: name, Line: line, Field: "header", Value: want, Msg: "column appears twice"}
 				}
 				at = i
 			}
 		}
 		if at < 0 && required {
-			return -1, &ParseError{File: name, Line: s.lr.line, Field: "header", Value: clip(hdr),
+			return -1, &ParseError{File: name, Line: line, Field: "header", Value: clip(hdr),
 				Msg: fmt.Sprintf("no column named %q (the first line must be a header naming the columns; for a file without one, give them in order with --columns, as in --columns qid,doc,label,score)", want)}
 		}
 		return at, nil
 	}
 	var err error
-	if s.iQID, err = find(cols.QID, true); err != nil {
-		return nil, err
+	if p.iQID, err = find(cols.QID, true); err != nil {
+		return err
 	}
-	if s.iLabel, err = find(cols.Label, true); err != nil {
-		return nil, err
+	if p.iLabel, err = find(cols.Label, true); err != nil {
+		return err
 	}
-	if s.iScore, err = find(cols.Score, true); err != nil {
-		return nil, err
+	if p.iScore, err = find(cols.Score, true); err != nil {
+		return err
 	}
-	if s.iW, err = find(cols.Weight, wReq); err != nil {
-		return nil, err
+	if p.iW, err = find(cols.Weight, wReq); err != nil {
+		return err
 	}
-	if s.iDoc, err = find(cols.Doc, dReq); err != nil {
-		return nil, err
+	if p.iDoc, err = find(cols.Doc, dReq); err != nil {
+		return err
 	}
-	s.roles = make([]colRole, s.ncols)
-	for role, i := range map[colRole]int{roleQID: s.iQID, roleLabel: s.iLabel, roleScore: s.iScore, roleWeight: s.iW, roleDoc: s.iDoc} {
+	p.roles = make([]colRole, p.ncols)
+	for role, i := range map[colRole]int{roleQID: p.iQID, roleLabel: p.iLabel, roleScore: p.iScore, roleWeight: p.iW, roleDoc: p.iDoc} {
 		if i >= 0 {
-			s.roles[i] = role
+			p.roles[i] = role
 		}
 	}
-	return s, nil
+	return nil
+}
+
+// HasWeights reports whether the file has a weight column.
+func (p *DelimParser) HasWeights() bool { return p.iW >= 0 }
+
+// HasDocs reports whether the file has a doc column.
+func (p *DelimParser) HasDocs() bool { return p.iDoc >= 0 }
+
+// Columns returns the column names read, defaults filled in.
+func (p *DelimParser) Columns() Columns { return p.cols }
+
+// QIDField returns the qid field of line b, or false when b cannot be
+// split or has too few fields: for a report of a line that [Parse]
+// rejects. It reuses the buffers of Parse.
+func (p *DelimParser) QIDField(b []byte) ([]byte, bool) {
+	f, err := p.split(b)
+	if err != nil || len(f) <= p.iQID {
+		return nil, false
+	}
+	return f[p.iQID], true
+}
+
+// IsQIDLast reports whether the qid column is the last one a line may
+// hold (a line cut short may end inside it).
+func (p *DelimParser) IsQIDLast(b []byte) bool {
+	f, err := p.split(b)
+	return err == nil && len(f) == p.iQID+1
+}
+
+// Parse parses the data line b (without its line terminator) into r, or
+// returns a [*ParseError] (at line, 0 if unknown) saying why it cannot.
+func (p *DelimParser) Parse(b []byte, line int64, r *Row) error {
+	var x row
+	p.line = line
+	err := p.parse(b, &x)
+	r.QID, r.Doc, r.Label, r.Score, r.Weight = x.qid, x.doc, x.label, x.score, x.weight
+	return err
 }
 
 func (s *delimSource) hasWeights() bool  { return s.iW >= 0 }
@@ -141,7 +221,7 @@ func (s *delimSource) close() error {
 }
 
 // split cuts a line into fields (valid until the next call).
-func (s *delimSource) split(b []byte) ([][]byte, error) {
+func (s *DelimParser) split(b []byte) ([][]byte, error) {
 	f := s.fields[:0]
 	if s.quoted && bytes.IndexByte(b, '"') >= 0 {
 		return s.splitQuoted(b)
@@ -161,7 +241,7 @@ func (s *delimSource) split(b []byte) ([][]byte, error) {
 }
 
 // splitQuoted handles RFC 4180 quoting within one line.
-func (s *delimSource) splitQuoted(b []byte) ([][]byte, error) {
+func (s *DelimParser) splitQuoted(b []byte) ([][]byte, error) {
 	f := s.fields[:0]
 	s.unq = s.unq[:0]
 	type span struct{ a, b int }
@@ -174,7 +254,7 @@ func (s *delimSource) splitQuoted(b []byte) ([][]byte, error) {
 			for {
 				j := bytes.IndexByte(b[i:], '"')
 				if j < 0 {
-					return nil, &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b), Msg: "unterminated quoted field (quoted fields cannot span lines)"}
+					return nil, &ParseError{File: s.name, Line: s.line, Value: clip(b), Msg: "unterminated quoted field (quoted fields cannot span lines)"}
 				}
 				s.unq = append(s.unq, b[i:i+j]...)
 				i += j + 1
@@ -190,7 +270,7 @@ func (s *delimSource) splitQuoted(b []byte) ([][]byte, error) {
 				break
 			}
 			if b[i] != s.delim {
-				return nil, &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b), Msg: fmt.Sprintf("unexpected %q after a closing quote", b[i])}
+				return nil, &ParseError{File: s.name, Line: s.line, Value: clip(b), Msg: fmt.Sprintf("unexpected %q after a closing quote", b[i])}
 			}
 			i++
 			if i == len(b) {
@@ -205,7 +285,7 @@ func (s *delimSource) splitQuoted(b []byte) ([][]byte, error) {
 			end = i + j
 		}
 		if q := bytes.IndexByte(b[i:end], '"'); q >= 0 {
-			return nil, &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b), Msg: "a quote inside an unquoted field"}
+			return nil, &ParseError{File: s.name, Line: s.line, Value: clip(b), Msg: "a quote inside an unquoted field"}
 		}
 		start := len(s.unq)
 		s.unq = append(s.unq, b[i:end]...)
@@ -311,15 +391,21 @@ func (s *delimSource) next(r *row) error {
 	if err != nil {
 		return err
 	}
+	s.line = s.lr.line
+	r.line = s.lr.line
+	return s.parse(b, r)
+}
+
+// parse parses data line b into r; errors are at line s.line.
+func (s *DelimParser) parse(b []byte, r *row) error {
 	f, err := s.split(b)
 	if err != nil {
 		return err
 	}
 	if len(f) != s.ncols {
-		return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
+		return &ParseError{File: s.name, Line: s.line, Value: clip(b),
 			Msg: fmt.Sprintf("expected %d fields as %s, found %d", s.ncols, s.layout, len(f))}
 	}
-	r.line = s.lr.line
 	r.qid = f[s.iQID]
 	if len(r.qid) == 0 {
 		return s.fieldErr(s.cols.QID, r.qid, "empty qid")
@@ -331,6 +417,7 @@ func (s *delimSource) next(r *row) error {
 	if r.score, msg = ParseScore(f[s.iScore]); msg != "" {
 		return s.fieldErr(s.cols.Score, f[s.iScore], msg)
 	}
+	r.weight = 0
 	if s.iW >= 0 {
 		var ok bool
 		if r.weight, ok = parseFloat(f[s.iW]); !ok {
@@ -340,6 +427,7 @@ func (s *delimSource) next(r *row) error {
 			return s.fieldErr(s.cols.Weight, f[s.iW], "NaN weight")
 		}
 	}
+	r.doc = nil
 	if s.iDoc >= 0 {
 		r.doc = f[s.iDoc]
 		if len(r.doc) == 0 {
@@ -349,6 +437,6 @@ func (s *delimSource) next(r *row) error {
 	return nil
 }
 
-func (s *delimSource) fieldErr(field string, v []byte, msg string) error {
-	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, Value: clip(v), Msg: msg}
+func (s *DelimParser) fieldErr(field string, v []byte, msg string) error {
+	return &ParseError{File: s.name, Line: s.line, Field: field, Value: clip(v), Msg: msg}
 }

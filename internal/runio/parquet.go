@@ -29,7 +29,12 @@ type parquetSource struct {
 	weight *pcol
 	doc    *pcol
 	closer io.Closer
-	broken error // set once parquet-go panicked: the reader state is lost
+	broken error // set once a read failed or parquet-go panicked: the reader state is lost
+	// read holds the columns read, in the order qid, label, score, then
+	// weight and doc when present; vals the current row's values.
+	read      []*pcol
+	vals      []parquet.Value
+	schemaErr error // the schema lacks a column, or has one of a wrong type
 }
 
 type pcol struct {
@@ -85,6 +90,21 @@ func checkParquetFooter(r io.ReaderAt, size int64, name string) error {
 }
 
 func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *parquetSource, err error) {
+	if s, err = openParquetSource(r, size, name, opts.Columns); err != nil {
+		return nil, err
+	}
+	if s.schemaErr != nil {
+		return nil, s.schemaErr
+	}
+	if c, ok := r.(io.Closer); ok {
+		s.closer = c
+	}
+	return s, nil
+}
+
+// openParquetSource opens the file and finds the columns; when they are
+// all there (else s.schemaErr says why), it checks their pages.
+func openParquetSource(r io.ReaderAt, size int64, name string, columns Columns) (s *parquetSource, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s, err = nil, corrupt(name, 0, p)
@@ -97,11 +117,8 @@ func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
-	cols, wReq, dReq := opts.Columns.WithDefaults()
+	cols, wReq, dReq := columns.WithDefaults()
 	s = &parquetSource{name: name, file: f, groups: f.RowGroups(), cols: cols}
-	if c, ok := r.(io.Closer); ok {
-		s.closer = c
-	}
 	schema := f.Schema()
 	lookup := func(col string, required, isID bool) (*pcol, error) {
 		leaf, ok := schema.Lookup(col)
@@ -131,22 +148,29 @@ func newParquetSource(r io.ReaderAt, size int64, name string, opts Options) (s *
 		return &pcol{name: col, idx: leaf.ColumnIndex, kind: k, buf: make([]parquet.Value, 1024)}, nil
 	}
 	if s.qid, err = lookup(cols.QID, true, true); err != nil {
-		return nil, err
+		s.schemaErr = err
+		return s, nil
 	}
 	if s.label, err = lookup(cols.Label, true, false); err != nil {
-		return nil, err
+		s.schemaErr = err
+		return s, nil
 	}
 	if s.score, err = lookup(cols.Score, true, false); err != nil {
-		return nil, err
+		s.schemaErr = err
+		return s, nil
 	}
 	if s.weight, err = lookup(cols.Weight, wReq, false); err != nil {
-		return nil, err
+		s.schemaErr = err
+		return s, nil
 	}
 	if s.doc, err = lookup(cols.Doc, dReq, true); err != nil {
-		return nil, err
+		s.schemaErr = err
+		return s, nil
 	}
+	s.read = s.all()
+	s.vals = make([]parquet.Value, len(s.read))
 	var idx []int
-	for _, c := range s.all() {
+	for _, c := range s.read {
 		idx = append(idx, c.idx)
 	}
 	if err := checkPages(r, size, name, f.Metadata(), idx); err != nil {
@@ -192,7 +216,7 @@ func (s *parquetSource) close() (err error) {
 			err = corrupt(s.name, 0, p)
 		}
 	}()
-	for _, c := range s.all() {
+	for _, c := range s.read {
 		if c.r != nil {
 			err = errors.Join(err, c.r.Close())
 			c.r = nil
@@ -205,7 +229,7 @@ func (s *parquetSource) close() (err error) {
 }
 
 func (s *parquetSource) openGroup() error {
-	for _, c := range s.all() {
+	for _, c := range s.read {
 		if c.r != nil {
 			if err := c.r.Close(); err != nil {
 				return fmt.Errorf("%s: column %s: %w", s.name, c.name, err)
@@ -215,7 +239,7 @@ func (s *parquetSource) openGroup() error {
 	g := s.groups[s.next_]
 	s.next_++
 	chunks := g.ColumnChunks()
-	for _, c := range s.all() {
+	for _, c := range s.read {
 		c.r = parquet.NewColumnChunkValueReader(chunks[c.idx])
 		c.pos, c.n = 0, 0
 	}
@@ -223,6 +247,7 @@ func (s *parquetSource) openGroup() error {
 	return nil
 }
 
+// value reads the next value of column c.
 func (s *parquetSource) value(c *pcol) (parquet.Value, error) {
 	if c.pos >= c.n {
 		n, err := c.r.ReadValues(c.buf)
@@ -236,15 +261,19 @@ func (s *parquetSource) value(c *pcol) (parquet.Value, error) {
 	}
 	v := c.buf[c.pos]
 	c.pos++
-	if v.IsNull() {
-		return v, &ParseError{File: s.name, Line: s.row, Field: c.name, Value: "null", Msg: "missing value"}
-	}
 	return v, nil
 }
 
-func (s *parquetSource) num(c *pcol) (float64, error) {
-	v, err := s.value(c)
-	if err != nil {
+// present rejects a null value v of column c.
+func (s *parquetSource) present(c *pcol, v parquet.Value) error {
+	if v.IsNull() {
+		return &ParseError{File: s.name, Line: s.row, Field: c.name, Value: "null", Msg: "missing value"}
+	}
+	return nil
+}
+
+func (s *parquetSource) num(c *pcol, v parquet.Value) (float64, error) {
+	if err := s.present(c, v); err != nil {
 		return 0, err
 	}
 	switch c.kind {
@@ -262,9 +291,8 @@ func (s *parquetSource) num(c *pcol) (float64, error) {
 	return v.Double(), nil
 }
 
-func (s *parquetSource) id(c *pcol) ([]byte, error) {
-	v, err := s.value(c)
-	if err != nil {
+func (s *parquetSource) id(c *pcol, v parquet.Value) ([]byte, error) {
+	if err := s.present(c, v); err != nil {
 		return nil, err
 	}
 	var x int64
@@ -284,7 +312,9 @@ func (s *parquetSource) id(c *pcol) ([]byte, error) {
 }
 
 // next reads one row. A panic inside parquet-go (a corrupt page) becomes an
-// error here, on the goroutine that reads, and every later call returns it.
+// error here, on the goroutine that reads, and every later call returns it,
+// as it does after a failed read; a rejected value does not stop reading
+// (the row's values are all read before any is checked).
 func (s *parquetSource) next(r *row) (err error) {
 	if s.broken != nil {
 		return s.broken
@@ -300,40 +330,56 @@ func (s *parquetSource) next(r *row) (err error) {
 			return io.EOF
 		}
 		if err := s.openGroup(); err != nil {
+			s.broken = err
 			return err
 		}
 	}
 	s.left--
 	s.row++
 	r.line = s.row
-	if r.qid, err = s.id(s.qid); err != nil {
+	for i, c := range s.read {
+		if s.vals[i], err = s.value(c); err != nil {
+			s.broken = err
+			return err
+		}
+	}
+	return s.check(r)
+}
+
+// check converts and checks the values of the row just read.
+func (s *parquetSource) check(r *row) (err error) {
+	v := s.vals
+	r.qid, r.doc = nil, nil
+	if r.qid, err = s.id(s.qid, v[0]); err != nil {
 		return err
 	}
 	if len(r.qid) == 0 {
 		return &ParseError{File: s.name, Line: s.row, Field: s.cols.QID, Msg: "empty qid"}
 	}
-	if r.label, err = s.num(s.label); err != nil {
+	if r.label, err = s.num(s.label, v[1]); err != nil {
 		return err
 	}
 	if msg := CheckLabel(r.label); msg != "" {
 		return &ParseError{File: s.name, Line: s.row, Field: s.cols.Label, Value: strconv.FormatFloat(r.label, 'g', -1, 64), Msg: msg}
 	}
-	if r.score, err = s.num(s.score); err != nil {
+	if r.score, err = s.num(s.score, v[2]); err != nil {
 		return err
 	}
 	if math.IsNaN(r.score) {
 		return &ParseError{File: s.name, Line: s.row, Field: s.cols.Score, Value: "NaN", Msg: "NaN score"}
 	}
+	i := 3
 	if s.weight != nil {
-		if r.weight, err = s.num(s.weight); err != nil {
+		if r.weight, err = s.num(s.weight, v[i]); err != nil {
 			return err
 		}
 		if math.IsNaN(r.weight) {
 			return &ParseError{File: s.name, Line: s.row, Field: s.cols.Weight, Value: "NaN", Msg: "NaN weight"}
 		}
+		i++
 	}
 	if s.doc != nil {
-		if r.doc, err = s.id(s.doc); err != nil {
+		if r.doc, err = s.id(s.doc, v[i]); err != nil {
 			return err
 		}
 		if len(r.doc) == 0 {
@@ -342,3 +388,86 @@ func (s *parquetSource) next(r *row) (err error) {
 	}
 	return nil
 }
+
+// ParquetRows reads the rows of a Parquet file one at a time with the
+// checks and messages of [NewParquetReader], for a reader that goes on
+// past a rejected row (the Beam reader, which sends it to its dead
+// letters).
+type ParquetRows struct {
+	s *parquetSource
+	x row
+}
+
+// OpenParquetRows opens a Parquet file of size bytes, named name in
+// errors, to read the columns cols. An error means the file cannot be
+// read. A schema without a needed column, or with a column of a wrong
+// type, is not an error here: [ParquetRows.SchemaError] reports it, and
+// then the rows cannot be read, only counted. Closing p does not close r.
+func OpenParquetRows(r io.ReaderAt, size int64, name string, cols Columns) (*ParquetRows, error) {
+	s, err := openParquetSource(r, size, name, cols)
+	if err != nil {
+		return nil, err
+	}
+	return &ParquetRows{s: s}, nil
+}
+
+// SchemaError says why the schema cannot be read with the columns asked
+// for, or is nil.
+func (p *ParquetRows) SchemaError() error { return p.s.schemaErr }
+
+// NumRows returns the number of rows of the file, the sum of its row
+// groups', checked against the file's own count (they differ in a
+// corrupt file).
+func (p *ParquetRows) NumRows() (int64, error) {
+	var sum int64
+	for _, g := range p.s.groups {
+		n := g.NumRows()
+		if n < 0 || sum+n < sum {
+			return 0, &ParseError{File: p.s.name, Msg: fmt.Sprintf("corrupt Parquet file: row group of %d rows", n)}
+		}
+		sum += n
+	}
+	if sum != p.s.file.NumRows() {
+		return 0, &ParseError{File: p.s.name, Msg: fmt.Sprintf("corrupt Parquet file: the file says %d rows, its row groups %d", p.s.file.NumRows(), sum)}
+	}
+	return sum, nil
+}
+
+// HasWeights reports whether the file has a weight column.
+func (p *ParquetRows) HasWeights() bool { return p.s.weight != nil }
+
+// HasDocs reports whether the file has a doc column.
+func (p *ParquetRows) HasDocs() bool { return p.s.doc != nil }
+
+// Columns returns the names of the columns read, in the order of Values.
+func (p *ParquetRows) Columns() []string {
+	names := make([]string, len(p.s.read))
+	for i, c := range p.s.read {
+		names[i] = c.name
+	}
+	return names
+}
+
+// Values returns the values of the last row read, rejected or not (valid
+// until the next call).
+func (p *ParquetRows) Values() []parquet.Value { return p.s.vals }
+
+// Next reads the next row into r. rowErr, a [*ParseError], says that the
+// row's values are rejected; r.QID is then its qid if that was read, and
+// Next may be called again for the next row. err is io.EOF after the last
+// row, or the error that stops the reading (a corrupt file).
+func (p *ParquetRows) Next(r *Row) (rowErr, err error) {
+	x := &p.x
+	e := p.s.next(x)
+	r.QID, r.Doc, r.Label, r.Score, r.Weight = x.qid, x.doc, x.label, x.score, x.weight
+	switch {
+	case e == nil:
+		return nil, nil
+	case e == io.EOF || p.s.broken != nil:
+		return nil, e
+	}
+	return e, nil
+}
+
+// Close releases the column readers.
+func (p *ParquetRows) Close() error { return p.s.close() }

@@ -198,6 +198,14 @@ func (s *TRECScanner) read() ([][]byte, error) {
 	}
 }
 
+// TRECFields cuts b into at most max fields (appended to out, passed
+// empty) by the separators of [TRECStrict]: every byte up to ' '. It is
+// the splitter the TRECStrict scanner uses, for a reader that needs the
+// first fields of a line the scanner rejected.
+func TRECFields(b []byte, out [][]byte, max int) [][]byte {
+	return splitFields(b, out, ctlSpace, max)
+}
+
 // lineError is a trec_eval mode error: the field, no value.
 func (s *TRECScanner) lineError(field, msg string) error {
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Field: field, NoValue: true, Msg: msg}

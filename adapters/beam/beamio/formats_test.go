@@ -100,8 +100,8 @@ func TestParquet(t *testing.T) {
 	}
 	for _, want := range []string{
 		// a.parquet has no column "w", which is named explicitly.
-		`a.parquet@0: schema: no column named "w"`,
-		`b.parquet@0: schema: no column named "w"`,
+		`a.parquet@0: schema: field w: no column named "w" in the schema [query doc rel score]`,
+		`b.parquet@0: schema: field w: no column named "w" in the schema [query doc rel score weight]`,
 	} {
 		if !reasons[want] {
 			t.Errorf("no dead letter %q in %v", want, reasons)
@@ -124,8 +124,8 @@ func TestParquet(t *testing.T) {
 	for _, d := range got.dead {
 		reasons[fmt.Sprintf("%d: %s", d.Pos.Offset, d.Reason)] = true
 	}
-	q1 := "the query has 2 row(s) rejected by the reader (the first at " + filepath.Join(bdir, "a.parquet") + "@1: field score: missing value (null)), so it is not evaluated on the rest"
-	for _, want := range []string{"1: field score: missing value (null)", `2: field score: value "NaN": NaN score`, "0: " + q1, "3: " + q1} {
+	q1 := "the query has 2 row(s) rejected by the reader (the first at " + filepath.Join(bdir, "a.parquet") + "@1: field score: value \"null\": missing value), so it is not evaluated on the rest"
+	for _, want := range []string{`1: field score: value "null": missing value`, `2: field score: value "NaN": NaN score`, "0: " + q1, "3: " + q1} {
 		if !reasons[want] {
 			t.Errorf("no dead letter %q in %v", want, reasons)
 		}

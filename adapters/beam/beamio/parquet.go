@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -23,10 +21,13 @@ import (
 // ReadParquet reads Parquet files matched by the globs into a PCollection
 // of rm.Chunk for rm.GroupChunks, with the column names of opts.Columns.
 // Numeric columns may be INT32, INT64, FLOAT or DOUBLE; the qid and doc
-// columns strings or integers. Each file is read by one worker, row group by row group; a
-// row's Pos is its file and its 0-based row number. A row with a null, a
-// NaN score or a non-finite weight goes to the dead letters; a file without
-// a needed column sends every row to the dead letters.
+// columns strings or integers. Each file is read by one worker, row group
+// by row group, through runio's Parquet reader, the one `rankmetrics eval`
+// uses: its checks of the footer and the pages, its values and its
+// messages. A row's Pos is its file and its 0-based row number. A row that
+// eval rejects (a null, an empty id, an infinite label, a NaN score or
+// weight) goes to the dead letters, and reading goes on; a file without a
+// needed column sends every row to the dead letters.
 //
 // A file that cannot be read to the end (corrupt, truncated, or over
 // opts.MaxInputBytes when it must be read into memory) goes to the dead
@@ -154,7 +155,9 @@ func (f *parquetFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 	return err
 }
 
-// recovered runs fn and turns a panic into an error. The Parquet library
+// recovered runs fn and turns a panic into an error: runio recovers the
+// panics of the Parquet library it reads through; this catches any other.
+// The Parquet library
 // panics on some corrupt input (bad offsets or lengths in its metadata);
 // with ReadModeSync it reads on the calling goroutine, so the panic can be
 // caught here.
@@ -191,65 +194,24 @@ func readParquet(ctx context.Context, path string, ra io.ReaderAt, size int64, c
 	return c, nil
 }
 
-// placeless drops the file name from runio's error: the dead letter gives
-// the place.
-func placeless(err error) error {
-	var pe *runio.ParseError
-	if errors.As(err, &pe) {
-		return errors.New(pe.Detail())
-	}
-	return err
-}
-
-// numRows returns the number of rows of the file, checked against the
-// sum of its row groups' (they differ in a corrupt file).
-func numRows(pf *parquet.File) (int64, error) {
-	var sum int64
-	for _, g := range pf.RowGroups() {
-		n := g.NumRows()
-		if n < 0 || sum+n < sum {
-			return 0, fmt.Errorf("row group of %d rows", n)
-		}
-		sum += n
-	}
-	if sum != pf.NumRows() {
-		return 0, fmt.Errorf("the file says %d rows, its row groups %d", pf.NumRows(), sum)
-	}
-	return sum, nil
-}
-
-// readParquetRows reads the rows of a Parquet file into ch, counting them
-// in c and the rows read in *rowNum; it returns the first error.
+// readParquetRows reads the rows of a Parquet file into ch through
+// runio's Parquet reader, counting them in c and the rows read in
+// *rowNum; a rejected row goes to the dead letters and reading goes on.
+// It returns the error that stops the reading.
 func readParquetRows(ctx context.Context, path string, ra io.ReaderAt, size int64, columns Columns, ch *rm.Chunker, dead func(rm.DeadLetter), c *rm.Counts, rowNum *int64) error {
-	// runio's checks of the footer and of the page headers run before
-	// parquet-go allocates what they claim.
-	if err := runio.CheckParquet(ra, size, path); err != nil {
+	pr, err := runio.OpenParquetRows(ra, size, path, columns)
+	if err != nil {
 		return placeless(err)
 	}
-	pf, err := parquet.OpenFile(ra, size, parquet.FileReadMode(parquet.ReadModeSync))
-	if err != nil {
-		return err
-	}
-	cols, wReq, dReq := columns.WithDefaults()
-	schema := pf.Schema()
-	var reason string
-	qid, r := lookupColumn(schema, cols.QID, true, true)
-	reason = r
-	label, r := lookupColumn(schema, cols.Label, true, false)
-	reason = cmpReason(reason, r)
-	score, r := lookupColumn(schema, cols.Score, true, false)
-	reason = cmpReason(reason, r)
-	weight, r := lookupColumn(schema, cols.Weight, wReq, false)
-	reason = cmpReason(reason, r)
-	doc, r := lookupColumn(schema, cols.Doc, dReq, true)
-	reason = cmpReason(reason, r)
-	if reason != "" {
+	defer pr.Close()
+	if serr := pr.SchemaError(); serr != nil {
+		why := reason(serr)
 		c.FileErrors++
 		c.DeadLetters++
-		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "schema: " + reason})
-		n, err := numRows(pf)
+		dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path}, Reason: "schema: " + why})
+		n, err := pr.NumRows()
 		if err != nil {
-			return err
+			return placeless(err)
 		}
 		for i := range n {
 			if i&0xfff == 0 {
@@ -260,215 +222,56 @@ func readParquetRows(ctx context.Context, path string, ra io.ReaderAt, size int6
 			c.Records++
 			c.ParseErrors++
 			c.DeadLetters++
-			dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path, Offset: i}, Reason: "the file's schema: " + reason, Rows: 1})
+			dead(rm.DeadLetter{Stage: rm.StageParse, Pos: rm.Pos{File: path, Offset: i}, Reason: "the file's schema: " + why, Rows: 1})
 		}
 		return nil
 	}
-	all := []*pcol{qid, label, score}
-	if weight != nil {
-		all = append(all, weight)
-	}
-	if doc != nil {
-		all = append(all, doc)
-	}
-	if _, err := numRows(pf); err != nil {
-		return err
-	}
-	idx := make([]int, len(all))
-	for i, pc := range all {
-		idx[i] = pc.idx
-	}
-	if err := runio.CheckParquetPages(ra, size, path, pf.Metadata(), idx); err != nil {
-		return placeless(err)
-	}
-	vals := make([]parquet.Value, len(all))
-	for _, g := range pf.RowGroups() {
-		chunks := g.ColumnChunks()
-		for _, pc := range all {
-			if pc.idx < 0 || pc.idx >= len(chunks) {
-				return fmt.Errorf("row group without column %s", pc.name)
-			}
-			pc.r = parquet.NewColumnChunkValueReader(chunks[pc.idx])
-			pc.pos, pc.n = 0, 0
-		}
-		for range g.NumRows() {
-			if *rowNum&0xfff == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			for i, pc := range all {
-				if vals[i], err = pc.next(); err != nil {
-					return err
-				}
-			}
-			pos := rm.Pos{File: path, Offset: *rowNum}
-			*rowNum++
-			c.Records++
-			row, reason := parquetRow(all, vals, weight != nil, doc != nil)
-			if reason != "" {
-				reject(c, ch, dead, pos, row.QID, reason, renderParquet(all, vals))
-				continue
-			}
-			c.Rows++
-			ch.Add(row.QID, path, rm.Item{Doc: row.Doc, Label: row.Label, Score: row.Score, Weight: row.Weight, HasWeight: row.HasWeight, Offset: pos.Offset})
-		}
-		for _, pc := range all {
-			if err := pc.r.Close(); err != nil {
-				return fmt.Errorf("column %s: %w", pc.name, err)
+	hasW, hasD := pr.HasWeights(), pr.HasDocs()
+	var names []string
+	var r runio.Row
+	for {
+		if *rowNum&0xfff == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
 		}
-	}
-	return nil
-}
-
-// pcol reads one column of a row group value by value.
-type pcol struct {
-	name string
-	idx  int
-	kind parquet.Kind
-	r    parquet.ColumnChunkValueReader
-	buf  []parquet.Value
-	pos  int
-	n    int
-}
-
-func (c *pcol) next() (parquet.Value, error) {
-	if c.pos >= c.n {
-		n, err := c.r.ReadValues(c.buf)
-		if n == 0 {
-			if err == nil || errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
+		rowErr, err := pr.Next(&r)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return placeless(err)
+		}
+		pos := rm.Pos{File: path, Offset: *rowNum}
+		*rowNum++
+		c.Records++
+		if rowErr != nil {
+			if names == nil {
+				names = pr.Columns()
 			}
-			return parquet.Value{}, fmt.Errorf("column %s: %w", c.name, err)
+			reject(c, ch, dead, pos, string(r.QID), reason(rowErr), renderParquet(names, pr.Values()))
+			continue
 		}
-		c.pos, c.n = 0, n
+		c.Rows++
+		it := rm.Item{Label: r.Label, Score: r.Score, Offset: pos.Offset}
+		if hasW {
+			it.Weight, it.HasWeight = r.Weight, true
+		}
+		if hasD {
+			it.Doc = string(r.Doc)
+		}
+		ch.Add(string(r.QID), path, it)
 	}
-	v := c.buf[c.pos]
-	c.pos++
-	return v, nil
 }
 
-// lookupColumn finds a column and checks its type.
-func lookupColumn(schema *parquet.Schema, name string, required, isID bool) (*pcol, string) {
-	leaf, ok := schema.Lookup(name)
-	if !ok {
-		if required {
-			return nil, fmt.Sprintf("no column named %q", name)
-		}
-		return nil, ""
-	}
-	if leaf.MaxRepetitionLevel > 0 {
-		return nil, fmt.Sprintf("column %q is repeated", name)
-	}
-	k := leaf.Node.Type().Kind()
-	switch k {
-	case parquet.Int32, parquet.Int64:
-	case parquet.Float, parquet.Double:
-		if isID {
-			return nil, fmt.Sprintf("column %q of type %s cannot be an id (want a string or an integer)", name, k)
-		}
-	case parquet.ByteArray, parquet.FixedLenByteArray:
-		if !isID {
-			return nil, fmt.Sprintf("column %q of type %s is not numeric", name, k)
-		}
-	default:
-		return nil, fmt.Sprintf("column %q has unsupported type %s", name, k)
-	}
-	return &pcol{name: name, idx: leaf.ColumnIndex, kind: k, buf: make([]parquet.Value, 1024)}, ""
-}
-
-func number(c *pcol, v parquet.Value) (float64, string) {
-	if v.IsNull() {
-		return 0, fmt.Sprintf("field %s: missing value (null)", c.name)
-	}
-	switch c.kind {
-	case parquet.Int32:
-		return float64(v.Int32()), ""
-	case parquet.Int64:
-		x := v.Int64()
-		if x > 1<<53 || x < -(1<<53) {
-			return 0, fmt.Sprintf("field %s: value %d: integer too large to be exact in float64", c.name, x)
-		}
-		return float64(x), ""
-	case parquet.Float:
-		return float64(v.Float()), ""
-	}
-	return v.Double(), ""
-}
-
-func id(c *pcol, v parquet.Value) (string, string) {
-	if v.IsNull() {
-		return "", fmt.Sprintf("field %s: missing value (null)", c.name)
-	}
-	switch c.kind {
-	case parquet.Int32:
-		return strconv.FormatInt(int64(v.Int32()), 10), ""
-	case parquet.Int64:
-		return strconv.FormatInt(v.Int64(), 10), ""
-	}
-	return string(v.ByteArray()), ""
-}
-
-func cmpReason(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// parquetRow converts the values of one row (qid, label, score, then
-// weight and doc when present).
-func parquetRow(cols []*pcol, vals []parquet.Value, hasWeight, hasDoc bool) (rm.Row, string) {
-	var r rm.Row
-	var reason string
-	if r.QID, reason = id(cols[0], vals[0]); reason != "" {
-		return r, reason
-	}
-	if r.QID == "" {
-		return r, fmt.Sprintf("field %s: empty qid", cols[0].name)
-	}
-	if r.Label, reason = number(cols[1], vals[1]); reason != "" {
-		return r, reason
-	}
-	if msg := runio.CheckLabel(r.Label); msg != "" {
-		return r, fmt.Sprintf("field %s: value \"%v\": %s", cols[1].name, r.Label, msg)
-	}
-	if r.Score, reason = number(cols[2], vals[2]); reason != "" {
-		return r, reason
-	}
-	if math.IsNaN(r.Score) {
-		return r, fmt.Sprintf("field %s: value \"NaN\": NaN score", cols[2].name)
-	}
-	i := 3
-	if hasWeight {
-		if r.Weight, reason = number(cols[i], vals[i]); reason != "" {
-			return r, reason
-		}
-		if math.IsNaN(r.Weight) || math.IsInf(r.Weight, 0) {
-			return r, fmt.Sprintf("field %s: value \"%v\": a weight must be finite", cols[i].name, r.Weight)
-		}
-		r.HasWeight = true
-		i++
-	}
-	if hasDoc {
-		if r.Doc, reason = id(cols[i], vals[i]); reason != "" {
-			return r, reason
-		}
-		if r.Doc == "" {
-			return r, fmt.Sprintf("field %s: empty document id", cols[i].name)
-		}
-	}
-	return r, ""
-}
-
-func renderParquet(cols []*pcol, vals []parquet.Value) string {
+// renderParquet shows the values of a rejected row, for its dead letter.
+func renderParquet(names []string, vals []parquet.Value) string {
 	var b strings.Builder
-	for i, c := range cols {
+	for i, name := range names {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(c.name)
+		b.WriteString(name)
 		b.WriteByte('=')
 		if vals[i].IsNull() {
 			b.WriteString("null")

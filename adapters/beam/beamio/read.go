@@ -112,14 +112,15 @@ func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	if err != nil {
 		return err
 	}
-	sp := &splitter{delim: f.Delim, quoted: f.Delim == ','}
-	var h header
+	var p *runio.DelimParser
 	var hreason string
 	switch {
 	case hlong:
 		hreason = "header: " + longLine(f.maxLine())
 	case hasHeader:
-		h, hreason = parseHeader(hline, sp, f.Columns)
+		if p, err = runio.NewDelimParser(hline, path, 0, f.Delim, f.Columns); err != nil {
+			hreason = reason(err)
+		}
 	}
 	var c rm.Counts
 	var row rm.Row
@@ -141,10 +142,10 @@ func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 		case hreason != "":
 			reason = "the file's " + hreason
 		case long:
-			reason, qid = longLine(f.maxLine()), delimitedQID(line, sp, &h, true)
+			reason, qid = longLine(f.maxLine()), delimitedQID(p, line, true)
 		default:
-			if reason = parseDelimited(line, sp, &h, &row); reason != "" {
-				qid = delimitedQID(line, sp, &h, false)
+			if reason = delimLine(p, line, &row); reason != "" {
+				qid = delimitedQID(p, line, false)
 			}
 		}
 		if reason != "" {
@@ -185,12 +186,12 @@ func (f *runFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file f
 	path := file.Metadata.Path
 	var c rm.Counts
 	var row rm.Row
-	var fields [][]byte
+	sc := runio.NewTRECBytesScanner(nil, path, false, runio.TRECStrict, &runio.Options{MaxLineBytes: f.maxLine()})
 	ch := rm.NewChunker(emit)
 	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte, long bool) {
 		pos := rm.Pos{File: path, Offset: off}
 		c.Records++
-		if reason := f.parse(line, long, func() string { return parseRun(line, &fields, &row) }); reason != "" {
+		if reason := f.parse(line, long, func() string { return parseRun(sc, line, &row) }); reason != "" {
 			reject(&c, ch, dead, pos, trecQID(line, long), reason, record(line, long))
 			return
 		}
@@ -214,12 +215,12 @@ func (f *qrelsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	path := file.Metadata.Path
 	var c rm.Counts
 	var j rm.Judgment
-	var fields [][]byte
+	sc := runio.NewTRECBytesScanner(nil, path, true, runio.TRECStrict, &runio.Options{MaxLineBytes: f.maxLine()})
 	ch := rm.NewChunker(emit)
 	blank, err := f.scan(ctx, rt, file, func(off int64, line []byte, long bool) {
 		pos := rm.Pos{File: path, Offset: off}
 		c.Records++
-		if reason := f.parse(line, long, func() string { return parseQrels(line, &fields, &j) }); reason != "" {
+		if reason := f.parse(line, long, func() string { return parseQrels(sc, line, &j) }); reason != "" {
 			reject(&c, ch, dead, pos, trecQID(line, long), reason, record(line, long))
 			return
 		}
