@@ -125,6 +125,7 @@ func famTypes(file *File, f fam) {
 		Comment("terms and ones hold dense summands and unit weights; big1 and big2 the"),
 		Comment("summands of lane sums longer than a leaf."),
 		List(Id("terms"), Id("ones"), Id("big1"), Id("big2")).Index().Add(T()),
+		apBuffers(f.Key),
 		Comment("gains holds, per distinct gain of the plan, the gain of each slot of the"),
 		Comment("list; ideal the weighted gains of the ranked items, largest first, when an"),
 		Comment("NDCG needs them; gsum and gnum the sums of the gains and of the weighted"),

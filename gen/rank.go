@@ -105,11 +105,12 @@ func rankFunc(f *File, v variant) {
 		Var().Id("tp").Id(v.Lane),
 		Id("tp").Dot("reset").Call(Id("k"), Id("b").Op("*").Id("k"), Op("&").Add(ws()).Dot("big1")),
 		Id("pos").Op(":=").Lit(0),
+		apStart(v),
 		If(Op("!").Id("grouped")).Block(
 			For(List(Id("j"), Id("key")).Op(":=").Range().Id("rel")).Block(
 				Id("pos").Op("+=").Id("ahead").Index(Id("j")).Op("+").Lit(1),
 				If(Id("pos").Op(">").Id("k")).Block(Break()),
-				Id("tp").Dot("add").Call(Id("pos").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("j").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos")))).Op("*").Add(weight(Id("key").Dot("index").Call())))),
+				apTerm(v, Id("pos").Op("-").Lit(1), Id("j").Op("+").Lit(1), Id("pos"), weight(Id("key").Dot("index").Call())),
 			),
 		),
 		For(Id("g").Op(":=").Lit(0), Id("grouped").Op("&&").Id("g").Op("<").Id("nr"), Empty()).Block(
@@ -120,7 +121,7 @@ func rankFunc(f *File, v variant) {
 			List(Id("r"), Id("nt")).Op(":=").List(Id("e").Op("-").Id("g"), Id("e").Op("-").Id("g").Op("+").Id("tied").Index(Id("g"))),
 			Switch().Block(
 				Case(Id("nt").Op("==").Lit(1)).Block(
-					Id("tp").Dot("add").Call(Id("pos"), v.ftz(v.conv(v.conv(Id("g").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Lit(1)))).Op("*").Add(weight(Id("rel").Index(Id("g")).Dot("index").Call())))),
+					apTerm(v, Id("pos"), Id("g").Op("+").Lit(1), Id("pos").Op("+").Lit(1), weight(Id("rel").Index(Id("g")).Dot("index").Call())),
 				),
 				Case(Id("ties").Op("==").Id("Expected")).Block(
 					Comment("Each relevant item of the group is at group position j with"),
@@ -131,7 +132,7 @@ func rankFunc(f *File, v variant) {
 					),
 					For(Id("j").Op(":=").Lit(1), Id("j").Op("<=").Id("nt").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
 						Id("before").Op(":=").Float64().Call(Id("g")).Op("+").Float64().Call(Id("j").Op("-").Lit(1)).Op("*").Float64().Call(Id("r").Op("-").Lit(1)).Op("/").Float64().Call(Id("nt").Op("-").Lit(1)),
-						Id("tp").Dot("add").Call(Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(Id("wr").Op("/").Float64().Call(Id("nt")).Op("*").Parens(Id("before").Op("+").Lit(1)).Op("/").Float64().Call(Id("pos").Op("+").Id("j"))))),
+						apValue(v, Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(Id("wr").Op("/").Float64().Call(Id("nt")).Op("*").Parens(Id("before").Op("+").Lit(1)).Op("/").Float64().Call(Id("pos").Op("+").Id("j"))))),
 					),
 				),
 				Default().Block(
@@ -144,7 +145,7 @@ func rankFunc(f *File, v variant) {
 					Id("placed").Op(":=").Lit(0),
 					For(Id("j").Op(":=").Lit(1), Id("placed").Op("<").Id("r").Op("&&").Id("pos").Op("+").Id("j").Op("<=").Id("k"), Id("j").Op("++")).Block(
 						If(Id("rng").Dot("IntN").Call(Id("nt").Op("-").Id("j").Op("+").Lit(1)).Op("<").Id("r").Op("-").Id("placed")).Block(
-							Id("tp").Dot("add").Call(Id("pos").Op("+").Id("j").Op("-").Lit(1), v.ftz(v.conv(v.conv(Id("g").Op("+").Id("placed").Op("+").Lit(1)).Op("/").Add(v.conv(Id("pos").Op("+").Id("j")))).Op("*").Add(weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call())))),
+							apTerm(v, Id("pos").Op("+").Id("j").Op("-").Lit(1), Id("g").Op("+").Id("placed").Op("+").Lit(1), Id("pos").Op("+").Id("j"), weight(Id("rel").Index(Id("g").Op("+").Id("placed")).Dot("index").Call())),
 							Id("placed").Op("++"),
 						),
 					),
@@ -153,6 +154,7 @@ func rankFunc(f *File, v variant) {
 			Id("pos").Op("+=").Id("nt"),
 			Id("g").Op("=").Id("e"),
 		),
+		apFinish(v),
 		If(Id("tr").Op("!=").Lit(0)).Block(Id("ap").Op("=").Add(v.ftz(Id("tp").Dot("result").Call().Op("/").Id("tr")))),
 		ret(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Lit(-1)),
 	)
@@ -232,4 +234,65 @@ func lowerBoundFunc(f *File, v variant) {
 	body = append(body, last...)
 	body = append(body, Return(Id("lo")))
 	f.Func().Id("lowerBound"+v.Name).Params(Id("sorted").Index().Id(v.Key), Id("k").Id(v.Key)).Int().Block(body...)
+}
+
+// The AP terms of mapRank. In float64 each term is added to the lane sum tp
+// as it is found. For packed float32 keys the loops only record each term's
+// position, numerator, denominator and weight in ws.apPos, apNum, apDen and
+// apW; tp.addTerms (metric/sum.go) then computes the terms with vec.Terms32,
+// eight at a time on AVX2, with the same float32 division, multiplication
+// and flush per term, and adds them in position order, as tp.add would.
+
+// apBuffers declares the float32 workspace's buffers of the AP terms.
+func apBuffers(key string) Code {
+	if key != "key32" {
+		return Null()
+	}
+	return Comment("apPos, apNum, apDen and apW hold the positions and operands of the AP\n"+
+		"terms of mapRank, apNum then the terms.").Line().
+		Id("apPos").Index().Int().Line().
+		List(Id("apNum"), Id("apDen"), Id("apW")).Index().Float32()
+}
+
+// apStart takes the buffers of the AP terms.
+func apStart(v variant) Code {
+	if v.Key != "key32" {
+		return Null()
+	}
+	ws := Id("ws")
+	return Id("m").Op(":=").Lit(0).Line().
+		List(Id("aps"), Id("apn"), Id("apd"), Id("apw")).Op(":=").List(
+		Id("grow").Call(ws.Clone().Dot("apPos"), Id("k")), Id("grow").Call(ws.Clone().Dot("apNum"), Id("k")),
+		Id("grow").Call(ws.Clone().Dot("apDen"), Id("k")), Id("grow").Call(ws.Clone().Dot("apW"), Id("k")))
+}
+
+// apTerm adds the term float32(num/den) * weight at position p.
+func apTerm(v variant, p, num, den, weight Code) Code {
+	if v.Key != "key32" {
+		return Id("tp").Dot("add").Call(p, v.ftz(v.conv(v.conv(num).Op("/").Add(v.conv(den))).Op("*").Add(weight)))
+	}
+	return apAppend(p, v.conv(num), v.conv(den), weight)
+}
+
+// apValue adds the flushed term x at position p: x / 1 * 1 is x.
+func apValue(v variant, p, x Code) Code {
+	if v.Key != "key32" {
+		return Id("tp").Dot("add").Call(p, x)
+	}
+	return apAppend(p, x, Lit(1), Lit(1))
+}
+
+func apAppend(p, num, den, weight Code) Code {
+	return List(Id("aps").Index(Id("m")), Id("apn").Index(Id("m")), Id("apd").Index(Id("m")), Id("apw").Index(Id("m"))).Op("=").List(p, num, den, weight).
+		Line().Id("m").Op("++")
+}
+
+// apFinish computes the recorded terms and adds them.
+func apFinish(v variant) Code {
+	if v.Key != "key32" {
+		return Null()
+	}
+	ws := Id("ws")
+	return List(ws.Clone().Dot("apPos"), ws.Clone().Dot("apNum"), ws.Clone().Dot("apDen"), ws.Clone().Dot("apW")).Op("=").List(Id("aps"), Id("apn"), Id("apd"), Id("apw")).
+		Line().Id("tp").Dot("addTerms").Call(Id("aps").Index(Op(":").Id("m")), Id("apn"), Id("apd"), Id("apw"))
 }

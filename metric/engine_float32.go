@@ -28,6 +28,12 @@ type famFloat32 struct {
 	// terms and ones hold dense summands and unit weights; big1 and big2 the
 	// summands of lane sums longer than a leaf.
 	terms, ones, big1, big2 []float32
+	/*
+	   apPos, apNum, apDen and apW hold the positions and operands of the AP
+	   terms of mapRank, apNum then the terms.
+	*/
+	apPos             []int
+	apNum, apDen, apW []float32
 	// gains holds, per distinct gain of the plan, the gain of each slot of the
 	// list; ideal the weighted gains of the ranked items, largest first, when an
 	// NDCG needs them; gsum and gnum the sums of the gains and of the weighted
@@ -1199,13 +1205,16 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 	var tp laneSumFloat32
 	tp.reset(k, b*k, &ws.big1)
 	pos := 0
+	m := 0
+	aps, apn, apd, apw := grow(ws.apPos, k), grow(ws.apNum, k), grow(ws.apDen, k), grow(ws.apW, k)
 	if !grouped {
 		for j, key := range rel {
 			pos += ahead[j] + 1
 			if pos > k {
 				break
 			}
-			tp.add(pos-1, ftzFloat32(float32(float32(j+1)/float32(pos))*slotWeight(w, wc, key.index())))
+			aps[m], apn[m], apd[m], apw[m] = pos-1, float32(j+1), float32(pos), slotWeight(w, wc, key.index())
+			m++
 		}
 	}
 	for g := 0; grouped && g < nr; {
@@ -1220,7 +1229,8 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 		r, nt := e-g, e-g+tied[g]
 		switch {
 		case nt == 1:
-			tp.add(pos, ftzFloat32(float32(float32(g+1)/float32(pos+1))*slotWeight(w, wc, rel[g].index())))
+			aps[m], apn[m], apd[m], apw[m] = pos, float32(g+1), float32(pos+1), slotWeight(w, wc, rel[g].index())
+			m++
 		case ties == Expected:
 			// Each relevant item of the group is at group position j with
 			// probability 1/nt, behind (j-1)(r-1)/(nt-1) others of the group on average.
@@ -1230,7 +1240,8 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 			}
 			for j := 1; j <= nt && pos+j <= k; j++ {
 				before := float64(g) + float64(j-1)*float64(r-1)/float64(nt-1)
-				tp.add(pos+j-1, ftzFloat32(float32(wr/float64(nt)*(before+1)/float64(pos+j))))
+				aps[m], apn[m], apd[m], apw[m] = pos+j-1, ftzFloat32(float32(wr/float64(nt)*(before+1)/float64(pos+j))), 1, 1
+				m++
 			}
 		default:
 			// A uniformly random order of the group: the relevant items in
@@ -1242,7 +1253,8 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 			placed := 0
 			for j := 1; placed < r && pos+j <= k; j++ {
 				if rng.IntN(nt-j+1) < r-placed {
-					tp.add(pos+j-1, ftzFloat32(float32(float32(g+placed+1)/float32(pos+j))*slotWeight(w, wc, rel[g+placed].index())))
+					aps[m], apn[m], apd[m], apw[m] = pos+j-1, float32(g+placed+1), float32(pos+j), slotWeight(w, wc, rel[g+placed].index())
+					m++
 					placed++
 				}
 			}
@@ -1250,6 +1262,8 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 		pos += nt
 		g = e
 	}
+	ws.apPos, ws.apNum, ws.apDen, ws.apW = aps, apn, apd, apw
+	tp.addTerms(aps[:m], apn, apd, apw)
 	if tr != 0 {
 		ap = ftzFloat32(tp.result() / tr)
 	}

@@ -188,6 +188,41 @@ func (a *laneSumFloat32) add(p int, x float32) {
 	}
 }
 
+// addTerms adds the terms ftzFloat32(num[i]/den[i]*w[i]) at positions ps[i],
+// which must increase (and exceed those added before), as add would one by
+// one: vec.Terms32 computes them, eight at a time on AVX2, into num.
+func (a *laneSumFloat32) addTerms(ps []int, num, den, w []float32) {
+	xs := num[:len(ps)]
+	vec.Terms32(xs, xs, den, w)
+	if a.dense != nil || a.n < eigenLanes {
+		for i, p := range ps {
+			a.add(p, xs[i])
+		}
+		return
+	}
+	i := 0
+	// Four accumulators: position p goes to lane p%8 of accumulator p%32/8,
+	// element p%32 of acc seen as 32 floats.
+	var touched uint32
+	for ; i < len(ps) && ps[i] < a.v4; i++ {
+		p := ps[i] & 31
+		q, l := p>>3, p&7
+		a.acc[q][l] = add32(a.acc[q][l], xs[i])
+		touched |= 1 << p
+	}
+	a.touched |= touched &^ 0xff
+	if i < len(ps) && ps[i] < a.v {
+		a.combine()
+		for ; i < len(ps) && ps[i] < a.v; i++ {
+			l := ps[i] & 7
+			a.acc[0][l] = add32(a.acc[0][l], xs[i])
+		}
+	}
+	for ; i < len(ps); i++ {
+		a.tail = add32(a.tail, xs[i])
+	}
+}
+
 // result returns the sum.
 func (a *laneSumFloat32) result() float32 {
 	switch {

@@ -104,3 +104,49 @@ func TestSumFloat32Order(t *testing.T) {
 		t.Fatal("single -0 lost its sign")
 	}
 }
+
+// TestLaneSumAddTerms checks addTerms against add one term at a time, bit
+// for bit, on every length up to 600 and on tree-split lengths, with dense
+// and sparse positions, some added by add before the batch.
+func TestLaneSumAddTerms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 7))
+	lengths := []int{}
+	for n := 0; n <= 600; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 8191, 8192, 8193, 9000)
+	var buf1, buf2 []float32
+	for _, n := range lengths {
+		for _, dens := range []float64{1, 0.5, 0.1} {
+			var ps []int
+			var num, den, w []float32
+			for p := range n {
+				if rng.Float64() < dens {
+					ps = append(ps, p)
+					num = append(num, float32(1+len(ps)))
+					den = append(den, float32(p+1))
+					w = append(w, float32(rng.ExpFloat64()*math.Ldexp(1, rng.IntN(260)-130)))
+				}
+			}
+			first := rng.IntN(4) * n
+			var want, got laneSumFloat32
+			want.reset(n, first, &buf1)
+			got.reset(n, first, &buf2)
+			pre := 0
+			if len(ps) > 0 {
+				pre = rng.IntN(len(ps))
+			}
+			for i, p := range ps {
+				term := ftzFloat32(float32(num[i]/den[i]) * w[i])
+				want.add(p, term)
+				if i < pre {
+					got.add(p, term)
+				}
+			}
+			got.addTerms(ps[pre:], num[pre:], den[pre:], w[pre:])
+			if g, e := got.result(), want.result(); math.Float32bits(g) != math.Float32bits(e) {
+				t.Fatalf("n %d density %v first %d pre %d: addTerms %v, add %v", n, dens, first, pre, g, e)
+			}
+		}
+	}
+}

@@ -38,3 +38,6 @@ func pack32AVX2(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, 
 func countScoresAVX2(xs []uint64, scores []uint32, below, atOrBelow []int) {
 	countScoresGo(xs, scores, below, atOrBelow)
 }
+
+// terms32AVX2 stands in for the assembly kernel, which this build lacks.
+func terms32AVX2(dst, num, den, w []float32) { terms32Go(dst, num, den, w) }

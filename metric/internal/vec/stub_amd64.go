@@ -30,3 +30,11 @@ func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[
 //
 //go:noescape
 func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)
+
+// terms32AVX2 is terms32Go on AVX2 for the first len(dst)/8*8 values:
+// dst[i] = num[i] / den[i] * w[i], flushed, eight at a time; num, den and w
+// hold at least len(dst) values. VDIVPS and VMULPS round each lane as the
+// scalar float32 operations do.
+//
+//go:noescape
+func terms32AVX2(dst []float32, num []float32, den []float32, w []float32)

@@ -72,3 +72,20 @@ func CountScores(xs []uint64, scores []uint32, below, atOrBelow []int) {
 	}
 	countScoresAVX2(xs, scores, below, atOrBelow)
 }
+
+// Terms32 sets dst[i] = num[i] / den[i] * w[i] for each i < len(dst), in
+// float32 (a division, then a multiplication, each rounded as Go rounds
+// them), the result flushed to a zero of its sign when subnormal: the terms
+// of average precision, eight at a time on AVX2. The operands are not
+// flushed (the callers' are normal). dst may be num, den or w; it panics if
+// num, den or w is shorter than dst.
+func Terms32(dst, num, den, w []float32) {
+	num, den, w = num[:len(dst)], den[:len(dst)], w[:len(dst)]
+	n8 := len(dst) &^ 7
+	if avx2 && n8 > 0 {
+		terms32AVX2(dst[:n8], num, den, w)
+	} else {
+		n8 = 0
+	}
+	terms32Go(dst[n8:], num[n8:], den[n8:], w[n8:])
+}

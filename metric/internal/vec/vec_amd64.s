@@ -2804,3 +2804,40 @@ DATA scorelanes<>+40(SB)/8, $0x0000000000000005
 DATA scorelanes<>+48(SB)/8, $0x0000000000000006
 DATA scorelanes<>+56(SB)/8, $0x0000000000000007
 GLOBL scorelanes<>(SB), RODATA|NOPTR, $64
+
+// func terms32AVX2(dst []float32, num []float32, den []float32, w []float32)
+// Requires: AVX, AVX2
+TEXT ·terms32AVX2(SB), NOSPLIT, $0-96
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         num_base+24(FP), DX
+	MOVQ         den_base+48(FP), BX
+	MOVQ         w_base+72(FP), SI
+	MOVL         $0x7f800000, DI
+	VMOVD        DI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7fffffff, DI
+	VMOVD        DI, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	ANDQ         $-8, CX
+	XORQ         DI, DI
+
+loop:
+	CMPQ     DI, CX
+	JAE      done
+	VMOVUPS  (DX)(DI*4), Y3
+	VMOVUPS  (BX)(DI*4), Y4
+	VDIVPS   Y4, Y3, Y3
+	VMULPS   (SI)(DI*4), Y3, Y3
+	VPAND    Y3, Y0, Y4
+	VPCMPEQD Y2, Y4, Y4
+	VPAND    Y1, Y4, Y4
+	VPANDN   Y3, Y4, Y3
+	VMOVUPS  Y3, (AX)(DI*4)
+	ADDQ     $0x08, DI
+	JMP      loop
+
+done:
+	VZEROUPPER
+	RET

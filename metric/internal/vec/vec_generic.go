@@ -67,3 +67,11 @@ func countScoresGo(xs []uint64, scores []uint32, below, atOrBelow []int) {
 		below[j], atOrBelow[j] = b, a
 	}
 }
+
+// terms32Go is the reference of Terms32.
+func terms32Go(dst, num, den, w []float32) {
+	num, den, w = num[:len(dst)], den[:len(dst)], w[:len(dst)]
+	for i := range dst {
+		dst[i] = ftz32(num[i] / den[i] * w[i])
+	}
+}

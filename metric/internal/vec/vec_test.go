@@ -230,3 +230,40 @@ func BenchmarkCountLE(b *testing.B) {
 		CountLE(xs, ps, cs)
 	}
 }
+
+func TestTerms32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 3))
+	for _, n := range lengths() {
+		for off := range 8 {
+			for _, inf := range []bool{false, true} {
+				num := float32s(rng, n+off, inf)[off:]
+				den := float32s(rng, n+off, inf)[off:]
+				w := float32s(rng, n+off, inf)[off:]
+				if rng.IntN(2) == 0 {
+					// AP's own operands: ranks, positions and weights.
+					for i := range num {
+						num[i], den[i] = float32(1+rng.IntN(1<<rng.IntN(25))), float32(1+rng.IntN(1<<rng.IntN(25)))
+						w[i] = float32(rng.ExpFloat64() * math.Pow(2, float64(rng.IntN(260)-130)))
+					}
+				}
+				want := make([]float32, n)
+				terms32Go(want, num, den, w)
+				got := make([]float32, n+off)[off:]
+				for i := range got {
+					got[i] = 7 // overwritten
+				}
+				n8 := n &^ 7
+				terms32AVX2(got[:n8], num, den, w)
+				terms32Go(got[n8:], num[n8:], den[n8:], w[n8:])
+				pub := append([]float32(nil), num...)
+				Terms32(pub, pub, den, w)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) || math.Float32bits(pub[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("n=%d off=%d inf=%v: term %d = %g (%#08x), Terms32 %g, want %g (%#08x); %g / %g * %g",
+							n, off, inf, i, got[i], math.Float32bits(got[i]), pub[i], want[i], math.Float32bits(want[i]), num[i], den[i], w[i])
+					}
+				}
+			}
+		}
+	}
+}

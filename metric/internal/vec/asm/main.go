@@ -22,6 +22,7 @@ func main() {
 	countLE()
 	pack32()
 	countScores()
+	terms32()
 	Generate()
 }
 
@@ -571,6 +572,47 @@ func countScores() {
 	Label("next")
 	ADDQ(Imm(4), j)
 	JMP(LabelRef("block"))
+
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+func terms32() {
+	TEXT("terms32AVX2", NOSPLIT, "func(dst, num, den, w []float32)")
+	Pragma("noescape")
+	Doc(
+		"terms32AVX2 is terms32Go on AVX2 for the first len(dst)/8*8 values:",
+		"dst[i] = num[i] / den[i] * w[i], flushed, eight at a time; num, den and w",
+		"hold at least len(dst) values. VDIVPS and VMULPS round each lane as the",
+		"scalar float32 operations do.",
+	)
+	dp := Load(Param("dst").Base(), GP64())
+	n := Load(Param("dst").Len(), GP64())
+	np := Load(Param("num").Base(), GP64())
+	ep := Load(Param("den").Base(), GP64())
+	wp := Load(Param("w").Base(), GP64())
+
+	exp := broadcast32(0x7f800000)
+	abs := broadcast32(0x7fffffff)
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+
+	ANDQ(I32(-8), n)
+	i := GP64()
+	XORQ(i, i)
+	Label("loop")
+	CMPQ(i, n)
+	JAE(LabelRef("done"))
+	x, d := YMM(), YMM()
+	VMOVUPS(Mem{Base: np, Index: i, Scale: 4}, x)
+	VMOVUPS(Mem{Base: ep, Index: i, Scale: 4}, d)
+	VDIVPS(d, x, x)
+	VMULPS(Mem{Base: wp, Index: i, Scale: 4}, x, x)
+	ftz(x, exp, abs, zero)
+	VMOVUPS(x, Mem{Base: dp, Index: i, Scale: 4})
+	ADDQ(Imm(8), i)
+	JMP(LabelRef("loop"))
 
 	Label("done")
 	VZEROUPPER()
