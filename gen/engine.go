@@ -99,6 +99,7 @@ func familyFile(v variant) *File {
 	famFinish(file, f)
 	famDiv(file, f)
 	mapBatch(file, f)
+	unrankedMAP(file, f)
 	rankFunc(file, f.variant)
 	return file
 }
@@ -1287,5 +1288,54 @@ func famDiv(file *File, f fam) {
 			)...),
 		),
 		ws().Dot("relWeights").Call(Id("o"), Id("b")),
+	)
+}
+
+// unrankedMAP writes the recount of unranked relevant items in a plan of
+// several metrics, whose general kernel (batch) knows only ranked items: for
+// each list with unranked items, every MAP of specs is recomputed by the MAP
+// specialisation, mapRank, which adds them to the AP denominator and the
+// list weight, so the values are those of the MAP made alone, bit for bit
+// (every tie policy but Random ranks the same way in both kernels, and a
+// plan of several metrics refuses unranked items under Random). The list
+// weights of those metrics are then derived again over the batch.
+func unrankedMAP(file *File, f fam) {
+	out := func(field string) *Statement { return Id("o").Dot(field).Index(Id("b")) }
+	loop := append([]Code{
+		If(Id("unranked").Index(Id("b")).Op("==").Lit(0)).Block(Continue()),
+		Id("some").Op("=").True(),
+	}, readInputs()...)
+	loop = append(loop,
+		For(List(Id("_"), Id("j")).Op(":=").Range().Id("specs")).Block(
+			List(Id("ap"), Id("pw"), Id("sw"), Id("nrel"), Id("bad")).Op(":=").Id("ws").Dot("mapRank").Call(
+				Id("b"), Id("lab"), Id("sc"), Id("w"), Id("unranked").Index(Id("b")), Id("wc"), Id("w").Op("!=").Nil(), Id("n"),
+				Id("p").Dot("ragged"), Id("p").Dot("specs").Index(Id("j")).Dot("topn"), Id("p").Dot("ties"), Nil()),
+			If(Id("bad").Op(">=").Lit(0)).Block(
+				Return(Id("scoreError").Call(Id("b"), Id("bad"), Float64().Call(Id("lab").Index(Id("bad"))))),
+			),
+			Id("o").Op(":=").Op("&").Id("ws").Dot("out").Index(Id("j")),
+			List(out("val"), out("pw"), out("sw"), out("r")).Op("=").List(Id("ap"), Id("pw"), Id("sw"), f.conv(Id("nrel"))),
+		),
+	)
+	file.Commentf("unrankedMAP recounts in %s the MAP metrics specs of each list of a batch", f.T)
+	file.Comment("that batch has computed, for the lists with unranked[b] > 0 unranked relevant")
+	file.Comment("items, with the MAP specialisation, which adds them to the AP denominator and")
+	file.Comment("the list weight (Suite.UpdateUnranked). The values are those of the MAP made")
+	file.Comment("alone, bit for bit: every tie policy but Random ranks the same way in both")
+	file.Comment("kernels, and a plan of several metrics refuses unranked items under Random.")
+	file.Comment("The list weights of those metrics are then derived again over the batch.")
+	file.Func().Params(Id("ws").Op("*").Id(f.ws())).Id("unrankedMAP").Params(
+		Id("specs").Index().Int(), List(Id("labels"), Id("predictions")).Qual(tensorPath, "Lists"), Id("weights").Qual(tensorPath, "Weights"),
+		Id("unranked").Index().Int(), Id("p").Op("*").Id("famPlan"),
+	).Error().Block(
+		List(Id("bsz"), Id("n")).Op(":=").List(Id("labels").Dot("Len").Call(), Id("labels").Dot("Width").Call()),
+		Id("wv").Op(":=").Id("weights").Dot("Values").Call(),
+		Id("some").Op(":=").False(),
+		For(Id("b").Op(":=").Range().Id("bsz")).Block(loop...),
+		If(Op("!").Id("some")).Block(Return(Nil())),
+		For(List(Id("_"), Id("j")).Op(":=").Range().Id("specs")).Block(
+			Id("ws").Dot("finish").Call(Id("j"), Id("bsz"), Id("p")),
+		),
+		Return(Nil()),
 	)
 }

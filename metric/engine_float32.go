@@ -1086,6 +1086,44 @@ func (ws *famFloat32) mapBatch(labels, predictions tensor.Lists, weights tensor.
 	return nil
 }
 
+// unrankedMAP recounts in float32 the MAP metrics specs of each list of a batch
+// that batch has computed, for the lists with unranked[b] > 0 unranked relevant
+// items, with the MAP specialisation, which adds them to the AP denominator and
+// the list weight (Suite.UpdateUnranked). The values are those of the MAP made
+// alone, bit for bit: every tie policy but Random ranks the same way in both
+// kernels, and a plan of several metrics refuses unranked items under Random.
+// The list weights of those metrics are then derived again over the batch.
+func (ws *famFloat32) unrankedMAP(specs []int, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int, p *famPlan) error {
+	bsz, n := labels.Len(), labels.Width()
+	wv := weights.Values()
+	some := false
+	for b := range bsz {
+		if unranked[b] == 0 {
+			continue
+		}
+		some = true
+		lab, sc, w, wc, err := ws.inputs(b, &labels, &predictions, &weights, &wv)
+		if err != nil {
+			return err
+		}
+		for _, j := range specs {
+			ap, pw, sw, nrel, bad := ws.mapRank(b, lab, sc, w, unranked[b], wc, w != nil, n, p.ragged, p.specs[j].topn, p.ties, nil)
+			if bad >= 0 {
+				return scoreError(b, bad, float64(lab[bad]))
+			}
+			o := &ws.out[j]
+			o.val[b], o.pw[b], o.sw[b], o.r[b] = ap, pw, sw, float32(nrel)
+		}
+	}
+	if !some {
+		return nil
+	}
+	for _, j := range specs {
+		ws.finish(j, bsz, p)
+	}
+	return nil
+}
+
 // lowerBoundFloat32 returns the number of keys in sorted that are less than k.
 func lowerBoundFloat32(sorted []key32, k key32) int {
 	lo, n := 0, len(sorted)
