@@ -21,7 +21,6 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
-	"github.com/rankmetrics/rankmetrics/metric"
 )
 
 const evalUsage = `usage: rankmetrics eval [flags] QRELS RUN
@@ -323,24 +322,6 @@ func totalSize(paths []string) int64 {
 	return n
 }
 
-// measureDType is the dtype m's values are computed in: trec_eval's
-// measures are always float64, as trec_eval's doubles.
-func measureDType(m evaluate.Measure, d metric.DType) metric.DType {
-	if m.IsTrecEval() {
-		return metric.Float64
-	}
-	return d
-}
-
-// formatValue prints v so that parsing it gives back the same value of the
-// metric's dtype.
-func formatValue(v float64, d metric.DType) string {
-	if d == metric.Float32 {
-		return strconv.FormatFloat(v, 'g', -1, 32)
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
 // reporter writes the output in the chosen format.
 type reporter struct {
 	w          *bufio.Writer
@@ -367,7 +348,7 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			r.w.WriteString("\n{\"qid\":")
 			r.w.WriteString(jsonString(qid))
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(formatValue(b.Value(s, i), measureDType(m, d))))
+				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(evaluate.FormatValue(b.Value(s, i), m.ValueDType(d))))
 			}
 			r.w.WriteString("}")
 		case "tsv":
@@ -376,12 +357,12 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			}
 			qid = textField(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), measureDType(m, d)))
+				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
 			}
 		default:
 			qid = textField(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, formatValue(b.Value(s, i), measureDType(m, d)))
+				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
 			}
 		}
 		r.wroteQuery = true
@@ -531,7 +512,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			if s > 0 {
 				r.w.WriteString(",")
 			}
-			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(formatValue(res.Values[s], measureDType(m, d))))
+			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(evaluate.FormatValue(res.Values[s], m.ValueDType(d))))
 		}
 		r.w.WriteString("}}\n")
 	case "tsv":
@@ -539,7 +520,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString("measure\tqid\tvalue\n")
 		}
 		for s, m := range o.measures {
-			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, formatValue(res.Values[s], measureDType(m, d)))
+			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
 		}
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(r.w, "%s\tall\t%d\n", c.key, c.n)
@@ -557,7 +538,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "measure\tvalue")
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", m.Name, formatValue(res.Values[s], measureDType(m, d)))
+			fmt.Fprintf(tw, "%s\t%s\n", m.Name, evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
 		}
 		return tw.Flush()
 	}

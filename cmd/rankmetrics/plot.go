@@ -68,7 +68,7 @@ func (o *evalOptions) plot(res *evaluate.Result) plotData {
 	p := plotData{
 		Measure: m.Name,
 		Title: fmt.Sprintf("%s: %s = %s over %d queries", o.runName(), m.Name,
-			formatValue(res.Values[res.HistMeasure], measureDType(m, o.cfg.DType)), res.Evaluated),
+			evaluate.FormatValue(res.Values[res.HistMeasure], m.ValueDType(o.cfg.DType)), res.Evaluated),
 	}
 	n := min(len(res.Curve), res.Longest)
 	if n < len(res.Curve) {

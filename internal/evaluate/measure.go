@@ -204,3 +204,22 @@ func (p Policy) String() string {
 	}
 	return fmt.Sprintf("Policy(%d)", uint8(p))
 }
+
+// ValueDType returns the dtype m's values are computed in under a plan of
+// dtype d: d, but float64 for trec_eval's measures, as trec_eval's doubles.
+func (m Measure) ValueDType(d metric.DType) metric.DType {
+	if m.IsTrecEval() {
+		return metric.Float64
+	}
+	return d
+}
+
+// FormatValue prints v, a value of dtype d, in the shortest form that
+// parses back to the same value of that dtype: a float32 value prints as
+// float32 (0.1, not 0.10000000149011612).
+func FormatValue(v float64, d metric.DType) string {
+	if d == metric.Float32 {
+		return strconv.FormatFloat(v, 'g', -1, 32)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

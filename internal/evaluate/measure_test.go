@@ -139,3 +139,30 @@ func TestHistMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatValue: values print in the shortest form of the dtype they
+// were computed in, and trec_eval's measures are float64 whatever the
+// plan's dtype (hand-worked strings).
+func TestFormatValue(t *testing.T) {
+	f32 := float64(float32(0.1)) // 0.10000000149011612 as a float64
+	for _, c := range []struct {
+		name string
+		v    float64
+		d    metric.DType
+		want string
+	}{
+		{"ndcg@5", f32, metric.Float32, "0.1"},
+		{"ndcg@5", f32, metric.Float64, "0.10000000149011612"},
+		{"map", 0.5, metric.Float32, "0.5"},
+		{"P_5", 0.3, metric.Float32, "0.3"},
+		{"P_5", f32, metric.Float32, "0.10000000149011612"},
+	} {
+		m, err := ParseMeasure(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FormatValue(c.v, m.ValueDType(c.d)); got != c.want {
+			t.Errorf("%s %v in %v: got %q, want %q", c.name, c.v, c.d, got, c.want)
+		}
+	}
+}

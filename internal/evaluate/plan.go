@@ -325,10 +325,7 @@ func (t *Totals) SetStates(states []metric.State) error {
 func measureDTypes(specs []Measure, d metric.DType) []metric.DType {
 	out := make([]metric.DType, len(specs))
 	for m, s := range specs {
-		out[m] = d
-		if s.IsTrecEval() {
-			out[m] = metric.Float64
-		}
+		out[m] = s.ValueDType(d)
 	}
 	return out
 }

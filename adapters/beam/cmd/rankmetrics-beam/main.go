@@ -22,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
@@ -452,9 +453,21 @@ func printReport(w io.Writer, p *plan, rep rm.Report) error {
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "measure\tvalue")
 	for _, m := range rep.Measures {
-		fmt.Fprintf(tw, "%s\t%s\n", m.Name, strconv.FormatFloat(m.Value, 'g', -1, 64))
+		fmt.Fprintf(tw, "%s\t%s\n", m.Name, formatMeasure(m, cfg.DType))
 	}
 	return tw.Flush()
+}
+
+// formatMeasure prints m's value as rankmetrics eval prints it: in the
+// shortest form of the dtype it was computed in (d, or float64 for a
+// trec_eval measure), so the two tables read the same.
+func formatMeasure(m rm.MeasureResult, d metric.DType) string {
+	if x, err := evaluate.ParseMeasure(m.Name); err == nil {
+		d = x.ValueDType(d)
+	} else {
+		d = metric.Float64
+	}
+	return evaluate.FormatValue(m.Value, d)
 }
 
 // quietLogs hides the runner's informational logs.

@@ -137,7 +137,8 @@ func TestExecute(t *testing.T) {
 	if rep.Measures[0].Value != want {
 		t.Errorf("MAP %v, want %v", rep.Measures[0].Value, want)
 	}
-	line := "map      " + strconv.FormatFloat(want, 'g', -1, 64)
+	// The table prints a float32 value as eval does, in float32's shortest form.
+	line := "map      " + strconv.FormatFloat(want, 'g', -1, 32)
 	if !strings.Contains(stdout.String(), line) || !strings.Contains(stdout.String(), "queries evaluated   30") {
 		t.Errorf("stdout lacks %q:\n%s", line, stdout.String())
 	}
@@ -320,6 +321,28 @@ func TestReadmeMeasures(t *testing.T) {
 		if strings.Contains(line, "go build") && !strings.Contains(line, "-o bin/") && !strings.Contains(line, `-o "$(go env GOPATH)/bin/"`) &&
 			!strings.Contains(line, "without `-o`") {
 			t.Errorf("README builds into the source tree: %s", line)
+		}
+	}
+}
+
+// TestFormatMeasure: the report table prints a value as rankmetrics eval
+// does, in the shortest form of the dtype it was computed in (hand-worked
+// strings; a trec_eval measure is float64 whatever --dtype says).
+func TestFormatMeasure(t *testing.T) {
+	f32 := float64(float32(0.13999493))
+	for _, c := range []struct {
+		m    rm.MeasureResult
+		d    metric.DType
+		want string
+	}{
+		{rm.MeasureResult{Name: "map", Value: f32}, metric.Float32, "0.13999493"},
+		{rm.MeasureResult{Name: "map@10:treceval", Value: f32}, metric.Float32, "0.13999493"},
+		{rm.MeasureResult{Name: "map", Value: f32}, metric.Float64, "0.13999493420124054"},
+		{rm.MeasureResult{Name: "P_5", Value: 0.3}, metric.Float32, "0.3"},
+		{rm.MeasureResult{Name: "P_5", Value: f32}, metric.Float32, "0.13999493420124054"},
+	} {
+		if got := formatMeasure(c.m, c.d); got != c.want {
+			t.Errorf("%s %v in %v: got %q, want %q", c.m.Name, c.m.Value, c.d, got, c.want)
 		}
 	}
 }
