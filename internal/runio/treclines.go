@@ -226,13 +226,16 @@ const (
 // appended to out (passed empty); a field never holds a separator. (One
 // compare passes every byte above ' ': the loops test a byte as c > ' ' ||
 // the bit of c is clear.)
+// has says whether byte c separates fields.
+func (sep separators) has(c byte) bool { return c <= ' ' && sep>>c&1 != 0 }
+
 // countFields returns how many fields splitFields would find in b with no
 // maximum, without storing them.
 func countFields(b []byte, sep separators) int {
 	n := 0
 	in := false
 	for _, c := range b {
-		field := c > ' ' || sep>>c&1 == 0
+		field := !sep.has(c)
 		if field && !in {
 			n++
 		}
@@ -243,9 +246,9 @@ func countFields(b []byte, sep separators) int {
 
 func splitFields(b []byte, out [][]byte, sep separators, max int) [][]byte {
 	for i := 0; i < len(b) && len(out) < max; i++ {
-		if b[i] > ' ' || sep>>b[i]&1 == 0 {
+		if !sep.has(b[i]) {
 			j := i + 1
-			for j < len(b) && (b[j] > ' ' || sep>>b[j]&1 == 0) {
+			for j < len(b) && !sep.has(b[j]) {
 				j++
 			}
 			out = append(out, b[i:j])
