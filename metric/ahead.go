@@ -15,7 +15,8 @@ const vecPivots = 48
 // number of keys of the sorted rel that are less than it: the count of the
 // keys ranked between rel[p-1] and rel[p]. ahead has len(rel)+1 elements,
 // all zero. With AVX2 and few relevant keys, it counts, for each relevant
-// key, the other keys below it, and takes differences.
+// key, the other keys at or below it (below it: a list's keys are distinct),
+// four keys and four relevant keys at a time, and takes differences.
 func countAhead32(rel, oth []key32, ahead []int) {
 	nr := len(rel)
 	if !vec.Accelerated() || nr == 0 || nr > vecPivots {
@@ -24,25 +25,7 @@ func countAhead32(rel, oth []key32, ahead []int) {
 		}
 		return
 	}
-	// Compare the score halves only, 8 at a time: the other keys of a higher
-	// score (lower score bits) sort before rel[j]; of those of its score, the
-	// tie-break bits decide, one by one, as score ties are few.
-	var scores [vecPivots]uint32
-	var at [vecPivots]int
-	for j, k := range rel {
-		scores[j] = uint32(k.score())
-	}
-	vec.CountScores(keyBits32(oth), scores[:nr], ahead[:nr], at[:nr])
-	for j, r := range rel {
-		if at[j] == ahead[j] {
-			continue
-		}
-		for _, k := range oth {
-			if k.score() == r.score() && k < r {
-				ahead[j]++
-			}
-		}
-	}
+	vec.CountLE(keyBits32(oth), keyBits32(rel), ahead[:nr])
 	ahead[nr] = len(oth) - ahead[nr-1]
 	for j := nr - 1; j > 0; j-- {
 		ahead[j] -= ahead[j-1]

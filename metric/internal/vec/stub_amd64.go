@@ -10,9 +10,8 @@ package vec
 //go:noescape
 func packets32AVX2(xs []float32, acc *[8]float32)
 
-// countLEAVX2 is countLEGo on AVX2 for len(xs) a multiple of 4: it sets
-// counts[j] to the number of elements of xs that are <= pivots[j], unsigned;
-// len(counts) >= len(pivots).
+// countLEAVX2 is countLEGo on AVX2: it sets counts[j] to the number of
+// elements of xs that are <= pivots[j], unsigned; len(counts) >= len(pivots).
 //
 //go:noescape
 func countLEAVX2(xs []uint64, pivots []uint64, counts []int)

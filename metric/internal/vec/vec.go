@@ -45,16 +45,7 @@ func CountLE(xs, pivots []uint64, counts []int) {
 		countLEGo(xs, pivots, counts)
 		return
 	}
-	// The kernel takes whole vectors of 4; the last len(xs) % 4 are counted here.
-	n4 := len(xs) &^ 3
-	countLEAVX2(xs[:n4], pivots, counts)
-	for _, x := range xs[n4:] {
-		for j, p := range pivots {
-			if x <= p {
-				counts[j]++
-			}
-		}
-	}
+	countLEAVX2(xs, pivots, counts)
 }
 
 // CountScores sets below[j] and atOrBelow[j], for each j < len(scores), to

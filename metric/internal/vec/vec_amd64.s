@@ -114,7 +114,7 @@ done:
 	RET
 
 // func countLEAVX2(xs []uint64, pivots []uint64, counts []int)
-// Requires: AVX, AVX2, CMOV
+// Requires: AVX, AVX2
 TEXT ·countLEAVX2(SB), NOSPLIT, $0-72
 	MOVQ xs_base+0(FP), AX
 	MOVQ xs_len+8(FP), CX
@@ -126,116 +126,222 @@ TEXT ·countLEAVX2(SB), NOSPLIT, $0-72
 	MOVQ         $0x8000000000000000, DI
 	VMOVQ        DI, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         BX, DI
-	DECQ         DI
+
+	// Lane numbers, for the mask of the last len(xs) % 4 elements.
+	MOVQ CX, DI
+	ANDQ $-4, DI
+
+	// tail masks the lanes of the last len(xs) % 4 elements; the others load
+	// as zeros, which flipped are below every pivot: no lane counts them.
+	MOVQ         CX, R8
+	SUBQ         DI, R8
+	VMOVQ        R8, X1
+	VPBROADCASTQ X1, Y1
+	VPCMPGTQ     lelanes<>+0(SB), Y1, Y1
 	XORQ         R8, R8
 
-	// Four pivots at a time, the last one repeated to fill the last block.
-block:
-	CMPQ         R8, BX
-	JAE          done
-	MOVQ         R8, R9
-	CMPQ         R9, DI
-	CMOVQHI      DI, R9
-	VMOVQ        (DX)(R9*8), X1
-	VPBROADCASTQ X1, Y1
-	VPXOR        Y0, Y1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVQ         R8, R9
-	ADDQ         $0x01, R9
-	CMPQ         R9, DI
-	CMOVQHI      DI, R9
-	VMOVQ        (DX)(R9*8), X3
-	VPBROADCASTQ X3, Y3
-	VPXOR        Y0, Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	MOVQ         R8, R9
-	ADDQ         $0x02, R9
-	CMPQ         R9, DI
-	CMOVQHI      DI, R9
-	VMOVQ        (DX)(R9*8), X5
-	VPBROADCASTQ X5, Y5
-	VPXOR        Y0, Y5, Y5
-	VPXOR        Y6, Y6, Y6
-	MOVQ         R8, R9
-	ADDQ         $0x03, R9
-	CMPQ         R9, DI
-	CMOVQHI      DI, R9
-	VMOVQ        (DX)(R9*8), X7
-	VPBROADCASTQ X7, Y7
-	VPXOR        Y0, Y7, Y7
-	VPXOR        Y8, Y8, Y8
+	// Four pivots at a time, then two, then one.
+block4:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x04
+	JB           end4
+	VMOVQ        (DX)(R8*8), X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VMOVQ        8(DX)(R8*8), X4
+	VPBROADCASTQ X4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VMOVQ        16(DX)(R8*8), X6
+	VPBROADCASTQ X6, Y6
+	VPXOR        Y0, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VMOVQ        24(DX)(R8*8), X8
+	VPBROADCASTQ X8, Y8
+	VPXOR        Y0, Y8, Y8
+	VPXOR        Y9, Y9, Y9
 	XORQ         R9, R9
 
 	// acc[k] counts, lane by lane, the elements greater than pivot k.
-vector:
-	CMPQ     R9, CX
-	JAE      reduce
-	VPXOR    (AX)(R9*8), Y0, Y9
-	VPCMPGTQ Y1, Y9, Y10
-	VPSUBQ   Y10, Y2, Y2
-	VPCMPGTQ Y3, Y9, Y10
-	VPSUBQ   Y10, Y4, Y4
-	VPCMPGTQ Y5, Y9, Y10
-	VPSUBQ   Y10, Y6, Y6
-	VPCMPGTQ Y7, Y9, Y9
-	VPSUBQ   Y9, Y8, Y8
+vector4:
+	CMPQ     R9, DI
+	JAE      tail4
+	VMOVDQU  (AX)(R9*8), Y10
+	VPXOR    Y0, Y10, Y10
+	VPCMPGTQ Y2, Y10, Y11
+	VPSUBQ   Y11, Y3, Y3
+	VPCMPGTQ Y4, Y10, Y11
+	VPSUBQ   Y11, Y5, Y5
+	VPCMPGTQ Y6, Y10, Y11
+	VPSUBQ   Y11, Y7, Y7
+	VPCMPGTQ Y8, Y10, Y11
+	VPSUBQ   Y11, Y9, Y9
 	ADDQ     $0x04, R9
-	JMP      vector
+	JMP      vector4
 
-reduce:
-	VEXTRACTI128 $0x01, Y2, X1
-	VPADDQ       X1, X2, X2
-	VPSHUFD      $0x4e, X2, X1
-	VPADDQ       X1, X2, X2
-	VMOVQ        X2, R9
+tail4:
+	CMPQ       R9, CX
+	JAE        reduce4
+	VPMASKMOVQ (AX)(R9*8), Y1, Y10
+	VPXOR      Y0, Y10, Y10
+	VPCMPGTQ   Y2, Y10, Y11
+	VPSUBQ     Y11, Y3, Y3
+	VPCMPGTQ   Y4, Y10, Y11
+	VPSUBQ     Y11, Y5, Y5
+	VPCMPGTQ   Y6, Y10, Y11
+	VPSUBQ     Y11, Y7, Y7
+	VPCMPGTQ   Y8, Y10, Y11
+	VPSUBQ     Y11, Y9, Y9
+
+reduce4:
+	VEXTRACTI128 $0x01, Y3, X2
+	VPADDQ       X2, X3, X3
+	VPSHUFD      $0x4e, X3, X2
+	VPADDQ       X2, X3, X3
+	VMOVQ        X3, R9
 	MOVQ         CX, R10
 	SUBQ         R9, R10
 	MOVQ         R10, (SI)(R8*8)
-	MOVQ         R8, R9
-	ADDQ         $0x01, R9
-	CMPQ         R9, BX
-	JAE          next
-	VEXTRACTI128 $0x01, Y4, X1
-	VPADDQ       X1, X4, X4
-	VPSHUFD      $0x4e, X4, X1
-	VPADDQ       X1, X4, X4
-	VMOVQ        X4, R9
+	VEXTRACTI128 $0x01, Y5, X2
+	VPADDQ       X2, X5, X5
+	VPSHUFD      $0x4e, X5, X2
+	VPADDQ       X2, X5, X5
+	VMOVQ        X5, R9
 	MOVQ         CX, R10
 	SUBQ         R9, R10
 	MOVQ         R10, 8(SI)(R8*8)
-	MOVQ         R8, R9
-	ADDQ         $0x02, R9
-	CMPQ         R9, BX
-	JAE          next
-	VEXTRACTI128 $0x01, Y6, X1
-	VPADDQ       X1, X6, X6
-	VPSHUFD      $0x4e, X6, X1
-	VPADDQ       X1, X6, X6
-	VMOVQ        X6, R9
+	VEXTRACTI128 $0x01, Y7, X2
+	VPADDQ       X2, X7, X7
+	VPSHUFD      $0x4e, X7, X2
+	VPADDQ       X2, X7, X7
+	VMOVQ        X7, R9
 	MOVQ         CX, R10
 	SUBQ         R9, R10
 	MOVQ         R10, 16(SI)(R8*8)
-	MOVQ         R8, R9
-	ADDQ         $0x03, R9
-	CMPQ         R9, BX
-	JAE          next
-	VEXTRACTI128 $0x01, Y8, X1
-	VPADDQ       X1, X8, X8
-	VPSHUFD      $0x4e, X8, X1
-	VPADDQ       X1, X8, X8
-	VMOVQ        X8, R9
+	VEXTRACTI128 $0x01, Y9, X2
+	VPADDQ       X2, X9, X9
+	VPSHUFD      $0x4e, X9, X2
+	VPADDQ       X2, X9, X9
+	VMOVQ        X9, R9
 	MOVQ         CX, R10
 	SUBQ         R9, R10
 	MOVQ         R10, 24(SI)(R8*8)
+	ADDQ         $0x04, R8
+	JMP          block4
 
-next:
-	ADDQ $0x04, R8
-	JMP  block
+end4:
+block2:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x02
+	JB           end2
+	VMOVQ        (DX)(R8*8), X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VMOVQ        8(DX)(R8*8), X4
+	VPBROADCASTQ X4, Y4
+	VPXOR        Y0, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	XORQ         R9, R9
 
-done:
+	// acc[k] counts, lane by lane, the elements greater than pivot k.
+vector2:
+	CMPQ     R9, DI
+	JAE      tail2
+	VMOVDQU  (AX)(R9*8), Y6
+	VPXOR    Y0, Y6, Y6
+	VPCMPGTQ Y2, Y6, Y7
+	VPSUBQ   Y7, Y3, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPSUBQ   Y7, Y5, Y5
+	ADDQ     $0x04, R9
+	JMP      vector2
+
+tail2:
+	CMPQ       R9, CX
+	JAE        reduce2
+	VPMASKMOVQ (AX)(R9*8), Y1, Y6
+	VPXOR      Y0, Y6, Y6
+	VPCMPGTQ   Y2, Y6, Y7
+	VPSUBQ     Y7, Y3, Y3
+	VPCMPGTQ   Y4, Y6, Y7
+	VPSUBQ     Y7, Y5, Y5
+
+reduce2:
+	VEXTRACTI128 $0x01, Y3, X2
+	VPADDQ       X2, X3, X3
+	VPSHUFD      $0x4e, X3, X2
+	VPADDQ       X2, X3, X3
+	VMOVQ        X3, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, (SI)(R8*8)
+	VEXTRACTI128 $0x01, Y5, X2
+	VPADDQ       X2, X5, X5
+	VPSHUFD      $0x4e, X5, X2
+	VPADDQ       X2, X5, X5
+	VMOVQ        X5, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, 8(SI)(R8*8)
+	ADDQ         $0x02, R8
+	JMP          block2
+
+end2:
+block1:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x01
+	JB           end1
+	VMOVQ        (DX)(R8*8), X2
+	VPBROADCASTQ X2, Y2
+	VPXOR        Y0, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	XORQ         R9, R9
+
+	// acc[k] counts, lane by lane, the elements greater than pivot k.
+vector1:
+	CMPQ     R9, DI
+	JAE      tail1
+	VMOVDQU  (AX)(R9*8), Y4
+	VPXOR    Y0, Y4, Y4
+	VPCMPGTQ Y2, Y4, Y4
+	VPSUBQ   Y4, Y3, Y3
+	ADDQ     $0x04, R9
+	JMP      vector1
+
+tail1:
+	CMPQ       R9, CX
+	JAE        reduce1
+	VPMASKMOVQ (AX)(R9*8), Y1, Y4
+	VPXOR      Y0, Y4, Y4
+	VPCMPGTQ   Y2, Y4, Y4
+	VPSUBQ     Y4, Y3, Y3
+
+reduce1:
+	VEXTRACTI128 $0x01, Y3, X2
+	VPADDQ       X2, X3, X3
+	VPSHUFD      $0x4e, X3, X2
+	VPADDQ       X2, X3, X3
+	VMOVQ        X3, R9
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	MOVQ         R10, (SI)(R8*8)
+	ADDQ         $0x01, R8
+	JMP          block1
+
+end1:
 	VZEROUPPER
 	RET
+
+DATA lelanes<>+0(SB)/8, $0x0000000000000000
+DATA lelanes<>+8(SB)/8, $0x0000000000000001
+DATA lelanes<>+16(SB)/8, $0x0000000000000002
+DATA lelanes<>+24(SB)/8, $0x0000000000000003
+GLOBL lelanes<>(SB), RODATA|NOPTR, $32
 
 // func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[8]uint32) (nk int, no int, nrel int, nout int, bad int)
 // Requires: AVX, AVX2, POPCNT

@@ -119,9 +119,8 @@ func countLE() {
 	TEXT("countLEAVX2", NOSPLIT, "func(xs, pivots []uint64, counts []int)")
 	Pragma("noescape")
 	Doc(
-		"countLEAVX2 is countLEGo on AVX2 for len(xs) a multiple of 4: it sets",
-		"counts[j] to the number of elements of xs that are <= pivots[j], unsigned;",
-		"len(counts) >= len(pivots).",
+		"countLEAVX2 is countLEGo on AVX2: it sets counts[j] to the number of",
+		"elements of xs that are <= pivots[j], unsigned; len(counts) >= len(pivots).",
 	)
 	xp := Load(Param("xs").Base(), GP64())
 	n := Load(Param("xs").Len(), GP64())
@@ -137,77 +136,97 @@ func countLE() {
 	sign := YMM()
 	VPBROADCASTQ(sx, sign)
 
-	last := GP64()
-	MOVQ(np, last)
-	DECQ(last)
+	Comment("Lane numbers, for the mask of the last len(xs) % 4 elements.")
+	lanes := GLOBL("lelanes", RODATA|NOPTR)
+	for j := range 4 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n4 := GP64()
+	MOVQ(n, n4)
+	ANDQ(I32(-4), n4)
+	Comment("tail masks the lanes of the last len(xs) % 4 elements; the others load")
+	Comment("as zeros, which flipped are below every pivot: no lane counts them.")
+	tail := YMM()
+	{
+		r, rx := GP64(), XMM()
+		MOVQ(n, r)
+		SUBQ(n4, r)
+		VMOVQ(r, rx)
+		VPBROADCASTQ(rx, tail)
+		VPCMPGTQ(lanes, tail, tail)
+	}
+
 	j := GP64()
 	XORQ(j, j)
 
-	Comment("Four pivots at a time, the last one repeated to fill the last block.")
-	Label("block")
-	CMPQ(j, np)
-	JAE(LabelRef("done"))
-	var pv, acc [4]reg.VecVirtual
-	for k := range pv {
+	// block counts pivots j..j+w-1 and advances j by w; it is taken while at
+	// least w pivots are left.
+	block := func(w int) {
+		name := func(s string) string { return s + string(rune('0'+w)) }
+		Label(name("block"))
 		t := GP64()
-		MOVQ(j, t)
-		if k > 0 {
-			ADDQ(Imm(uint64(k)), t)
+		MOVQ(np, t)
+		SUBQ(j, t)
+		CMPQ(t, Imm(uint64(w)))
+		JB(LabelRef(name("end")))
+		pv, acc := make([]reg.VecVirtual, w), make([]reg.VecVirtual, w)
+		for k := range pv {
+			px := XMM()
+			VMOVQ(Mem{Base: pp, Index: j, Scale: 8, Disp: 8 * k}, px)
+			pv[k] = YMM()
+			VPBROADCASTQ(px, pv[k])
+			VPXOR(sign, pv[k], pv[k])
+			acc[k] = YMM()
+			VPXOR(acc[k], acc[k], acc[k])
 		}
-		CMPQ(t, last)
-		CMOVQHI(last, t)
-		px := XMM()
-		VMOVQ(Mem{Base: pp, Index: t, Scale: 8}, px)
-		pv[k] = YMM()
-		VPBROADCASTQ(px, pv[k])
-		VPXOR(sign, pv[k], pv[k])
-		acc[k] = YMM()
-		VPXOR(acc[k], acc[k], acc[k])
-	}
-	i := GP64()
-	XORQ(i, i)
-
-	Comment("acc[k] counts, lane by lane, the elements greater than pivot k.")
-	Label("vector")
-	CMPQ(i, n)
-	JAE(LabelRef("reduce"))
-	x := YMM()
-	VPXOR(Mem{Base: xp, Index: i, Scale: 8}, sign, x)
-	for k := range pv {
-		gt := YMM()
-		VPCMPGTQ(pv[k], x, gt)
-		VPSUBQ(gt, acc[k], acc[k])
-	}
-	ADDQ(Imm(4), i)
-	JMP(LabelRef("vector"))
-
-	Label("reduce")
-	for k := range acc {
-		if k > 0 {
-			t := GP64()
-			MOVQ(j, t)
-			ADDQ(Imm(uint64(k)), t)
-			CMPQ(t, np)
-			JAE(LabelRef("next"))
+		i := GP64()
+		XORQ(i, i)
+		x, gt := YMM(), YMM()
+		compare := func() {
+			VPXOR(sign, x, x)
+			for k := range pv {
+				VPCMPGTQ(pv[k], x, gt)
+				VPSUBQ(gt, acc[k], acc[k])
+			}
 		}
-		hi := XMM()
-		VEXTRACTI128(Imm(1), acc[k], hi)
-		lo := acc[k].AsX()
-		VPADDQ(hi, lo, lo)
-		VPSHUFD(Imm(0x4e), lo, hi)
-		VPADDQ(hi, lo, lo)
-		gt := GP64()
-		VMOVQ(lo, gt)
-		le := GP64()
-		MOVQ(n, le)
-		SUBQ(gt, le)
-		MOVQ(le, Mem{Base: cp, Index: j, Scale: 8, Disp: 8 * k})
-	}
-	Label("next")
-	ADDQ(Imm(4), j)
-	JMP(LabelRef("block"))
+		Comment("acc[k] counts, lane by lane, the elements greater than pivot k.")
+		Label(name("vector"))
+		CMPQ(i, n4)
+		JAE(LabelRef(name("tail")))
+		VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, x)
+		compare()
+		ADDQ(Imm(4), i)
+		JMP(LabelRef(name("vector")))
 
-	Label("done")
+		Label(name("tail"))
+		CMPQ(i, n)
+		JAE(LabelRef(name("reduce")))
+		VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, tail, x)
+		compare()
+
+		Label(name("reduce"))
+		for k := range acc {
+			hi := XMM()
+			VEXTRACTI128(Imm(1), acc[k], hi)
+			lo := acc[k].AsX()
+			VPADDQ(hi, lo, lo)
+			VPSHUFD(Imm(0x4e), lo, hi)
+			VPADDQ(hi, lo, lo)
+			gtn := GP64()
+			VMOVQ(lo, gtn)
+			le := GP64()
+			MOVQ(n, le)
+			SUBQ(gtn, le)
+			MOVQ(le, Mem{Base: cp, Index: j, Scale: 8, Disp: 8 * k})
+		}
+		ADDQ(Imm(uint64(w)), j)
+		JMP(LabelRef(name("block")))
+		Label(name("end"))
+	}
+	Comment("Four pivots at a time, then two, then one.")
+	block(4)
+	block(2)
+	block(1)
 	VZEROUPPER()
 	RET()
 }
