@@ -38,10 +38,14 @@ func rankFunc(f *File, v variant) {
 		Comment("relevance adds up in slot order, as TF's reduce_sum does."),
 		Comment("Inputs are read as TF's kernels read them, a subnormal float32 as 0: a"),
 		Comment("weight below the least normal is masked, a label above minus it is >= 0."),
-		Var().List(Id("trAcc"), Id("swAcc")).Id(v.Lane),
-		Id("trAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big1")),
-		Id("swAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big2")),
+		Comment("The weight sums are needed only when the slots weigh other than 1."),
 		Id("wc").Op("=").Add(v.ftz(Id("wc"))),
+		Id("sums").Op(":=").Id("items").Op("||").Id("wc").Op("!=").Lit(1),
+		Var().List(Id("trAcc"), Id("swAcc")).Id(v.Lane),
+		If(Id("sums")).Block(
+			Id("trAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big1")),
+			Id("swAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big2")),
+		),
 		packOrLoop(v, For(List(Id("i"), Id("l")).Op(":=").Range().Id("lab")).Block(
 			Id("wi").Op(":=").Add(weight(Id("i"))),
 			If(Id("items").Op("&&").Id("wi").Op("!=").Lit(0)).Block(Id("swAcc").Dot("add").Call(Id("i"), Id("wi"))),
@@ -52,17 +56,28 @@ func rankFunc(f *File, v variant) {
 			),
 			If(Id("l").Op(">=").Lit(1)).Block(
 				Id("rel").Op("=").Append(Id("rel"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), True(), Id("i")))),
-				If(Id("items").Op("||").Id("wc").Op("!=").Lit(1)).Block(Id("trAcc").Dot("add").Call(Id("i"), Id("wi"))),
+				If(Id("sums")).Block(Id("trAcc").Dot("add").Call(Id("i"), Id("wi"))),
 			).Else().Block(
 				Id("oth").Op("=").Append(Id("oth"), Id(v.MakeKy).Call(Id("s"), Id("tieBits").Call(Id("ties"), False(), Id("i")))),
 			),
 		)),
 		List(ws().Dot("keys"), ws().Dot("oth")).Op("=").List(Id("rel"), Id("oth")),
 		Id("nr").Op(":=").Len(Id("rel")),
-		Comment("Unit weights sum to the count exactly, in any order."),
+		Comment("Unit weights sum to the count exactly, in any order, below 2^24;"),
+		Comment("from 2^24 on, float32 ones add up in TF's lane order, by position (rel"),
+		Comment("holds the relevant items in slot order)."),
 		Id("tr").Op(":=").Add(v.conv(Id("nr"))),
-		If(Id("items").Op("||").Id("wc").Op("!=").Lit(1).Op("||").Id("nr").Op(">=").Lit(1<<24)).Block(
-			Id("tr").Op("=").Id("trAcc").Dot("result").Call(),
+		Switch().Block(
+			Case(Id("sums")).Block(
+				Id("tr").Op("=").Id("trAcc").Dot("result").Call(),
+			),
+			Case(Id("nr").Op(">=").Lit(1<<24)).Block(
+				Id("trAcc").Dot("reset").Call(Id("n"), Id("b").Op("*").Id("n"), Op("&").Add(ws()).Dot("big1")),
+				For(List(Id("_"), Id("key")).Op(":=").Range().Id("rel")).Block(
+					Id("trAcc").Dot("add").Call(Id("key").Dot("index").Call(), Lit(1)),
+				),
+				Id("tr").Op("=").Id("trAcc").Dot("result").Call(),
+			),
 		),
 		If(Id("unranked").Op(">").Lit(0)).Block(
 			Id("tr").Op("=").Add(v.ftz(Id("tr").Op("+").Add(v.ftz(v.conv(Id("unranked")).Op("*").Id("wc"))))),

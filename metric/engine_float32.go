@@ -1156,10 +1156,14 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 	// relevance adds up in slot order, as TF's reduce_sum does.
 	// Inputs are read as TF's kernels read them, a subnormal float32 as 0: a
 	// weight below the least normal is masked, a label above minus it is >= 0.
-	var trAcc, swAcc laneSumFloat32
-	trAcc.reset(n, b*n, &ws.big1)
-	swAcc.reset(n, b*n, &ws.big2)
+	// The weight sums are needed only when the slots weigh other than 1.
 	wc = ftzFloat32(wc)
+	sums := items || wc != 1
+	var trAcc, swAcc laneSumFloat32
+	if sums {
+		trAcc.reset(n, b*n, &ws.big1)
+		swAcc.reset(n, b*n, &ws.big2)
+	}
 	if packVec && !items && wc == 1 {
 		var bad int
 		rel, oth, _, _, bad = packKeys32(lab, sc, rel, oth, 1, ragged, packRelevant, ties)
@@ -1181,7 +1185,7 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 			}
 			if l >= 1 {
 				rel = append(rel, makeKey32(s, tieBits(ties, true, i)))
-				if items || wc != 1 {
+				if sums {
 					trAcc.add(i, wi)
 				}
 			} else {
@@ -1191,9 +1195,18 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 	}
 	ws.keys, ws.oth = rel, oth
 	nr := len(rel)
-	// Unit weights sum to the count exactly, in any order.
+	// Unit weights sum to the count exactly, in any order, below 2^24;
+	// from 2^24 on, float32 ones add up in TF's lane order, by position (rel
+	// holds the relevant items in slot order).
 	tr := float32(nr)
-	if items || wc != 1 || nr >= 16777216 {
+	switch {
+	case sums:
+		tr = trAcc.result()
+	case nr >= 16777216:
+		trAcc.reset(n, b*n, &ws.big1)
+		for _, key := range rel {
+			trAcc.add(key.index(), 1)
+		}
 		tr = trAcc.result()
 	}
 	if unranked > 0 {

@@ -1116,10 +1116,14 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 	// relevance adds up in slot order, as TF's reduce_sum does.
 	// Inputs are read as TF's kernels read them, a subnormal float32 as 0: a
 	// weight below the least normal is masked, a label above minus it is >= 0.
-	var trAcc, swAcc laneSumFloat64
-	trAcc.reset(n, b*n, &ws.big1)
-	swAcc.reset(n, b*n, &ws.big2)
+	// The weight sums are needed only when the slots weigh other than 1.
 	wc = ftzFloat64(wc)
+	sums := items || wc != 1
+	var trAcc, swAcc laneSumFloat64
+	if sums {
+		trAcc.reset(n, b*n, &ws.big1)
+		swAcc.reset(n, b*n, &ws.big2)
+	}
 	for i, l := range lab {
 		wi := slotWeight(w, wc, i)
 		if items && wi != 0 {
@@ -1134,7 +1138,7 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 		}
 		if l >= 1 {
 			rel = append(rel, makeKey64(s, tieBits(ties, true, i)))
-			if items || wc != 1 {
+			if sums {
 				trAcc.add(i, wi)
 			}
 		} else {
@@ -1143,9 +1147,18 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 	}
 	ws.keys, ws.oth = rel, oth
 	nr := len(rel)
-	// Unit weights sum to the count exactly, in any order.
+	// Unit weights sum to the count exactly, in any order, below 2^24;
+	// from 2^24 on, float32 ones add up in TF's lane order, by position (rel
+	// holds the relevant items in slot order).
 	tr := float64(nr)
-	if items || wc != 1 || nr >= 16777216 {
+	switch {
+	case sums:
+		tr = trAcc.result()
+	case nr >= 16777216:
+		trAcc.reset(n, b*n, &ws.big1)
+		for _, key := range rel {
+			trAcc.add(key.index(), 1)
+		}
 		tr = trAcc.result()
 	}
 	if unranked > 0 {

@@ -474,3 +474,47 @@ func TestReseed(t *testing.T) {
 		t.Fatalf("reseeded draws %v, fresh %v", b, a)
 	}
 }
+
+// TestUnitWeightsPast2To24 checks a list of 2^24+3 relevant items, past
+// which float32 no longer counts ones exactly: every item is relevant, so
+// every precision is 1 and the AP is 1, and the list weight is the mean of
+// the unit weights as TF adds them (in its lane order and tree splits). The
+// MAP kernel and the general kernel (a Suite of MAP and MRR) must agree.
+func TestUnitWeightsPast2To24(t *testing.T) {
+	n := 1<<24 + 3
+	lab, sc, ones := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range lab {
+		lab[i], sc[i], ones[i] = 1, -float32(i), 1
+	}
+	labels, err := tensor.Dense(lab, 1, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := tensor.Dense(sc, 1, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantW := float64(sumFloat32(ones, 0) / float32(n))
+	m, err := NewMeanAveragePrecision(WithTies(Stable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pl PerList
+	if err := m.UpdatePerList(&pl, labels, preds, tensor.Weights{}); err != nil {
+		t.Fatal(err)
+	}
+	if pl.Values[0] != 1 || pl.Weights[0] != wantW {
+		t.Errorf("MAP kernel: ap %v, list weight %v; want 1, %v", pl.Values[0], pl.Weights[0], wantW)
+	}
+	s, err := NewSuite([]string{"map", "mrr"}, WithTies(Stable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, err := s.Compute(labels, preds, tensor.Weights{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if per[0].Values[0] != 1 || per[0].Weights[0] != wantW {
+		t.Errorf("general kernel: ap %v, list weight %v; want 1, %v", per[0].Values[0], per[0].Weights[0], wantW)
+	}
+}
