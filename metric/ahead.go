@@ -61,20 +61,18 @@ func countTied32(ends, oth []key32, ahead, tied []int) {
 		}
 		return
 	}
-	var scores [vecPivots]uint32
-	var cnt [2 * vecPivots]int
-	for j, k := range ends[:nr] {
-		scores[j] = uint32(k.score())
-	}
-	vec.CountScores(keyBits32(oth), scores[:nr], cnt[nr:2*nr], cnt[:nr])
-	hi, lo := cnt[:nr], cnt[nr:2*nr]
+	// hi lands in ahead and lo in tied, which are then rewritten in place,
+	// each p reading its own counts before writing them.
+	vec.CountScores(keyBits32(oth), keyBits32(ends[:nr]), tied[:nr], ahead[:nr])
 	prev := 0 // hi[p-1]
 	for p := range nr {
+		hi, lo := ahead[p], tied[p]
+		ahead[p], tied[p] = 0, 0
 		if p == 0 || ends[p-1].score() != ends[p].score() {
-			tied[p] = hi[p] - lo[p]
-			ahead[p] = hi[p] - prev - tied[p]
+			tied[p] = hi - lo
+			ahead[p] = lo - prev
 		}
-		prev = hi[p]
+		prev = hi
 	}
 	ahead[nr] = len(oth) - prev
 }

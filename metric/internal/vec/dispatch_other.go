@@ -35,8 +35,8 @@ func pack32AVX2(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, 
 }
 
 // countScoresAVX2 stands in for the assembly kernel, which this build lacks.
-func countScoresAVX2(xs []uint64, scores []uint32, below, atOrBelow []int) {
-	countScoresGo(xs, scores, below, atOrBelow)
+func countScoresAVX2(xs, pivots []uint64, below, atOrBelow []int) {
+	countScoresGo(xs, pivots, below, atOrBelow)
 }
 
 // terms32AVX2 stands in for the assembly kernel, which this build lacks.

@@ -24,11 +24,11 @@ func countLEAVX2(xs []uint64, pivots []uint64, counts []int)
 func pack32AVX2(lab []float32, sc []float32, keys []uint64, oth []uint64, cfg *[8]uint32) (nk int, no int, nrel int, nout int, bad int)
 
 // countScoresAVX2 is countScoresGo on AVX2: it sets below[j] and atOrBelow[j] to
-// the numbers of elements of xs whose upper 32 bits are < and <= scores[j],
-// unsigned; below and atOrBelow hold len(scores) counts.
+// the numbers of elements of xs whose upper 32 bits are < and <= those of
+// pivots[j], unsigned; below and atOrBelow hold len(pivots) counts.
 //
 //go:noescape
-func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)
+func countScoresAVX2(xs []uint64, pivots []uint64, below []int, atOrBelow []int)
 
 // terms32AVX2 is terms32Go on AVX2 for the first len(dst)/8*8 values:
 // dst[i] = num[i] / den[i] * w[i], flushed, eight at a time; num, den and w

@@ -48,20 +48,20 @@ func CountLE(xs, pivots []uint64, counts []int) {
 	countLEAVX2(xs, pivots, counts)
 }
 
-// CountScores sets below[j] and atOrBelow[j], for each j < len(scores), to
+// CountScores sets below[j] and atOrBelow[j], for each j < len(pivots), to
 // the numbers of elements of xs whose upper 32 bits are less than, and less
-// than or equal to, scores[j]: for package metric's sort keys, the keys of a
-// higher score, and of a higher or equal score. Like CountLE, it takes
-// len(xs)*len(scores) comparisons (eight at a time on AVX2), so callers
-// should use it only when Accelerated. It panics if below or atOrBelow is
-// shorter than scores.
-func CountScores(xs []uint64, scores []uint32, below, atOrBelow []int) {
-	below, atOrBelow = below[:len(scores)], atOrBelow[:len(scores)]
+// than or equal to, the upper 32 bits of pivots[j]: for package metric's
+// sort keys, the keys of a higher score, and of a higher or equal score,
+// than pivot j's. Like CountLE, it takes len(xs)*len(pivots) comparisons
+// (eight at a time on AVX2), so callers should use it only when
+// Accelerated. It panics if below or atOrBelow is shorter than pivots.
+func CountScores(xs, pivots []uint64, below, atOrBelow []int) {
+	below, atOrBelow = below[:len(pivots)], atOrBelow[:len(pivots)]
 	if !avx2 {
-		countScoresGo(xs, scores, below, atOrBelow)
+		countScoresGo(xs, pivots, below, atOrBelow)
 		return
 	}
-	countScoresAVX2(xs, scores, below, atOrBelow)
+	countScoresAVX2(xs, pivots, below, atOrBelow)
 }
 
 // Terms32 sets dst[i] = num[i] / den[i] * w[i] for each i < len(dst), in

@@ -2672,13 +2672,13 @@ DATA packiota<>+24(SB)/4, $0x00000006
 DATA packiota<>+28(SB)/4, $0x00000007
 GLOBL packiota<>(SB), RODATA|NOPTR, $32
 
-// func countScoresAVX2(xs []uint64, scores []uint32, below []int, atOrBelow []int)
-// Requires: AVX, AVX2, CMOV
+// func countScoresAVX2(xs []uint64, pivots []uint64, below []int, atOrBelow []int)
+// Requires: AVX, AVX2
 TEXT ·countScoresAVX2(SB), NOSPLIT, $0-96
 	MOVQ xs_base+0(FP), AX
 	MOVQ xs_len+8(FP), CX
-	MOVQ scores_base+24(FP), DX
-	MOVQ scores_len+32(FP), BX
+	MOVQ pivots_base+24(FP), DX
+	MOVQ pivots_len+32(FP), BX
 	MOVQ below_base+48(FP), SI
 	MOVQ atOrBelow_base+72(FP), DI
 
@@ -2686,55 +2686,48 @@ TEXT ·countScoresAVX2(SB), NOSPLIT, $0-96
 	// Lane numbers, for the masks of the last len(xs) % 8 elements.
 	MOVQ CX, R8
 	ANDQ $-8, R8
-	MOVQ BX, R9
-	DECQ R9
-	XORQ R10, R10
+	XORQ R9, R9
 
-	// Four scores at a time, the last one repeated to fill the last block.
-block:
-	CMPQ         R10, BX
-	JAE          done
-	MOVQ         R10, R11
-	CMPQ         R11, R9
-	CMOVQHI      R9, R11
-	VPBROADCASTD (DX)(R11*4), Y0
+	// Four pivots at a time, then two, then one.
+sblock4:
+	MOVQ BX, R10
+	SUBQ R9, R10
+	CMPQ R10, $0x04
+	JB   send4
+
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 4(DX)(R9*8), Y0
 	VPXOR        scoresign<>+0(SB), Y0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         R10, R11
-	ADDQ         $0x01, R11
-	CMPQ         R11, R9
-	CMOVQHI      R9, R11
-	VPBROADCASTD (DX)(R11*4), Y3
+
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 12(DX)(R9*8), Y3
 	VPXOR        scoresign<>+0(SB), Y3, Y3
 	VPXOR        Y4, Y4, Y4
 	VPXOR        Y5, Y5, Y5
-	MOVQ         R10, R11
-	ADDQ         $0x02, R11
-	CMPQ         R11, R9
-	CMOVQHI      R9, R11
-	VPBROADCASTD (DX)(R11*4), Y6
+
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 20(DX)(R9*8), Y6
 	VPXOR        scoresign<>+0(SB), Y6, Y6
 	VPXOR        Y7, Y7, Y7
 	VPXOR        Y8, Y8, Y8
-	MOVQ         R10, R11
-	ADDQ         $0x03, R11
-	CMPQ         R11, R9
-	CMOVQHI      R9, R11
-	VPBROADCASTD (DX)(R11*4), Y9
+
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 28(DX)(R9*8), Y9
 	VPXOR        scoresign<>+0(SB), Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	XORQ         R11, R11
+	XORQ         R10, R10
 
 	// gt[k] and eq[k] count, lane by lane, the elements above and at score k.
-vector:
-	CMPQ    R11, R8
-	JAE     tail
-	VMOVDQU (AX)(R11*8), Y12
+svector4:
+	CMPQ    R10, R8
+	JAE     stail4
+	VMOVDQU (AX)(R10*8), Y12
 
 	// The odd dwords of 8 keys are their upper halves (in another order).
-	VSHUFPS  $0xdd, 32(AX)(R11*8), Y12, Y12
+	VSHUFPS  $0xdd, 32(AX)(R10*8), Y12, Y12
 	VPXOR    scoresign<>+0(SB), Y12, Y12
 	VPCMPGTD Y0, Y12, Y13
 	VPSUBD   Y13, Y1, Y1
@@ -2752,142 +2745,314 @@ vector:
 	VPSUBD   Y13, Y10, Y10
 	VPCMPEQD Y9, Y12, Y13
 	VPSUBD   Y13, Y11, Y11
-	ADDQ     $0x08, R11
-	JMP      vector
+	ADDQ     $0x08, R10
+	JMP      svector4
 
 	// The last len(xs) % 8 elements, loaded under masks of their lanes.
-tail:
-	CMPQ         R11, CX
-	JAE          reduce
-	MOVQ         CX, R12
-	SUBQ         R11, R12
-	VMOVQ        R12, X12
-	VPBROADCASTQ X12, Y12
-	VPCMPGTQ     scorelanes<>+0(SB), Y12, Y13
-	VPCMPGTQ     scorelanes<>+32(SB), Y12, Y12
-	VPMASKMOVQ   (AX)(R11*8), Y13, Y14
-	VPMASKMOVQ   32(AX)(R11*8), Y12, Y15
-	VSHUFPS      $0xdd, Y15, Y14, Y14
+stail4:
+	CMPQ         R10, CX
+	JAE          sreduce4
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X12
+	VPBROADCASTQ X12, Y14
+	VPCMPGTQ     scorelanes<>+0(SB), Y14, Y15
+	VPCMPGTQ     scorelanes<>+32(SB), Y14, Y14
+	VPMASKMOVQ   (AX)(R10*8), Y15, Y12
+	VPMASKMOVQ   32(AX)(R10*8), Y14, Y13
+	VSHUFPS      $0xdd, Y13, Y12, Y12
 
 	// The dword mask of the upper halves, in their order.
-	VSHUFPS  $0xdd, Y12, Y13, Y13
-	VPXOR    scoresign<>+0(SB), Y14, Y14
-	VPCMPGTD Y0, Y14, Y15
-	VPSUBD   Y15, Y1, Y1
-	VPCMPEQD Y0, Y14, Y15
-	VPAND    Y13, Y15, Y15
-	VPSUBD   Y15, Y2, Y2
-	VPCMPGTD Y3, Y14, Y15
-	VPSUBD   Y15, Y4, Y4
-	VPCMPEQD Y3, Y14, Y15
-	VPAND    Y13, Y15, Y15
-	VPSUBD   Y15, Y5, Y5
-	VPCMPGTD Y6, Y14, Y15
-	VPSUBD   Y15, Y7, Y7
-	VPCMPEQD Y6, Y14, Y15
-	VPAND    Y13, Y15, Y15
-	VPSUBD   Y15, Y8, Y8
-	VPCMPGTD Y9, Y14, Y15
-	VPSUBD   Y15, Y10, Y10
-	VPCMPEQD Y9, Y14, Y15
-	VPAND    Y13, Y15, Y15
-	VPSUBD   Y15, Y11, Y11
+	VSHUFPS  $0xdd, Y14, Y15, Y15
+	VPXOR    scoresign<>+0(SB), Y12, Y12
+	VPCMPGTD Y0, Y12, Y13
+	VPSUBD   Y13, Y1, Y1
+	VPCMPEQD Y0, Y12, Y13
+	VPAND    Y15, Y13, Y13
+	VPSUBD   Y13, Y2, Y2
+	VPCMPGTD Y3, Y12, Y13
+	VPSUBD   Y13, Y4, Y4
+	VPCMPEQD Y3, Y12, Y13
+	VPAND    Y15, Y13, Y13
+	VPSUBD   Y13, Y5, Y5
+	VPCMPGTD Y6, Y12, Y13
+	VPSUBD   Y13, Y7, Y7
+	VPCMPEQD Y6, Y12, Y13
+	VPAND    Y15, Y13, Y13
+	VPSUBD   Y13, Y8, Y8
+	VPCMPGTD Y9, Y12, Y13
+	VPSUBD   Y13, Y10, Y10
+	VPCMPEQD Y9, Y12, Y13
+	VPAND    Y15, Y13, Y13
+	VPSUBD   Y13, Y11, Y11
 
-reduce:
+sreduce4:
 	VEXTRACTI128 $0x01, Y1, X0
 	VPADDD       X0, X1, X1
 	VPSHUFD      $0x4e, X1, X0
 	VPADDD       X0, X1, X1
 	VPSHUFD      $0xb1, X1, X0
 	VPADDD       X0, X1, X1
-	VMOVD        X1, R11
+	VMOVD        X1, R10
 	VEXTRACTI128 $0x01, Y2, X0
 	VPADDD       X0, X2, X2
 	VPSHUFD      $0x4e, X2, X0
 	VPADDD       X0, X2, X2
 	VPSHUFD      $0xb1, X2, X0
 	VPADDD       X0, X2, X2
-	VMOVD        X2, R12
-	MOVQ         CX, R13
-	SUBQ         R11, R13
-	MOVQ         R13, (DI)(R10*8)
-	SUBQ         R12, R13
-	MOVQ         R13, (SI)(R10*8)
-	MOVQ         R10, R11
-	ADDQ         $0x01, R11
-	CMPQ         R11, BX
-	JAE          next
+	VMOVD        X2, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, (DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, (SI)(R9*8)
 	VEXTRACTI128 $0x01, Y4, X0
 	VPADDD       X0, X4, X4
 	VPSHUFD      $0x4e, X4, X0
 	VPADDD       X0, X4, X4
 	VPSHUFD      $0xb1, X4, X0
 	VPADDD       X0, X4, X4
-	VMOVD        X4, R11
+	VMOVD        X4, R10
 	VEXTRACTI128 $0x01, Y5, X0
 	VPADDD       X0, X5, X5
 	VPSHUFD      $0x4e, X5, X0
 	VPADDD       X0, X5, X5
 	VPSHUFD      $0xb1, X5, X0
 	VPADDD       X0, X5, X5
-	VMOVD        X5, R12
-	MOVQ         CX, R13
-	SUBQ         R11, R13
-	MOVQ         R13, 8(DI)(R10*8)
-	SUBQ         R12, R13
-	MOVQ         R13, 8(SI)(R10*8)
-	MOVQ         R10, R11
-	ADDQ         $0x02, R11
-	CMPQ         R11, BX
-	JAE          next
+	VMOVD        X5, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 8(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 8(SI)(R9*8)
 	VEXTRACTI128 $0x01, Y7, X0
 	VPADDD       X0, X7, X7
 	VPSHUFD      $0x4e, X7, X0
 	VPADDD       X0, X7, X7
 	VPSHUFD      $0xb1, X7, X0
 	VPADDD       X0, X7, X7
-	VMOVD        X7, R11
+	VMOVD        X7, R10
 	VEXTRACTI128 $0x01, Y8, X0
 	VPADDD       X0, X8, X8
 	VPSHUFD      $0x4e, X8, X0
 	VPADDD       X0, X8, X8
 	VPSHUFD      $0xb1, X8, X0
 	VPADDD       X0, X8, X8
-	VMOVD        X8, R12
-	MOVQ         CX, R13
-	SUBQ         R11, R13
-	MOVQ         R13, 16(DI)(R10*8)
-	SUBQ         R12, R13
-	MOVQ         R13, 16(SI)(R10*8)
-	MOVQ         R10, R11
-	ADDQ         $0x03, R11
-	CMPQ         R11, BX
-	JAE          next
+	VMOVD        X8, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 16(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 16(SI)(R9*8)
 	VEXTRACTI128 $0x01, Y10, X0
 	VPADDD       X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
 	VPADDD       X0, X10, X10
 	VPSHUFD      $0xb1, X10, X0
 	VPADDD       X0, X10, X10
-	VMOVD        X10, R11
+	VMOVD        X10, R10
 	VEXTRACTI128 $0x01, Y11, X0
 	VPADDD       X0, X11, X11
 	VPSHUFD      $0x4e, X11, X0
 	VPADDD       X0, X11, X11
 	VPSHUFD      $0xb1, X11, X0
 	VPADDD       X0, X11, X11
-	VMOVD        X11, R12
-	MOVQ         CX, R13
-	SUBQ         R11, R13
-	MOVQ         R13, 24(DI)(R10*8)
-	SUBQ         R12, R13
-	MOVQ         R13, 24(SI)(R10*8)
+	VMOVD        X11, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 24(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 24(SI)(R9*8)
+	ADDQ         $0x04, R9
+	JMP          sblock4
 
-next:
-	ADDQ $0x04, R10
-	JMP  block
+send4:
+sblock2:
+	MOVQ BX, R10
+	SUBQ R9, R10
+	CMPQ R10, $0x02
+	JB   send2
 
-done:
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 4(DX)(R9*8), Y0
+	VPXOR        scoresign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 12(DX)(R9*8), Y3
+	VPXOR        scoresign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the elements above and at score k.
+svector2:
+	CMPQ    R10, R8
+	JAE     stail2
+	VMOVDQU (AX)(R10*8), Y6
+
+	// The odd dwords of 8 keys are their upper halves (in another order).
+	VSHUFPS  $0xdd, 32(AX)(R10*8), Y6, Y6
+	VPXOR    scoresign<>+0(SB), Y6, Y6
+	VPCMPGTD Y0, Y6, Y7
+	VPSUBD   Y7, Y1, Y1
+	VPCMPEQD Y0, Y6, Y7
+	VPSUBD   Y7, Y2, Y2
+	VPCMPGTD Y3, Y6, Y7
+	VPSUBD   Y7, Y4, Y4
+	VPCMPEQD Y3, Y6, Y7
+	VPSUBD   Y7, Y5, Y5
+	ADDQ     $0x08, R10
+	JMP      svector2
+
+	// The last len(xs) % 8 elements, loaded under masks of their lanes.
+stail2:
+	CMPQ         R10, CX
+	JAE          sreduce2
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X6
+	VPBROADCASTQ X6, Y8
+	VPCMPGTQ     scorelanes<>+0(SB), Y8, Y9
+	VPCMPGTQ     scorelanes<>+32(SB), Y8, Y8
+	VPMASKMOVQ   (AX)(R10*8), Y9, Y6
+	VPMASKMOVQ   32(AX)(R10*8), Y8, Y7
+	VSHUFPS      $0xdd, Y7, Y6, Y6
+
+	// The dword mask of the upper halves, in their order.
+	VSHUFPS  $0xdd, Y8, Y9, Y9
+	VPXOR    scoresign<>+0(SB), Y6, Y6
+	VPCMPGTD Y0, Y6, Y7
+	VPSUBD   Y7, Y1, Y1
+	VPCMPEQD Y0, Y6, Y7
+	VPAND    Y9, Y7, Y7
+	VPSUBD   Y7, Y2, Y2
+	VPCMPGTD Y3, Y6, Y7
+	VPSUBD   Y7, Y4, Y4
+	VPCMPEQD Y3, Y6, Y7
+	VPAND    Y9, Y7, Y7
+	VPSUBD   Y7, Y5, Y5
+
+sreduce2:
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	VMOVD        X1, R10
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPADDD       X0, X2, X2
+	VMOVD        X2, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, (DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, (SI)(R9*8)
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDD       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDD       X0, X4, X4
+	VPSHUFD      $0xb1, X4, X0
+	VPADDD       X0, X4, X4
+	VMOVD        X4, R10
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDD       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDD       X0, X5, X5
+	VPSHUFD      $0xb1, X5, X0
+	VPADDD       X0, X5, X5
+	VMOVD        X5, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, 8(DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, 8(SI)(R9*8)
+	ADDQ         $0x02, R9
+	JMP          sblock2
+
+send2:
+sblock1:
+	MOVQ BX, R10
+	SUBQ R9, R10
+	CMPQ R10, $0x01
+	JB   send1
+
+	// The upper half of pivot k: the dword at byte 4 of the key.
+	VPBROADCASTD 4(DX)(R9*8), Y0
+	VPXOR        scoresign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the elements above and at score k.
+svector1:
+	CMPQ    R10, R8
+	JAE     stail1
+	VMOVDQU (AX)(R10*8), Y3
+
+	// The odd dwords of 8 keys are their upper halves (in another order).
+	VSHUFPS  $0xdd, 32(AX)(R10*8), Y3, Y3
+	VPXOR    scoresign<>+0(SB), Y3, Y3
+	VPCMPGTD Y0, Y3, Y4
+	VPSUBD   Y4, Y1, Y1
+	VPCMPEQD Y0, Y3, Y4
+	VPSUBD   Y4, Y2, Y2
+	ADDQ     $0x08, R10
+	JMP      svector1
+
+	// The last len(xs) % 8 elements, loaded under masks of their lanes.
+stail1:
+	CMPQ         R10, CX
+	JAE          sreduce1
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X3
+	VPBROADCASTQ X3, Y5
+	VPCMPGTQ     scorelanes<>+0(SB), Y5, Y6
+	VPCMPGTQ     scorelanes<>+32(SB), Y5, Y5
+	VPMASKMOVQ   (AX)(R10*8), Y6, Y3
+	VPMASKMOVQ   32(AX)(R10*8), Y5, Y4
+	VSHUFPS      $0xdd, Y4, Y3, Y3
+
+	// The dword mask of the upper halves, in their order.
+	VSHUFPS  $0xdd, Y5, Y6, Y6
+	VPXOR    scoresign<>+0(SB), Y3, Y3
+	VPCMPGTD Y0, Y3, Y4
+	VPSUBD   Y4, Y1, Y1
+	VPCMPEQD Y0, Y3, Y4
+	VPAND    Y6, Y4, Y4
+	VPSUBD   Y4, Y2, Y2
+
+sreduce1:
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	VMOVD        X1, R10
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDD       X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPADDD       X0, X2, X2
+	VMOVD        X2, R11
+	MOVQ         CX, R12
+	SUBQ         R10, R12
+	MOVQ         R12, (DI)(R9*8)
+	SUBQ         R11, R12
+	MOVQ         R12, (SI)(R9*8)
+	ADDQ         $0x01, R9
+	JMP          sblock1
+
+send1:
 	VZEROUPPER
 	RET
 

@@ -52,8 +52,9 @@ func countLEGo(xs, pivots []uint64, counts []int) {
 }
 
 // countScoresGo is the reference of CountScores.
-func countScoresGo(xs []uint64, scores []uint32, below, atOrBelow []int) {
-	for j, s := range scores {
+func countScoresGo(xs, pivots []uint64, below, atOrBelow []int) {
+	for j, p := range pivots {
+		s := uint32(p >> 32)
 		b, a := 0, 0
 		for _, x := range xs {
 			h := uint32(x >> 32)

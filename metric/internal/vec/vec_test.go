@@ -161,16 +161,20 @@ func TestCountScores(t *testing.T) {
 		for off := range 4 {
 			xs := uint64s(rng, n+off)[off:]
 			ns := rng.IntN(20)
-			scores := make([]uint32, ns)
+			// The pivots' upper halves are scores; their lower halves,
+			// which must not matter, are random.
+			scores := make([]uint64, ns)
 			for j := range scores {
+				var hi uint32
 				switch r := rng.IntN(4); {
 				case r == 0 && n > 0:
-					scores[j] = uint32(xs[rng.IntN(n)] >> 32)
+					hi = uint32(xs[rng.IntN(n)] >> 32)
 				case r == 1:
-					scores[j] = []uint32{0, 1, 1<<31 - 1, 1 << 31, 1<<32 - 1}[rng.IntN(5)]
+					hi = []uint32{0, 1, 1<<31 - 1, 1 << 31, 1<<32 - 1}[rng.IntN(5)]
 				default:
-					scores[j] = rng.Uint32()
+					hi = rng.Uint32()
 				}
+				scores[j] = uint64(hi)<<32 | uint64(rng.Uint32())
 			}
 			wb, wa := make([]int, ns), make([]int, ns)
 			gb, ga := make([]int, ns+1), make([]int, ns+1)

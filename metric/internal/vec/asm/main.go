@@ -449,17 +449,17 @@ func pack32() {
 }
 
 func countScores() {
-	TEXT("countScoresAVX2", NOSPLIT, "func(xs []uint64, scores []uint32, below, atOrBelow []int)")
+	TEXT("countScoresAVX2", NOSPLIT, "func(xs, pivots []uint64, below, atOrBelow []int)")
 	Pragma("noescape")
 	Doc(
 		"countScoresAVX2 is countScoresGo on AVX2: it sets below[j] and atOrBelow[j] to",
-		"the numbers of elements of xs whose upper 32 bits are < and <= scores[j],",
-		"unsigned; below and atOrBelow hold len(scores) counts.",
+		"the numbers of elements of xs whose upper 32 bits are < and <= those of",
+		"pivots[j], unsigned; below and atOrBelow hold len(pivots) counts.",
 	)
 	xp := Load(Param("xs").Base(), GP64())
 	n := Load(Param("xs").Len(), GP64())
-	pp := Load(Param("scores").Base(), GP64())
-	np := Load(Param("scores").Len(), GP64())
+	pp := Load(Param("pivots").Base(), GP64())
+	np := Load(Param("pivots").Len(), GP64())
 	bp := Load(Param("below").Base(), GP64())
 	ap := Load(Param("atOrBelow").Base(), GP64())
 
@@ -477,122 +477,115 @@ func countScores() {
 	n8 := GP64()
 	MOVQ(n, n8)
 	ANDQ(I32(-8), n8)
-
-	last := GP64()
-	MOVQ(np, last)
-	DECQ(last)
 	j := GP64()
 	XORQ(j, j)
 
-	Comment("Four scores at a time, the last one repeated to fill the last block.")
-	Label("block")
-	CMPQ(j, np)
-	JAE(LabelRef("done"))
-	var pv, gt, eq [4]reg.VecVirtual
-	for k := range pv {
+	// block counts pivots j..j+w-1 and advances j by w; it is taken while at
+	// least w pivots are left.
+	block := func(w int) {
+		name := func(s string) string { return s + string(rune('0'+w)) }
+		Label(name("sblock"))
 		t := GP64()
-		MOVQ(j, t)
-		if k > 0 {
-			ADDQ(Imm(uint64(k)), t)
-		}
-		CMPQ(t, last)
-		CMOVQHI(last, t)
-		pv[k] = YMM()
-		VPBROADCASTD(Mem{Base: pp, Index: t, Scale: 4}, pv[k])
-		VPXOR(sign, pv[k], pv[k])
-		gt[k], eq[k] = YMM(), YMM()
-		VPXOR(gt[k], gt[k], gt[k])
-		VPXOR(eq[k], eq[k], eq[k])
-	}
-	i := GP64()
-	XORQ(i, i)
-
-	Comment("gt[k] and eq[k] count, lane by lane, the elements above and at score k.")
-	// count adds the 8 elements at i. In the tail, mlo and mhi mask the
-	// lanes of the two halves that hold elements (the others load as zeros,
-	// whose score is below every other but may equal one).
-	count := func(mlo, mhi reg.VecVirtual) {
-		h, t := YMM(), YMM()
-		if mlo == nil {
-			VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, h)
-			Comment("The odd dwords of 8 keys are their upper halves (in another order).")
-			VSHUFPS(Imm(0xdd), Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, h, h)
-		} else {
-			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, mlo, h)
-			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, mhi, t)
-			VSHUFPS(Imm(0xdd), t, h, h)
-			Comment("The dword mask of the upper halves, in their order.")
-			VSHUFPS(Imm(0xdd), mhi, mlo, mlo)
-		}
-		VPXOR(sign, h, h)
+		MOVQ(np, t)
+		SUBQ(j, t)
+		CMPQ(t, Imm(uint64(w)))
+		JB(LabelRef(name("send")))
+		pv, gt, eq := make([]reg.VecVirtual, w), make([]reg.VecVirtual, w), make([]reg.VecVirtual, w)
 		for k := range pv {
-			VPCMPGTD(pv[k], h, t)
-			VPSUBD(t, gt[k], gt[k])
-			VPCMPEQD(pv[k], h, t)
-			if mlo != nil {
-				VPAND(mlo, t, t)
+			pv[k] = YMM()
+			Comment("The upper half of pivot k: the dword at byte 4 of the key.")
+			VPBROADCASTD(Mem{Base: pp, Index: j, Scale: 8, Disp: 8*k + 4}, pv[k])
+			VPXOR(sign, pv[k], pv[k])
+			gt[k], eq[k] = YMM(), YMM()
+			VPXOR(gt[k], gt[k], gt[k])
+			VPXOR(eq[k], eq[k], eq[k])
+		}
+		i := GP64()
+		XORQ(i, i)
+
+		Comment("gt[k] and eq[k] count, lane by lane, the elements above and at score k.")
+		// count adds the 8 elements at i. In the tail, mlo and mhi mask the
+		// lanes of the two halves that hold elements (the others load as
+		// zeros, whose score is below every other but may equal one, so the
+		// equality counts are masked too).
+		count := func(tail bool) {
+			h, t := YMM(), YMM()
+			var mlo reg.VecVirtual
+			if !tail {
+				VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, h)
+				Comment("The odd dwords of 8 keys are their upper halves (in another order).")
+				VSHUFPS(Imm(0xdd), Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, h, h)
+			} else {
+				r, rx, mhi := GP64(), XMM(), YMM()
+				mlo = YMM()
+				MOVQ(n, r)
+				SUBQ(i, r)
+				VMOVQ(r, rx)
+				VPBROADCASTQ(rx, mhi)
+				VPCMPGTQ(lanes, mhi, mlo)
+				VPCMPGTQ(lanes.Offset(32), mhi, mhi)
+				VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, mlo, h)
+				VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, mhi, t)
+				VSHUFPS(Imm(0xdd), t, h, h)
+				Comment("The dword mask of the upper halves, in their order.")
+				VSHUFPS(Imm(0xdd), mhi, mlo, mlo)
 			}
-			VPSUBD(t, eq[k], eq[k])
+			VPXOR(sign, h, h)
+			for k := range pv {
+				VPCMPGTD(pv[k], h, t)
+				VPSUBD(t, gt[k], gt[k])
+				VPCMPEQD(pv[k], h, t)
+				if tail {
+					VPAND(mlo, t, t)
+				}
+				VPSUBD(t, eq[k], eq[k])
+			}
 		}
-	}
 
-	Label("vector")
-	CMPQ(i, n8)
-	JAE(LabelRef("tail"))
-	count(nil, nil)
-	ADDQ(Imm(8), i)
-	JMP(LabelRef("vector"))
+		Label(name("svector"))
+		CMPQ(i, n8)
+		JAE(LabelRef(name("stail")))
+		count(false)
+		ADDQ(Imm(8), i)
+		JMP(LabelRef(name("svector")))
 
-	Comment("The last len(xs) % 8 elements, loaded under masks of their lanes.")
-	Label("tail")
-	CMPQ(i, n)
-	JAE(LabelRef("reduce"))
-	{
-		r, rx, rem, mlo, mhi := GP64(), XMM(), YMM(), YMM(), YMM()
-		MOVQ(n, r)
-		SUBQ(i, r)
-		VMOVQ(r, rx)
-		VPBROADCASTQ(rx, rem)
-		VPCMPGTQ(lanes, rem, mlo)
-		VPCMPGTQ(lanes.Offset(32), rem, mhi)
-		count(mlo, mhi)
-	}
+		Comment("The last len(xs) % 8 elements, loaded under masks of their lanes.")
+		Label(name("stail"))
+		CMPQ(i, n)
+		JAE(LabelRef(name("sreduce")))
+		count(true)
 
-	Label("reduce")
-	sum := func(y reg.VecVirtual) reg.GPVirtual {
-		hi := XMM()
-		VEXTRACTI128(Imm(1), y, hi)
-		lo := y.AsX()
-		VPADDD(hi, lo, lo)
-		VPSHUFD(Imm(0x4e), lo, hi)
-		VPADDD(hi, lo, lo)
-		VPSHUFD(Imm(0xb1), lo, hi)
-		VPADDD(hi, lo, lo)
-		g := GP32()
-		VMOVD(lo, g)
-		return g
-	}
-	for k := range pv {
-		if k > 0 {
-			t := GP64()
-			MOVQ(j, t)
-			ADDQ(Imm(uint64(k)), t)
-			CMPQ(t, np)
-			JAE(LabelRef("next"))
+		Label(name("sreduce"))
+		sum := func(y reg.VecVirtual) reg.GPVirtual {
+			hi := XMM()
+			VEXTRACTI128(Imm(1), y, hi)
+			lo := y.AsX()
+			VPADDD(hi, lo, lo)
+			VPSHUFD(Imm(0x4e), lo, hi)
+			VPADDD(hi, lo, lo)
+			VPSHUFD(Imm(0xb1), lo, hi)
+			VPADDD(hi, lo, lo)
+			g := GP32()
+			VMOVD(lo, g)
+			return g
 		}
-		g, e := sum(gt[k]), sum(eq[k])
-		le := GP64()
-		MOVQ(n, le)
-		SUBQ(g.As64(), le)
-		MOVQ(le, Mem{Base: ap, Index: j, Scale: 8, Disp: 8 * k})
-		SUBQ(e.As64(), le)
-		MOVQ(le, Mem{Base: bp, Index: j, Scale: 8, Disp: 8 * k})
+		for k := range pv {
+			g, e := sum(gt[k]), sum(eq[k])
+			le := GP64()
+			MOVQ(n, le)
+			SUBQ(g.As64(), le)
+			MOVQ(le, Mem{Base: ap, Index: j, Scale: 8, Disp: 8 * k})
+			SUBQ(e.As64(), le)
+			MOVQ(le, Mem{Base: bp, Index: j, Scale: 8, Disp: 8 * k})
+		}
+		ADDQ(Imm(uint64(w)), j)
+		JMP(LabelRef(name("sblock")))
+		Label(name("send"))
 	}
-	Label("next")
-	ADDQ(Imm(4), j)
-	JMP(LabelRef("block"))
-
-	Label("done")
+	Comment("Four pivots at a time, then two, then one.")
+	block(4)
+	block(2)
+	block(1)
 	VZEROUPPER()
 	RET()
 }
