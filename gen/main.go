@@ -62,6 +62,7 @@ type variant struct {
 	Key    string // sort key type
 	MakeKy string // func(score T, tieBits uint32) Key
 	Sort   string // func([]Key)
+	Sorter string // type whose sort method is Sort with scratch of its own
 	Row    string // tensor.Lists method that reads a row as []T
 	IsView string // tensor.Lists method: true when Row returns a view
 	DType  string // metric DType constant
@@ -76,9 +77,9 @@ type variant struct {
 }
 
 var variants = []variant{
-	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Sent: "sentinel32", Ftz: "ftzFloat32", Lane: "laneSumFloat32", Tol: 1e-6,
+	{T: "float32", Name: "Float32", Key: "key32", MakeKy: "makeKey32", Sort: "sortKeys32", Sorter: "sorter32", Row: "Row32", IsView: "IsFloat32", DType: "Float32", Sent: "sentinel32", Ftz: "ftzFloat32", Lane: "laneSumFloat32", Tol: 1e-6,
 		Less: func(a, b *Statement) *Statement { return a.Op("<").Add(b) }},
-	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Sent: "sentinel64", Ftz: "ftzFloat64", Lane: "laneSumFloat64", Tol: 1e-12,
+	{T: "float64", Name: "Float64", Key: "key64", MakeKy: "makeKey64", Sort: "sortKeys64", Sorter: "sorter64", Row: "Row64", IsView: "IsFloat64", DType: "Float64", Sent: "sentinel64", Ftz: "ftzFloat64", Lane: "laneSumFloat64", Tol: 1e-12,
 		Less: func(a, b *Statement) *Statement {
 			return a.Clone().Dot("s").Op("<").Add(b.Clone().Dot("s")).Op("||").Add(a.Clone().Dot("s")).Op("==").Add(b.Clone().Dot("s")).Op("&&").Add(a.Clone().Dot("tb")).Op("<").Add(b.Clone().Dot("tb"))
 		}},

@@ -93,7 +93,7 @@ func rankFunc(f *File, v variant) {
 		If(Id("nrel").Op("==").Lit(0)).Block(ret(Lit(0), Lit(0), Id("sw"), Lit(0), Lit(-1))),
 		Id("pw").Op("=").Add(v.ftz(Id("tr").Op("/").Add(v.conv(Id("nrel"))))),
 		If(Id("nr").Op("==").Lit(0)).Block(ret(Lit(0), Id("pw"), Id("sw"), Id("nrel"), Lit(-1))),
-		Id(v.Sort).Call(Id("rel")),
+		ws().Dot("sorter").Dot("sort").Call(Id("rel")),
 		Line(),
 		Comment("ahead[j] counts the other items ranked after relevant item j-1 and"),
 		Comment("before relevant item j; under Random and Expected, tied[g] counts those"),

@@ -83,16 +83,29 @@ func countTied32(ends, oth []key32, ahead, tied []int) {
 // number of keys at or below it, counted with vector comparisons, which has
 // no branch to mispredict.
 func sortKeys32(keys []key32) {
+	var s sorter32
+	s.sort(keys)
+}
+
+// sorter32 is sortKeys32 with scratch of its own, kept in a kernel's
+// workspace so that sorting a few keys zeroes no memory (a tenth of the time
+// of float32 MAP when it did).
+type sorter32 struct {
+	tmp [vecPivots]key32
+	at  [vecPivots]int
+}
+
+// sort is sortKeys32.
+func (s *sorter32) sort(keys []key32) {
 	n := len(keys)
 	if !vec.Accelerated() || n <= 4 || n > vecPivots {
 		sortOrdered(keys)
 		return
 	}
-	var tmp [vecPivots]key32
-	var at [vecPivots]int
-	copy(tmp[:n], keys)
-	vec.CountLE(keyBits32(tmp[:n]), keyBits32(tmp[:n]), at[:n])
-	for j, k := range tmp[:n] {
+	tmp, at := s.tmp[:n], s.at[:n]
+	copy(tmp, keys)
+	vec.CountLE(keyBits32(tmp), keyBits32(tmp), at)
+	for j, k := range tmp {
 		keys[at[j]-1] = k
 	}
 }

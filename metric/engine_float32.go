@@ -22,6 +22,8 @@ type famFloat32 struct {
 	// pos holds the 1-based rank of each key of keys; ahead and tied count the
 	// other items ranked before each group of keys, or tied with it.
 	pos, ahead, tied []int
+	// sorter sorts keys with scratch of its own, which is not zeroed per sort.
+	sorter sorter32
 	// flab and fw hold the flushed labels and slot weights on the sorting path;
 	// ol, os and ow the flushed labels, scores and masked weights of OPA.
 	flab, fw, ol, os, ow []float32
@@ -284,7 +286,7 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	if !p.rank {
 		return -1
 	}
-	sortKeys32(keys)
+	ws.sorter.sort(keys)
 	pos := grow(ws.pos, ws.nvalid)
 	ws.pos = pos
 	if ws.place(keys, oth, pos, p.ties, rng) {
@@ -294,7 +296,7 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	// keep flushed copies of the labels and slot weights for the expectations.
 	keys = append(keys, oth...)
 	ws.keys = keys
-	sortKeys32(keys)
+	ws.sorter.sort(keys)
 	for j := range keys {
 		pos[j] = j + 1
 	}
@@ -982,7 +984,7 @@ func (ws *famFloat32) divRank(b int, lab, sc, w []float32, wc float32, n, nt int
 		ws.sw = 0
 	}
 	ws.nvalid = len(keys)
-	sortKeys32(keys)
+	ws.sorter.sort(keys)
 	ws.keys = keys
 	ws.grouped = false
 	switch p.ties {
@@ -1227,7 +1229,7 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 	if nr == 0 {
 		return 0, pw, sw, nrel, -1
 	}
-	sortKeys32(rel)
+	ws.sorter.sort(rel)
 
 	// ahead[j] counts the other items ranked after relevant item j-1 and
 	// before relevant item j; under Random and Expected, tied[g] counts those
