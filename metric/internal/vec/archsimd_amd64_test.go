@@ -232,7 +232,7 @@ func scoreCounts(n int, gt, eq archsimd.Int32x8) (atOrBelow, below int) {
 // len(xs)%8 keys are loaded under masks, the lanes past the end as zeros,
 // whose score is below every other but may equal one: the equal counts are
 // masked to the lanes that hold keys.
-func countScoresArch(xs []uint64, scores []uint32, below, atOrBelow []int) {
+func countScoresArch(xs []uint64, scores []uint64, below, atOrBelow []int) {
 	below, atOrBelow = below[:len(scores)], atOrBelow[:len(scores)]
 	sign := archsimd.BroadcastInt32x8(math.MinInt32)
 	flip := func(s uint32) archsimd.Int32x8 {
@@ -243,7 +243,7 @@ func countScoresArch(xs []uint64, scores []uint32, below, atOrBelow []int) {
 	n := len(xs)
 	last := len(scores) - 1
 	for j := 0; j <= last; j += 4 {
-		p0, p1, p2, p3 := flip(scores[j]), flip(scores[min(j+1, last)]), flip(scores[min(j+2, last)]), flip(scores[min(j+3, last)])
+		p0, p1, p2, p3 := flip(uint32(scores[j] >> 32)), flip(uint32(scores[min(j+1, last)] >> 32)), flip(uint32(scores[min(j+2, last)] >> 32)), flip(uint32(scores[min(j+3, last)] >> 32))
 		var g0, g1, g2, g3, e0, e1, e2, e3 archsimd.Int32x8
 		rest := xs
 		for ; len(rest) >= 8; rest = rest[8:] {
@@ -284,7 +284,7 @@ func countScoresArch(xs []uint64, scores []uint32, below, atOrBelow []int) {
 // results need more than the 15 vector registers the compiler may use (X15
 // is the ABI's zero), and it reloads 8 vectors and stores 2 every 8 keys; with
 // 3 it still reloads some (the tail's constants) but fewer.
-func countScoresArch3(xs []uint64, scores []uint32, below, atOrBelow []int) {
+func countScoresArch3(xs []uint64, scores []uint64, below, atOrBelow []int) {
 	below, atOrBelow = below[:len(scores)], atOrBelow[:len(scores)]
 	sign := archsimd.BroadcastInt32x8(math.MinInt32)
 	flip := func(s uint32) archsimd.Int32x8 {
@@ -295,7 +295,7 @@ func countScoresArch3(xs []uint64, scores []uint32, below, atOrBelow []int) {
 	n := len(xs)
 	last := len(scores) - 1
 	for j := 0; j <= last; j += 3 {
-		p0, p1, p2 := flip(scores[j]), flip(scores[min(j+1, last)]), flip(scores[min(j+2, last)])
+		p0, p1, p2 := flip(uint32(scores[j] >> 32)), flip(uint32(scores[min(j+1, last)] >> 32)), flip(uint32(scores[min(j+2, last)] >> 32))
 		var g0, g1, g2, e0, e1, e2 archsimd.Int32x8
 		rest := xs
 		for ; len(rest) >= 8; rest = rest[8:] {
@@ -330,7 +330,7 @@ func countScoresArch3(xs []uint64, scores []uint32, below, atOrBelow []int) {
 // accumulators in arrays, looped over with range: the compiler keeps arrays
 // of vectors in memory (it does not unroll the loops or give the elements
 // registers), so every comparison loads and stores them.
-func countScoresArchArrays(xs []uint64, scores []uint32, below, atOrBelow []int) {
+func countScoresArchArrays(xs []uint64, scores []uint64, below, atOrBelow []int) {
 	below, atOrBelow = below[:len(scores)], atOrBelow[:len(scores)]
 	sign := archsimd.BroadcastInt32x8(math.MinInt32)
 	lanes := [8]int32{0, 1, 4, 5, 2, 3, 6, 7}
@@ -340,7 +340,7 @@ func countScoresArchArrays(xs []uint64, scores []uint32, below, atOrBelow []int)
 	for j := 0; j <= last; j += 4 {
 		var p [4]archsimd.Int32x8
 		for k := range p {
-			p[k] = archsimd.BroadcastUint32x8(scores[min(j+k, last)]).AsInt32x8().Xor(sign)
+			p[k] = archsimd.BroadcastUint32x8(uint32(scores[min(j+k, last)] >> 32)).AsInt32x8().Xor(sign)
 		}
 		var gt, eq [4]archsimd.Int32x8
 		rest := xs
@@ -371,19 +371,22 @@ func countScoresArchArrays(xs []uint64, scores []uint32, below, atOrBelow []int)
 	archsimd.ClearAVXUpperBits()
 }
 
-// scoresFor returns ns scores for xs: upper halves of its keys, the extremes
-// and random values.
-func scoresFor(rng *rand.Rand, xs []uint64, ns int) []uint32 {
-	scores := make([]uint32, ns)
+// scoresFor returns ns pivots for xs whose upper halves, the scores, are
+// upper halves of its keys, the extremes and random values; their lower
+// halves, which must not matter, are random.
+func scoresFor(rng *rand.Rand, xs []uint64, ns int) []uint64 {
+	scores := make([]uint64, ns)
 	for j := range scores {
+		var hi uint32
 		switch r := rng.IntN(4); {
 		case r == 0 && len(xs) > 0:
-			scores[j] = uint32(xs[rng.IntN(len(xs))] >> 32)
+			hi = uint32(xs[rng.IntN(len(xs))] >> 32)
 		case r == 1:
-			scores[j] = []uint32{0, 1, 1<<31 - 1, 1 << 31, 1<<32 - 1}[rng.IntN(5)]
+			hi = []uint32{0, 1, 1<<31 - 1, 1 << 31, 1<<32 - 1}[rng.IntN(5)]
 		default:
-			scores[j] = rng.Uint32()
+			hi = rng.Uint32()
 		}
+		scores[j] = uint64(hi)<<32 | uint64(rng.Uint32())
 	}
 	return scores
 }
@@ -436,7 +439,7 @@ func TestArchSIMDCountLE(t *testing.T) {
 // scoresImpl is a version of countScoresGo, named.
 type scoresImpl struct {
 	name string
-	f    func(xs []uint64, scores []uint32, below, atOrBelow []int)
+	f    func(xs []uint64, scores []uint64, below, atOrBelow []int)
 }
 
 // scoresImpls returns the archsimd versions of countScoresGo.
@@ -484,7 +487,7 @@ func TestArchSIMDCountScoresZeros(t *testing.T) {
 		for i := range xs {
 			xs[i] = uint64(i%3) << 32
 		}
-		scores := []uint32{0, 1, 2, 3, 0}
+		scores := []uint64{0, 1 << 32, 2 << 32, 3 << 32, 0}
 		wb, wa := make([]int, len(scores)), make([]int, len(scores))
 		gb, ga := make([]int, len(scores)), make([]int, len(scores))
 		countScoresGo(xs, scores, wb, wa)
