@@ -243,7 +243,7 @@ func countScoresArch(xs []uint64, scores []uint64, below, atOrBelow []int) {
 	n := len(xs)
 	last := len(scores) - 1
 	for j := 0; j <= last; j += 4 {
-		p0, p1, p2, p3 := flip(uint32(scores[j] >> 32)), flip(uint32(scores[min(j+1, last)] >> 32)), flip(uint32(scores[min(j+2, last)] >> 32)), flip(uint32(scores[min(j+3, last)] >> 32))
+		p0, p1, p2, p3 := flip(uint32(scores[j]>>32)), flip(uint32(scores[min(j+1, last)]>>32)), flip(uint32(scores[min(j+2, last)]>>32)), flip(uint32(scores[min(j+3, last)]>>32))
 		var g0, g1, g2, g3, e0, e1, e2, e3 archsimd.Int32x8
 		rest := xs
 		for ; len(rest) >= 8; rest = rest[8:] {
@@ -295,7 +295,7 @@ func countScoresArch3(xs []uint64, scores []uint64, below, atOrBelow []int) {
 	n := len(xs)
 	last := len(scores) - 1
 	for j := 0; j <= last; j += 3 {
-		p0, p1, p2 := flip(uint32(scores[j] >> 32)), flip(uint32(scores[min(j+1, last)] >> 32)), flip(uint32(scores[min(j+2, last)] >> 32))
+		p0, p1, p2 := flip(uint32(scores[j]>>32)), flip(uint32(scores[min(j+1, last)]>>32)), flip(uint32(scores[min(j+2, last)]>>32))
 		var g0, g1, g2, e0, e1, e2 archsimd.Int32x8
 		rest := xs
 		for ; len(rest) >= 8; rest = rest[8:] {
