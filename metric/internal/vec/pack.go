@@ -71,17 +71,20 @@ func (c *Pack32) Pack(lab, sc []float32, keys, oth []uint64) Packed {
 // all-ones or zero for Ragged, KeysNonzero, KeysRelevant, KeysAll, the tie
 // bit's inversion and its mask.
 func (c *Pack32) config() [8]uint32 {
-	b := func(t bool) uint32 {
-		if t {
-			return 1<<32 - 1
-		}
-		return 0
+	const ones = 1<<32 - 1
+	var cfg [8]uint32
+	cfg[0] = math.Float32bits(c.Thr)
+	if c.Ragged {
+		cfg[1] = ones
 	}
-	return [8]uint32{
-		math.Float32bits(c.Thr), b(c.Ragged),
-		b(c.Keys == KeysNonzero), b(c.Keys == KeysRelevant), b(c.Keys == KeysAll),
-		b(c.Tie == TieOther), b(c.Tie != TieIndex) & (1 << 31),
+	cfg[2+c.Keys] = ones // KeysNonzero, KeysRelevant, KeysAll: 2, 3, 4
+	if c.Tie == TieOther {
+		cfg[5] = ones
 	}
+	if c.Tie != TieIndex {
+		cfg[6] = 1 << 31
+	}
+	return cfg
 }
 
 // key32 is package metric's makeKey32(ftzFloat32(s), tb).
