@@ -222,11 +222,8 @@ const (
 	cSpace separators = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r'
 )
 
-// splitFields cuts b at runs of separator bytes into at most max fields,
-// appended to out (passed empty); a field never holds a separator. (One
-// compare passes every byte above ' ': the loops test a byte as c > ' ' ||
-// the bit of c is clear.)
-// has says whether byte c separates fields.
+// has says whether byte c separates fields. (One compare passes every byte
+// above ' ': the loops test a byte as c > ' ' || the bit of c is clear.)
 func (sep separators) has(c byte) bool { return c <= ' ' && sep>>c&1 != 0 }
 
 // countFields returns how many fields splitFields would find in b with no
@@ -244,6 +241,11 @@ func countFields(b []byte, sep separators) int {
 	return n
 }
 
+// splitFields cuts b at runs of separator bytes into at most max fields,
+// appended to out (passed empty); a field never holds a separator. It goes
+// byte by byte: reading eight bytes at a time (the high bits of
+// (w - 0x21 per byte) &^ w) measured 1.3x slower on TREC run lines, whose
+// fields are short.
 func splitFields(b []byte, out [][]byte, sep separators, max int) [][]byte {
 	for i := 0; i < len(b) && len(out) < max; i++ {
 		if !sep.has(b[i]) {
