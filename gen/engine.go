@@ -160,6 +160,7 @@ func famTypes(file *File, f fam) {
 		Id("out").Index().Id(f.out()),
 		Comment("none is the empty row of per-item weights."),
 		Id("none").Index(Lit(0)).Add(T()),
+		goLoopsField(f),
 	)
 
 	file.Commentf("%s holds one spec's per-list results of a batch: the value, the list", f.out())
@@ -360,6 +361,22 @@ func famRank(file *File, f fam) {
 	)...)
 }
 
+// goLoopsField declares, in float32, the workspace's switch that makes its
+// kernels mask their lists with the Go loops rather than the vector kernel
+// (metric/pack.go): the tests set it to compare the two.
+func goLoopsField(f fam) Code {
+	if !f.is32() {
+		return Null()
+	}
+	return Add(
+		Comment("goLoops makes the kernels mask lists with the Go loops even where the"),
+		Line(),
+		Comment("vector kernel runs (see packVec): the tests compare the two."),
+		Line(),
+		Id("goLoops").Bool(),
+	)
+}
+
 // maskLoop returns the masking loop of famRank; in float32, under the test
 // of a vector kernel: when every slot weighs the same positive weight,
 // packKeys32 (metric/pack.go) masks and packs on AVX2.
@@ -368,7 +385,7 @@ func maskLoop(f fam, loop Code) Code {
 		return loop
 	}
 	sel := If(Id("p").Dot("rankAll")).Block(Id("sel").Op("=").Id("packAll"))
-	return If(Id("packVec").Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op(">").Lit(0)).Block(
+	return If(Id("ws").Dot("packVec").Call().Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op(">").Lit(0)).Block(
 		Id("sel").Op(":=").Id("packNonzero"),
 		sel,
 		Var().Id("bad").Int(),

@@ -182,7 +182,7 @@ func packOrLoop(v variant, loop Code) Code {
 	if v.Key != "key32" {
 		return loop
 	}
-	return If(Id("packVec").Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op("==").Lit(1)).Block(
+	return If(Id("ws").Dot("packVec").Call().Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op("==").Lit(1)).Block(
 		Var().Id("bad").Int(),
 		List(Id("rel"), Id("oth"), Id("_"), Id("_"), Id("bad")).Op("=").Id("packKeys32").Call(Id("lab"), Id("sc"), Id("rel"), Id("oth"), Lit(1), Id("ragged"), Id("packRelevant"), Id("ties")),
 		If(Id("bad").Op(">=").Lit(0)).Block(Return(Lit(0), Lit(0), Lit(0), Lit(0), Id("bad"))),

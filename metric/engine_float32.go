@@ -67,6 +67,9 @@ type famFloat32 struct {
 	out []famOutFloat32
 	// none is the empty row of per-item weights.
 	none [0]float32
+	// goLoops makes the kernels mask lists with the Go loops even where the
+	// vector kernel runs (see packVec): the tests compare the two.
+	goLoops bool
 }
 
 // famOutFloat32 holds one spec's per-list results of a batch: the value, the list
@@ -205,7 +208,7 @@ func (ws *famFloat32) rank(b int, lab, sc, w []float32, wc float32, n int, p *fa
 	nrel, nout := 0, 0
 	// A label is compared, not flushed: a subnormal reads as 0, so it is >= 0
 	// and not relevant (thr is normal), and ranks only when it is not 0.
-	if packVec && !items && wc > 0 {
+	if ws.packVec() && !items && wc > 0 {
 		sel := packNonzero
 		if p.rankAll {
 			sel = packAll
@@ -1166,7 +1169,7 @@ func (ws *famFloat32) mapRank(b int, lab, sc, w []float32, unranked int, wc floa
 		trAcc.reset(n, b*n, &ws.big1)
 		swAcc.reset(n, b*n, &ws.big2)
 	}
-	if packVec && !items && wc == 1 {
+	if ws.packVec() && !items && wc == 1 {
 		var bad int
 		rel, oth, _, _, bad = packKeys32(lab, sc, rel, oth, 1, ragged, packRelevant, ties)
 		if bad >= 0 {

@@ -3,10 +3,11 @@ package metric
 import "github.com/rankmetrics/rankmetrics/metric/internal/vec"
 
 // packVec says whether the float32 kernels mask their lists and pack their
-// sort keys with vec.Pack32 when every slot weighs the same positive weight.
-// It is vec.Accelerated(): the Go loop is as fast as vec's Go reference. The
-// tests turn it on and off to compare the two paths.
-var packVec = vec.Accelerated()
+// sort keys with vec.Pack32 when every slot weighs the same positive weight:
+// where the vector kernel runs (vec.Accelerated; elsewhere the Go loop is as
+// fast as vec's Go reference), unless the tests set ws.goLoops to compare
+// the two paths.
+func (ws *famFloat32) packVec() bool { return vec.Accelerated() && !ws.goLoops }
 
 // Which valid items packKeys32 packs into keys; the others go to oth.
 const (

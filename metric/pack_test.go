@@ -76,7 +76,17 @@ func samePerList(a, b PerList, ea, eb error) bool {
 // (packVec) as with the Go loop, for every metric of the family and the
 // MeanAveragePrecision kernel, under every tie policy.
 func checkPackMatchesLoop(t *testing.T) {
-	defer func(v bool) { packVec = v }(packVec)
+	// computeWith is famCompute with the Go masking loops forced or not.
+	computeWith := func(tc refCase, s Config, loops bool) (PerList, error) {
+		s.Ragged = tc.ragged
+		m, err := New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.(interface{ fam() *family }).fam().ws32.goLoops = loops
+		labels, preds, w := caseInputs(t, tc)
+		return m.Compute(labels, preds, w)
+	}
 	n := 0
 	for ci, tc := range packBatches(3) {
 		specs := famTestSpecs(t, tc.topn)
@@ -86,10 +96,8 @@ func checkPackMatchesLoop(t *testing.T) {
 					continue
 				}
 				s.DType, s.Ties, s.Seed = Float32, ties, uint64(ci)
-				packVec = false
-				want, werr := famCompute(t, tc, s)
-				packVec = true
-				got, err := famCompute(t, tc, s)
+				want, werr := computeWith(tc, s, true)
+				got, err := computeWith(tc, s, false)
 				if !samePerList(got, want, err, werr) {
 					t.Fatalf("case %d %s %s: vector %v (%v), loop %v (%v)\n%+v", ci, s.Name, ties, got, err, want, werr, tc)
 				}
@@ -101,12 +109,12 @@ func checkPackMatchesLoop(t *testing.T) {
 			}
 			var res [2]PerList
 			var errs [2]error
-			for k, v := range []bool{false, true} {
-				packVec = v
+			for k, loops := range []bool{true, false} {
 				m, err := NewMeanAveragePrecision(opts...)
 				if err != nil {
 					t.Fatal(err)
 				}
+				m.ws32.goLoops = loops
 				labels, preds, w := caseInputs(t, tc)
 				res[k], errs[k] = m.Compute(labels, preds, w)
 			}
