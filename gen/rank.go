@@ -219,9 +219,9 @@ func countTied(v variant) Code {
 	)
 }
 
-// lowerBoundFunc writes a binary search over sorted keys. For packed
-// uint64 keys the comparison is the borrow of a subtraction, so the search
-// has no data-dependent branch to mispredict.
+// lowerBoundFunc writes a binary search over sorted keys. The comparison is
+// the borrow of a subtraction, so the search has no data-dependent branch to
+// mispredict.
 func lowerBoundFunc(f *File, v variant) {
 	at := func(i Code) *Statement { return Id("sorted").Index(i) }
 	f.Commentf("lowerBound%s returns the number of keys in sorted that are less than k.", v.Name)
@@ -239,8 +239,20 @@ func lowerBoundFunc(f *File, v variant) {
 			Id("lo").Op("+=").Int().Call(Id("b")),
 		)}
 	} else {
-		step = []Code{If(v.Less(at(Id("lo").Op("+").Id("half").Op("-").Lit(1)), Id("k"))).Block(Id("lo").Op("+=").Id("half"))}
-		last = []Code{If(Id("n").Op("==").Lit(1).Op("&&").Parens(v.Less(at(Id("lo")), Id("k")))).Block(Id("lo").Op("++"))}
+		// The key is the 96-bit number s:tb; its comparison is the borrow
+		// out of a subtraction of the tie-break bits, then of the scores.
+		borrow := func(i Code) *Statement {
+			return List(Id("_"), Id("bt")).Op(":=").Qual("math/bits", "Sub64").Call(Uint64().Call(at(i).Dot("tb")), Uint64().Call(Id("k").Dot("tb")), Lit(0)).Line().
+				List(Id("_"), Id("b")).Op(":=").Qual("math/bits", "Sub64").Call(at(i.(*Statement).Clone()).Dot("s"), Id("k").Dot("s"), Id("bt"))
+		}
+		step = []Code{
+			borrow(Id("lo").Op("+").Id("half").Op("-").Lit(1)),
+			Id("lo").Op("+=").Id("half").Op("*").Int().Call(Id("b")),
+		}
+		last = []Code{If(Id("n").Op("==").Lit(1)).Block(
+			borrow(Id("lo")),
+			Id("lo").Op("+=").Int().Call(Id("b")),
+		)}
 	}
 	body := []Code{List(Id("lo"), Id("n")).Op(":=").List(Lit(0), Len(Id("sorted")))}
 	loop := append([]Code{Id("half").Op(":=").Id("n").Op("/").Lit(2)}, step...)

@@ -4,6 +4,7 @@ package metric
 
 import (
 	"github.com/rankmetrics/rankmetrics/tensor"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -1091,13 +1092,15 @@ func lowerBoundFloat64(sorted []key64, k key64) int {
 	lo, n := 0, len(sorted)
 	for n > 1 {
 		half := n / 2
-		if sorted[lo+half-1].s < k.s || sorted[lo+half-1].s == k.s && sorted[lo+half-1].tb < k.tb {
-			lo += half
-		}
+		_, bt := bits.Sub64(uint64(sorted[lo+half-1].tb), uint64(k.tb), 0)
+		_, b := bits.Sub64(sorted[lo+half-1].s, k.s, bt)
+		lo += half * int(b)
 		n -= half
 	}
-	if n == 1 && (sorted[lo].s < k.s || sorted[lo].s == k.s && sorted[lo].tb < k.tb) {
-		lo++
+	if n == 1 {
+		_, bt := bits.Sub64(uint64(sorted[lo].tb), uint64(k.tb), 0)
+		_, b := bits.Sub64(sorted[lo].s, k.s, bt)
+		lo += int(b)
 	}
 	return lo
 }
