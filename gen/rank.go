@@ -190,11 +190,15 @@ func packOrLoop(v variant, loop Code) Code {
 }
 
 // countAhead writes ahead[lowerBound(sorted, key)]++ for each key of oth:
-// for packed float32 keys, a call of countAhead32 (metric/ahead.go), which
-// counts with vector comparisons where the CPU has them.
+// a call of countAhead32 (metric/ahead.go) or countAhead64
+// (metric/ahead64.go), which count with vector comparisons where the CPU
+// has them.
 func countAhead(key, name, sorted string) Code {
-	if key == "key32" {
+	switch key {
+	case "key32":
 		return Id("countAhead32").Call(Id(sorted), Id("oth"), Id("ahead"))
+	case "key64":
+		return Id("countAhead64").Call(Id(sorted), Id("oth"), Id("ahead"))
 	}
 	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
 		Id("ahead").Index(Id("lowerBound"+name).Call(Id(sorted), Id("key"))).Op("++"),
@@ -202,12 +206,15 @@ func countAhead(key, name, sorted string) Code {
 }
 
 // countTied writes the split of the other keys into ahead and tied under
-// Random and Expected: for packed float32 keys, a call of countTied32
-// (metric/ahead.go), which counts with vector comparisons where the CPU has
-// them.
+// Random and Expected: a call of countTied32 (metric/ahead.go) or
+// countTied64 (metric/ahead64.go), which count with vector comparisons where
+// the CPU has them.
 func countTied(v variant) Code {
-	if v.Key == "key32" {
+	switch v.Key {
+	case "key32":
 		return Id("countTied32").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
+	case "key64":
+		return Id("countTied64").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
 	}
 	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
 		Id("p").Op(":=").Id("lowerBound"+v.Name).Call(Id("rel"), Id("key").Dot("floor").Call()),

@@ -309,9 +309,7 @@ func (ws *famFloat64) place(keys, oth []key64, pos []int, ties TiePolicy, rng *r
 	ws.ahead = ahead
 	clear(ahead)
 	if ties != Random && ties != Expected {
-		for _, key := range oth {
-			ahead[lowerBoundFloat64(keys, key)]++
-		}
+		countAhead64(keys, oth, ahead)
 		r := 0
 		for j := range keys {
 			r += ahead[j] + 1
@@ -1196,20 +1194,11 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 	clear(ahead)
 	clear(tied)
 	if !grouped {
-		for _, key := range oth {
-			ahead[lowerBoundFloat64(rel, key)]++
-		}
+		countAhead64(rel, oth, ahead)
 	} else {
 		ends := append(rel, sentinel64)
 		ws.keys = ends
-		for _, key := range oth {
-			p := lowerBoundFloat64(rel, key.floor())
-			if ends[p].score() == key.score() {
-				tied[p]++
-			} else {
-				ahead[p]++
-			}
-		}
+		countTied64(ends, oth, ahead, tied)
 	}
 	k := n
 	if topn >= 0 && topn < n {

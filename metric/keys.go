@@ -3,6 +3,8 @@ package metric
 import (
 	"cmp"
 	"math"
+
+	"github.com/rankmetrics/rankmetrics/metric/internal/vec"
 )
 
 // The kernels sort the unmasked items of a list by a key that orders them
@@ -67,7 +69,15 @@ func compareKey64(a, b key64) int {
 	return cmp.Compare(a.tb, b.tb)
 }
 
-func sortKeys64(keys []key64) { sortFunc(keys, compareKey64) }
+// sortKeys64 sorts keys ascending. The keys must be distinct, as a list's
+// keys are; with AVX2, up to vecPivots keys are sorted by rank.
+func sortKeys64(keys []key64) {
+	if vec.Accelerated() && len(keys) > 4 && len(keys) <= vecPivots {
+		rankSortKeys64(keys)
+		return
+	}
+	sortFunc(keys, compareKey64)
+}
 
 // sorter64 is the float64 kernels' sorter: sortKeys64, which needs no scratch.
 type sorter64 struct{}

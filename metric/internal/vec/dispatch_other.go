@@ -41,3 +41,6 @@ func countScoresAVX2(xs, pivots []uint64, below, atOrBelow []int) {
 
 // terms32AVX2 stands in for the assembly kernel, which this build lacks.
 func terms32AVX2(dst, num, den, w []float32) { terms32Go(dst, num, den, w) }
+
+// countAbove96AVX2 stands in for the assembly kernel, which this build lacks.
+func countAbove96AVX2(keys, pivots []uint64, counts []int) { countAbove96Go(keys, pivots, counts) }

@@ -37,3 +37,10 @@ func countScoresAVX2(xs []uint64, pivots []uint64, below []int, atOrBelow []int)
 //
 //go:noescape
 func terms32AVX2(dst []float32, num []float32, den []float32, w []float32)
+
+// countAbove96AVX2 is countAbove96Go on AVX2: it sets counts[j] to the number of
+// keys greater than pivot j, each key two words (score, tie-break in the low
+// dword); len(counts) >= len(pivots)/2 and no pivot's score is 0.
+//
+//go:noescape
+func countAbove96AVX2(keys []uint64, pivots []uint64, counts []int)

@@ -3112,3 +3112,325 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func countAbove96AVX2(keys []uint64, pivots []uint64, counts []int)
+// Requires: AVX, AVX2
+TEXT ·countAbove96AVX2(SB), NOSPLIT, $0-72
+	MOVQ keys_base+0(FP), AX
+	MOVQ keys_len+8(FP), CX
+	MOVQ pivots_base+24(FP), DX
+	MOVQ pivots_len+32(FP), BX
+	MOVQ counts_base+48(FP), SI
+
+	// Whole keys only: n and np count words, two per key.
+	ANDQ $-2, CX
+	ANDQ $-2, BX
+
+	// Unsigned order is signed order with the sign bits flipped. The tie-breaks
+	// are compared as dwords (VPCMPGTQ has half the throughput of VPCMPGTD on
+	// some CPUs), each copied into both dwords of its qword to give a qword mask.
+	// Word numbers, for the masks of the last (len(keys)/2) % 4 keys.
+	MOVQ CX, DI
+	ANDQ $-8, DI
+	XORQ R8, R8
+
+	// Four pivots at a time, then two, then one.
+ablock4:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x08
+	JB           aend4
+	VPBROADCASTQ (DX)(R8*8), Y0
+	VPXOR        abovec<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(DX)(R8*8), Y1
+	VPXOR        abovec<>+32(SB), Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R8*8), Y3
+	VPXOR        abovec<>+0(SB), Y3, Y3
+	VPBROADCASTD 24(DX)(R8*8), Y4
+	VPXOR        abovec<>+32(SB), Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPBROADCASTQ 32(DX)(R8*8), Y6
+	VPXOR        abovec<>+0(SB), Y6, Y6
+	VPBROADCASTD 40(DX)(R8*8), Y7
+	VPXOR        abovec<>+32(SB), Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ 48(DX)(R8*8), Y9
+	VPXOR        abovec<>+0(SB), Y9, Y9
+	VPBROADCASTD 56(DX)(R8*8), Y10
+	VPXOR        abovec<>+32(SB), Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	XORQ         R9, R9
+
+	// Four keys at a time: their scores in xs and tie-breaks in xt, both in
+	// the order 0, 2, 1, 3, which counting ignores.
+avector4:
+	CMPQ        R9, DI
+	JAE         atail4
+	VMOVDQU     (AX)(R9*8), Y13
+	VMOVDQU     32(AX)(R9*8), Y14
+	VPUNPCKLQDQ Y14, Y13, Y12
+	VPUNPCKHQDQ Y14, Y13, Y13
+	VPXOR       abovec<>+0(SB), Y12, Y12
+	VPSHUFD     $0xa0, Y13, Y13
+	VPXOR       abovec<>+32(SB), Y13, Y13
+	VPCMPGTD    Y1, Y13, Y14
+	VPADDQ      Y0, Y14, Y14
+	VPCMPGTQ    Y14, Y12, Y14
+	VPSUBQ      Y14, Y2, Y2
+	VPCMPGTD    Y4, Y13, Y14
+	VPADDQ      Y3, Y14, Y14
+	VPCMPGTQ    Y14, Y12, Y14
+	VPSUBQ      Y14, Y5, Y5
+	VPCMPGTD    Y7, Y13, Y14
+	VPADDQ      Y6, Y14, Y14
+	VPCMPGTQ    Y14, Y12, Y14
+	VPSUBQ      Y14, Y8, Y8
+	VPCMPGTD    Y10, Y13, Y13
+	VPADDQ      Y9, Y13, Y13
+	VPCMPGTQ    Y13, Y12, Y13
+	VPSUBQ      Y13, Y11, Y11
+	ADDQ        $0x08, R9
+	JMP         avector4
+
+	// The last keys, loaded under masks of their words; the other words load as
+	// zeros, a key no pivot is below.
+atail4:
+	CMPQ         R9, CX
+	JAE          areduce4
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	VMOVQ        R10, X12
+	VPBROADCASTQ X12, Y12
+	VPCMPGTQ     abovelanes<>+0(SB), Y12, Y13
+	VPCMPGTQ     abovelanes<>+32(SB), Y12, Y12
+	VPMASKMOVQ   (AX)(R9*8), Y13, Y13
+	VPMASKMOVQ   32(AX)(R9*8), Y12, Y14
+	VPUNPCKLQDQ  Y14, Y13, Y12
+	VPUNPCKHQDQ  Y14, Y13, Y13
+	VPXOR        abovec<>+0(SB), Y12, Y12
+	VPSHUFD      $0xa0, Y13, Y13
+	VPXOR        abovec<>+32(SB), Y13, Y13
+	VPCMPGTD     Y1, Y13, Y1
+	VPADDQ       Y0, Y1, Y1
+	VPCMPGTQ     Y1, Y12, Y1
+	VPSUBQ       Y1, Y2, Y2
+	VPCMPGTD     Y4, Y13, Y0
+	VPADDQ       Y3, Y0, Y0
+	VPCMPGTQ     Y0, Y12, Y0
+	VPSUBQ       Y0, Y5, Y5
+	VPCMPGTD     Y7, Y13, Y0
+	VPADDQ       Y6, Y0, Y0
+	VPCMPGTQ     Y0, Y12, Y0
+	VPSUBQ       Y0, Y8, Y8
+	VPCMPGTD     Y10, Y13, Y0
+	VPADDQ       Y9, Y0, Y0
+	VPCMPGTQ     Y0, Y12, Y0
+	VPSUBQ       Y0, Y11, Y11
+
+areduce4:
+	SHRQ         $0x01, R8
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R9
+	MOVQ         R9, (SI)(R8*8)
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R9
+	MOVQ         R9, 8(SI)(R8*8)
+	VEXTRACTI128 $0x01, Y8, X0
+	VPADDQ       X0, X8, X8
+	VPSHUFD      $0x4e, X8, X0
+	VPADDQ       X0, X8, X8
+	VMOVQ        X8, R9
+	MOVQ         R9, 16(SI)(R8*8)
+	VEXTRACTI128 $0x01, Y11, X0
+	VPADDQ       X0, X11, X11
+	VPSHUFD      $0x4e, X11, X0
+	VPADDQ       X0, X11, X11
+	VMOVQ        X11, R9
+	MOVQ         R9, 24(SI)(R8*8)
+	SHLQ         $0x01, R8
+	ADDQ         $0x08, R8
+	JMP          ablock4
+
+aend4:
+ablock2:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x04
+	JB           aend2
+	VPBROADCASTQ (DX)(R8*8), Y0
+	VPXOR        abovec<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(DX)(R8*8), Y1
+	VPXOR        abovec<>+32(SB), Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R8*8), Y3
+	VPXOR        abovec<>+0(SB), Y3, Y3
+	VPBROADCASTD 24(DX)(R8*8), Y4
+	VPXOR        abovec<>+32(SB), Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	XORQ         R9, R9
+
+	// Four keys at a time: their scores in xs and tie-breaks in xt, both in
+	// the order 0, 2, 1, 3, which counting ignores.
+avector2:
+	CMPQ        R9, DI
+	JAE         atail2
+	VMOVDQU     (AX)(R9*8), Y7
+	VMOVDQU     32(AX)(R9*8), Y8
+	VPUNPCKLQDQ Y8, Y7, Y6
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPXOR       abovec<>+0(SB), Y6, Y6
+	VPSHUFD     $0xa0, Y7, Y7
+	VPXOR       abovec<>+32(SB), Y7, Y7
+	VPCMPGTD    Y1, Y7, Y8
+	VPADDQ      Y0, Y8, Y8
+	VPCMPGTQ    Y8, Y6, Y8
+	VPSUBQ      Y8, Y2, Y2
+	VPCMPGTD    Y4, Y7, Y7
+	VPADDQ      Y3, Y7, Y7
+	VPCMPGTQ    Y7, Y6, Y7
+	VPSUBQ      Y7, Y5, Y5
+	ADDQ        $0x08, R9
+	JMP         avector2
+
+	// The last keys, loaded under masks of their words; the other words load as
+	// zeros, a key no pivot is below.
+atail2:
+	CMPQ         R9, CX
+	JAE          areduce2
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	VMOVQ        R10, X6
+	VPBROADCASTQ X6, Y6
+	VPCMPGTQ     abovelanes<>+0(SB), Y6, Y7
+	VPCMPGTQ     abovelanes<>+32(SB), Y6, Y6
+	VPMASKMOVQ   (AX)(R9*8), Y7, Y7
+	VPMASKMOVQ   32(AX)(R9*8), Y6, Y8
+	VPUNPCKLQDQ  Y8, Y7, Y6
+	VPUNPCKHQDQ  Y8, Y7, Y7
+	VPXOR        abovec<>+0(SB), Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPXOR        abovec<>+32(SB), Y7, Y7
+	VPCMPGTD     Y1, Y7, Y1
+	VPADDQ       Y0, Y1, Y1
+	VPCMPGTQ     Y1, Y6, Y1
+	VPSUBQ       Y1, Y2, Y2
+	VPCMPGTD     Y4, Y7, Y0
+	VPADDQ       Y3, Y0, Y0
+	VPCMPGTQ     Y0, Y6, Y0
+	VPSUBQ       Y0, Y5, Y5
+
+areduce2:
+	SHRQ         $0x01, R8
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R9
+	MOVQ         R9, (SI)(R8*8)
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R9
+	MOVQ         R9, 8(SI)(R8*8)
+	SHLQ         $0x01, R8
+	ADDQ         $0x04, R8
+	JMP          ablock2
+
+aend2:
+ablock1:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x02
+	JB           aend1
+	VPBROADCASTQ (DX)(R8*8), Y0
+	VPXOR        abovec<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(DX)(R8*8), Y1
+	VPXOR        abovec<>+32(SB), Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         R9, R9
+
+	// Four keys at a time: their scores in xs and tie-breaks in xt, both in
+	// the order 0, 2, 1, 3, which counting ignores.
+avector1:
+	CMPQ        R9, DI
+	JAE         atail1
+	VMOVDQU     (AX)(R9*8), Y4
+	VMOVDQU     32(AX)(R9*8), Y5
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPXOR       abovec<>+0(SB), Y3, Y3
+	VPSHUFD     $0xa0, Y4, Y4
+	VPXOR       abovec<>+32(SB), Y4, Y4
+	VPCMPGTD    Y1, Y4, Y4
+	VPADDQ      Y0, Y4, Y4
+	VPCMPGTQ    Y4, Y3, Y4
+	VPSUBQ      Y4, Y2, Y2
+	ADDQ        $0x08, R9
+	JMP         avector1
+
+	// The last keys, loaded under masks of their words; the other words load as
+	// zeros, a key no pivot is below.
+atail1:
+	CMPQ         R9, CX
+	JAE          areduce1
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	VMOVQ        R10, X3
+	VPBROADCASTQ X3, Y3
+	VPCMPGTQ     abovelanes<>+0(SB), Y3, Y4
+	VPCMPGTQ     abovelanes<>+32(SB), Y3, Y3
+	VPMASKMOVQ   (AX)(R9*8), Y4, Y4
+	VPMASKMOVQ   32(AX)(R9*8), Y3, Y5
+	VPUNPCKLQDQ  Y5, Y4, Y3
+	VPUNPCKHQDQ  Y5, Y4, Y4
+	VPXOR        abovec<>+0(SB), Y3, Y3
+	VPSHUFD      $0xa0, Y4, Y4
+	VPXOR        abovec<>+32(SB), Y4, Y4
+	VPCMPGTD     Y1, Y4, Y1
+	VPADDQ       Y0, Y1, Y1
+	VPCMPGTQ     Y1, Y3, Y1
+	VPSUBQ       Y1, Y2, Y2
+
+areduce1:
+	SHRQ         $0x01, R8
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R9
+	MOVQ         R9, (SI)(R8*8)
+	SHLQ         $0x01, R8
+	ADDQ         $0x02, R8
+	JMP          ablock1
+
+aend1:
+	VZEROUPPER
+	RET
+
+DATA abovec<>+0(SB)/8, $0x8000000000000000
+DATA abovec<>+8(SB)/8, $0x8000000000000000
+DATA abovec<>+16(SB)/8, $0x8000000000000000
+DATA abovec<>+24(SB)/8, $0x8000000000000000
+DATA abovec<>+32(SB)/8, $0x8000000080000000
+DATA abovec<>+40(SB)/8, $0x8000000080000000
+DATA abovec<>+48(SB)/8, $0x8000000080000000
+DATA abovec<>+56(SB)/8, $0x8000000080000000
+GLOBL abovec<>(SB), RODATA|NOPTR, $64
+
+DATA abovelanes<>+0(SB)/8, $0x0000000000000000
+DATA abovelanes<>+8(SB)/8, $0x0000000000000001
+DATA abovelanes<>+16(SB)/8, $0x0000000000000002
+DATA abovelanes<>+24(SB)/8, $0x0000000000000003
+DATA abovelanes<>+32(SB)/8, $0x0000000000000004
+DATA abovelanes<>+40(SB)/8, $0x0000000000000005
+DATA abovelanes<>+48(SB)/8, $0x0000000000000006
+DATA abovelanes<>+56(SB)/8, $0x0000000000000007
+GLOBL abovelanes<>(SB), RODATA|NOPTR, $64

@@ -76,3 +76,18 @@ func terms32Go(dst, num, den, w []float32) {
 		dst[i] = ftz32(num[i] / den[i] * w[i])
 	}
 }
+
+// countAbove96Go is the reference of CountAbove96.
+func countAbove96Go(keys, pivots []uint64, counts []int) {
+	for j := range len(pivots) / 2 {
+		ps, pt := pivots[2*j], uint32(pivots[2*j+1])
+		c := 0
+		for i := 0; i+1 < len(keys); i += 2 {
+			xs, xt := keys[i], uint32(keys[i+1])
+			if xs > ps || xs == ps && xt > pt {
+				c++
+			}
+		}
+		counts[j] = c
+	}
+}

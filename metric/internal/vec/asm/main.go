@@ -23,6 +23,7 @@ func main() {
 	pack32()
 	countScores()
 	terms32()
+	countAbove96()
 	Generate()
 }
 
@@ -627,6 +628,146 @@ func terms32() {
 	JMP(LabelRef("loop"))
 
 	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+func countAbove96() {
+	TEXT("countAbove96AVX2", NOSPLIT, "func(keys, pivots []uint64, counts []int)")
+	Pragma("noescape")
+	Doc(
+		"countAbove96AVX2 is countAbove96Go on AVX2: it sets counts[j] to the number of",
+		"keys greater than pivot j, each key two words (score, tie-break in the low",
+		"dword); len(counts) >= len(pivots)/2 and no pivot's score is 0.",
+	)
+	xp := Load(Param("keys").Base(), GP64())
+	n := Load(Param("keys").Len(), GP64())
+	pp := Load(Param("pivots").Base(), GP64())
+	np := Load(Param("pivots").Len(), GP64())
+	cp := Load(Param("counts").Base(), GP64())
+
+	Comment("Whole keys only: n and np count words, two per key.")
+	ANDQ(I32(-2), n)
+	ANDQ(I32(-2), np)
+
+	Comment("Unsigned order is signed order with the sign bits flipped. The tie-breaks")
+	Comment("are compared as dwords (VPCMPGTQ has half the throughput of VPCMPGTD on")
+	Comment("some CPUs), each copied into both dwords of its qword to give a qword mask.")
+	consts := GLOBL("abovec", RODATA|NOPTR)
+	for j := range 4 {
+		DATA(8*j, U64(1<<63))
+	}
+	for j := range 4 {
+		DATA(32+8*j, U64(1<<63|1<<31))
+	}
+	sign, sign32 := consts, consts.Offset(32)
+	Comment("Word numbers, for the masks of the last (len(keys)/2) % 4 keys.")
+	lanes := GLOBL("abovelanes", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n8 := GP64()
+	MOVQ(n, n8)
+	ANDQ(I32(-8), n8)
+
+	j := GP64()
+	XORQ(j, j)
+
+	// block counts the w pivots at word j and advances j by 2w; it is taken
+	// while at least w pivots are left.
+	block := func(w int) {
+		name := func(s string) string { return s + string(rune('0'+w)) }
+		Label(name("ablock"))
+		t := GP64()
+		MOVQ(np, t)
+		SUBQ(j, t)
+		CMPQ(t, Imm(uint64(2*w)))
+		JB(LabelRef(name("aend")))
+		acc, ps, pt := make([]reg.VecVirtual, w), make([]reg.VecVirtual, w), make([]reg.VecVirtual, w)
+		for k := range acc {
+			ps[k], pt[k] = YMM(), YMM()
+			VPBROADCASTQ(Mem{Base: pp, Index: j, Scale: 8, Disp: 16 * k}, ps[k])
+			VPXOR(sign, ps[k], ps[k])
+			VPBROADCASTD(Mem{Base: pp, Index: j, Scale: 8, Disp: 16*k + 8}, pt[k])
+			VPXOR(sign32, pt[k], pt[k])
+			acc[k] = YMM()
+			VPXOR(acc[k], acc[k], acc[k])
+		}
+		i := GP64()
+		XORQ(i, i)
+		xs, xt := YMM(), YMM()
+		// compare counts, lane by lane, the keys in xs:xt above each pivot:
+		// a greater score, or the same score and a greater tie-break, which
+		// is a score above the pivot's minus one when the tie-break is
+		// greater (the pivot's score is not 0).
+		compare := func() {
+			VPXOR(sign, xs, xs)
+			VPSHUFD(Imm(0xa0), xt, xt)
+			VPXOR(sign32, xt, xt)
+			for k := range acc {
+				t := YMM()
+				VPCMPGTD(pt[k], xt, t)
+				VPADDQ(ps[k], t, t)
+				VPCMPGTQ(t, xs, t)
+				VPSUBQ(t, acc[k], acc[k])
+			}
+		}
+		Comment("Four keys at a time: their scores in xs and tie-breaks in xt, both in")
+		Comment("the order 0, 2, 1, 3, which counting ignores.")
+		Label(name("avector"))
+		CMPQ(i, n8)
+		JAE(LabelRef(name("atail")))
+		a, b := YMM(), YMM()
+		VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, a)
+		VMOVDQU(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, b)
+		VPUNPCKLQDQ(b, a, xs)
+		VPUNPCKHQDQ(b, a, xt)
+		compare()
+		ADDQ(Imm(8), i)
+		JMP(LabelRef(name("avector")))
+
+		Comment("The last keys, loaded under masks of their words; the other words load as")
+		Comment("zeros, a key no pivot is below.")
+		Label(name("atail"))
+		CMPQ(i, n)
+		JAE(LabelRef(name("areduce")))
+		{
+			r, rx, ma, mb := GP64(), XMM(), YMM(), YMM()
+			MOVQ(n, r)
+			SUBQ(i, r)
+			VMOVQ(r, rx)
+			VPBROADCASTQ(rx, mb)
+			VPCMPGTQ(lanes, mb, ma)
+			VPCMPGTQ(lanes.Offset(32), mb, mb)
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, ma, a)
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, mb, b)
+			VPUNPCKLQDQ(b, a, xs)
+			VPUNPCKHQDQ(b, a, xt)
+			compare()
+		}
+
+		Label(name("areduce"))
+		SHRQ(Imm(1), j)
+		for k := range acc {
+			hi := XMM()
+			VEXTRACTI128(Imm(1), acc[k], hi)
+			lo := acc[k].AsX()
+			VPADDQ(hi, lo, lo)
+			VPSHUFD(Imm(0x4e), lo, hi)
+			VPADDQ(hi, lo, lo)
+			c := GP64()
+			VMOVQ(lo, c)
+			MOVQ(c, Mem{Base: cp, Index: j, Scale: 8, Disp: 8 * k})
+		}
+		SHLQ(Imm(1), j)
+		ADDQ(Imm(uint64(2*w)), j)
+		JMP(LabelRef(name("ablock")))
+		Label(name("aend"))
+	}
+	Comment("Four pivots at a time, then two, then one.")
+	block(4)
+	block(2)
+	block(1)
 	VZEROUPPER()
 	RET()
 }

@@ -1,0 +1,106 @@
+package metric
+
+import (
+	"unsafe"
+
+	"github.com/rankmetrics/rankmetrics/metric/internal/vec"
+)
+
+// keyWords64 views keys as vec.CountAbove96's pairs of words: the score, then
+// the tie-break bits in the lower half of a word whose upper half is padding.
+func keyWords64(keys []key64) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(keys))), 2*len(keys))
+}
+
+// keyWords64 relies on key64's layout: these constants overflow otherwise.
+const (
+	_ = uint8(unsafe.Sizeof(key64{}) - 16)
+	_ = uint8(16 - unsafe.Sizeof(key64{}))
+	_ = uint8(unsafe.Offsetof(key64{}.tb) - 8)
+	_ = uint8(8 - unsafe.Offsetof(key64{}.tb))
+)
+
+// countAhead64 is countAhead32 for float64 keys: it adds to ahead[p], for
+// each key of oth, 1 where p is the number of keys of the sorted rel that
+// are less than it. ahead has len(rel)+1 elements, all zero. With AVX2 and
+// few relevant keys, it counts for each relevant key the other keys above
+// it, four keys at a time, comparing scores and tie-breaks at once, and
+// takes differences (a list's keys are distinct).
+func countAhead64(rel, oth []key64, ahead []int) {
+	nr := len(rel)
+	if !vec.Accelerated() || nr == 0 || nr > vecPivots {
+		for _, key := range oth {
+			ahead[lowerBoundFloat64(rel, key)]++
+		}
+		return
+	}
+	vec.CountAbove96(keyWords64(oth), keyWords64(rel), ahead[:nr])
+	// ahead[j] holds the keys above rel[j]; descending, each j reads the
+	// counts of j-1 and j before ahead[j] is rewritten.
+	ahead[nr] = ahead[nr-1]
+	for j := nr - 1; j > 0; j-- {
+		ahead[j] = ahead[j-1] - ahead[j]
+	}
+	ahead[0] = len(oth) - ahead[0]
+}
+
+// countTied64 is countTied32 for float64 keys: for each key of oth, with p
+// the number of keys of the sorted rel whose score is higher (lower key
+// score bits), it adds 1 to tied[p] when rel[p] has the key's score and to
+// ahead[p] otherwise. ends is rel followed by a sentinel whose score no key
+// has. ahead and tied have len(rel)+1 elements, all zero.
+//
+// With AVX2 and few relevant keys, it counts for each group of equal scores
+// s among rel the other keys whose score is above s-1 (at least s) and above
+// s, as keys above (s-1, all ones) and (s, all ones): only the start of a
+// group, and len(rel), receive counts. No key's score is 0, so s-1 is one.
+func countTied64(ends, oth []key64, ahead, tied []int) {
+	nr := len(ends) - 1
+	if !vec.Accelerated() || nr == 0 || nr > vecPivots {
+		for _, key := range oth {
+			p := lowerBoundFloat64(ends[:nr], key.floor())
+			if ends[p].score() == key.score() {
+				tied[p]++
+			} else {
+				ahead[p]++
+			}
+		}
+		return
+	}
+	var piv [2 * vecPivots]key64
+	var above [2 * vecPivots]int
+	m := 0
+	for p := range nr {
+		if p == 0 || ends[p-1].s != ends[p].s {
+			piv[m] = key64{s: ends[p].s - 1, tb: 1<<32 - 1}
+			piv[m+1] = key64{s: ends[p].s, tb: 1<<32 - 1}
+			m += 2
+		}
+	}
+	vec.CountAbove96(keyWords64(oth), keyWords64(piv[:m]), above[:m])
+	prev, g := len(oth), 0 // prev: the keys above the previous group's score
+	for p := range nr {
+		if p == 0 || ends[p-1].s != ends[p].s {
+			atLeast, over := above[g], above[g+1]
+			ahead[p] = prev - atLeast
+			tied[p] = atLeast - over
+			prev = over
+			g += 2
+		}
+	}
+	ahead[nr] = prev
+}
+
+// rankSortKeys64 sorts up to vecPivots distinct keys ascending by rank, with
+// AVX2: each goes to the place given by the number of keys above it, counted
+// with vector comparisons, which has no branch to mispredict.
+func rankSortKeys64(keys []key64) {
+	n := len(keys)
+	var tmp [vecPivots]key64
+	var above [vecPivots]int
+	copy(tmp[:n], keys)
+	vec.CountAbove96(keyWords64(tmp[:n]), keyWords64(tmp[:n]), above[:n])
+	for j, k := range tmp[:n] {
+		keys[n-1-above[j]] = k
+	}
+}
