@@ -175,16 +175,17 @@ func rankFunc(f *File, v variant) {
 	)
 }
 
-// packOrLoop returns the masking loop of mapRank; for packed float32 keys,
-// under the test of the vector kernel: with unit slot weights, packKeys32
-// (metric/pack.go) masks and packs on AVX2.
+// packOrLoop returns the masking loop of mapRank under the test of the
+// vector kernel: with unit slot weights, packKeys32 (metric/pack.go) or
+// packKeys64 (metric/pack64.go) masks and packs on AVX2.
 func packOrLoop(v variant, loop Code) Code {
-	if v.Key != "key32" {
+	pack := map[string]string{"key32": "packKeys32", "key64": "packKeys64"}[v.Key]
+	if pack == "" {
 		return loop
 	}
 	return If(Id("ws").Dot("packVec").Call().Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op("==").Lit(1)).Block(
 		Var().Id("bad").Int(),
-		List(Id("rel"), Id("oth"), Id("_"), Id("_"), Id("bad")).Op("=").Id("packKeys32").Call(Id("lab"), Id("sc"), Id("rel"), Id("oth"), Lit(1), Id("ragged"), Id("packRelevant"), Id("ties")),
+		List(Id("rel"), Id("oth"), Id("_"), Id("_"), Id("bad")).Op("=").Id(pack).Call(Id("lab"), Id("sc"), Id("rel"), Id("oth"), Lit(1), Id("ragged"), Id("packRelevant"), Id("ties")),
 		If(Id("bad").Op(">=").Lit(0)).Block(Return(Lit(0), Lit(0), Lit(0), Lit(0), Id("bad"))),
 	).Else().Block(loop)
 }

@@ -61,6 +61,9 @@ type famFloat64 struct {
 	out []famOutFloat64
 	// none is the empty row of per-item weights.
 	none [0]float64
+	// goLoops makes the kernels mask lists with the Go loops even where the
+	// vector kernel runs (see packVec): the tests compare the two.
+	goLoops bool
 }
 
 // famOutFloat64 holds one spec's per-list results of a batch: the value, the list
@@ -1127,25 +1130,33 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 		trAcc.reset(n, b*n, &ws.big1)
 		swAcc.reset(n, b*n, &ws.big2)
 	}
-	for i, l := range lab {
-		wi := slotWeight(w, wc, i)
-		if items && wi != 0 {
-			swAcc.add(i, wi)
+	if ws.packVec() && !items && wc == 1 {
+		var bad int
+		rel, oth, _, _, bad = packKeys64(lab, sc, rel, oth, 1, ragged, packRelevant, ties)
+		if bad >= 0 {
+			return 0, 0, 0, 0, bad
 		}
-		if !(wi >= minPosFloat64) || !(ragged || l > -minPosFloat64) {
-			continue
-		}
-		s := ftzFloat64(sc[i])
-		if s != s {
-			return 0, 0, 0, 0, i
-		}
-		if l >= 1 {
-			rel = append(rel, makeKey64(s, tieBits(ties, true, i)))
-			if sums {
-				trAcc.add(i, wi)
+	} else {
+		for i, l := range lab {
+			wi := slotWeight(w, wc, i)
+			if items && wi != 0 {
+				swAcc.add(i, wi)
 			}
-		} else {
-			oth = append(oth, makeKey64(s, tieBits(ties, false, i)))
+			if !(wi >= minPosFloat64) || !(ragged || l > -minPosFloat64) {
+				continue
+			}
+			s := ftzFloat64(sc[i])
+			if s != s {
+				return 0, 0, 0, 0, i
+			}
+			if l >= 1 {
+				rel = append(rel, makeKey64(s, tieBits(ties, true, i)))
+				if sums {
+					trAcc.add(i, wi)
+				}
+			} else {
+				oth = append(oth, makeKey64(s, tieBits(ties, false, i)))
+			}
 		}
 	}
 	ws.keys, ws.oth = rel, oth

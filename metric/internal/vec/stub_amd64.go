@@ -44,3 +44,10 @@ func terms32AVX2(dst []float32, num []float32, den []float32, w []float32)
 //
 //go:noescape
 func countAbove96AVX2(keys []uint64, pivots []uint64, counts []int)
+
+// pack64AVX2 is Pack64.packGo on AVX2, with the configuration's broadcast
+// constants in cfg (see Pack64.config). It writes keys 4 at a time, two words
+// each: keys and oth must hold twice len(lab) rounded up to a multiple of 4.
+//
+//go:noescape
+func pack64AVX2(lab []float64, sc []float64, keys []uint64, oth []uint64, cfg *[8]uint64) (nk int, no int, nrel int, nout int, bad int)

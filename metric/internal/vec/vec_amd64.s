@@ -3434,3 +3434,383 @@ DATA abovelanes<>+40(SB)/8, $0x0000000000000005
 DATA abovelanes<>+48(SB)/8, $0x0000000000000006
 DATA abovelanes<>+56(SB)/8, $0x0000000000000007
 GLOBL abovelanes<>(SB), RODATA|NOPTR, $64
+
+// func pack64AVX2(lab []float64, sc []float64, keys []uint64, oth []uint64, cfg *[8]uint64) (nk int, no int, nrel int, nout int, bad int)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·pack64AVX2(SB), NOSPLIT, $0-144
+	MOVQ         lab_base+0(FP), AX
+	MOVQ         lab_len+8(FP), CX
+	MOVQ         sc_base+24(FP), DX
+	MOVQ         keys_base+48(FP), BX
+	MOVQ         oth_base+72(FP), SI
+	MOVQ         cfg+96(FP), DI
+	LEAQ         pack64perm<>+0(SB), R8
+	VPBROADCASTQ (DI), Y0
+	VPBROADCASTQ 8(DI), Y1
+	VPBROADCASTQ 16(DI), Y2
+	VPBROADCASTQ 24(DI), Y3
+	VPBROADCASTQ 32(DI), Y4
+	VPBROADCASTQ 40(DI), Y5
+	VPBROADCASTQ 48(DI), Y6
+
+	// The fixed constants stay in memory: the registers hold the configuration.
+	VPXOR Y7, Y7, Y7
+
+	// idx holds the items' indices, four more each round.
+	VMOVDQU pack64iota<>+0(SB), Y8
+
+	// lp and sp point past the whole packets; i runs from -len(lab)/4*4 to 0.
+	// nk and no count the words written, two per key.
+	ANDQ $-4, CX
+	LEAQ (AX)(CX*8), AX
+	LEAQ (DX)(CX*8), DX
+	MOVQ CX, R11
+	NEGQ R11
+	XORQ CX, CX
+	XORQ DI, DI
+	XORQ R9, R9
+	XORQ R10, R10
+
+pack64:
+	CMPQ    R11, $0x00
+	JGE     tail64
+	VMOVUPD (AX)(R11*8), Y9
+	VMOVUPD (DX)(R11*8), Y10
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0.
+	VCMPPD $0x1d, Y0, Y9, Y11
+	VCMPPD $0x1e, pack64const<>+0(SB), Y9, Y12
+	VCMPPD $0x11, pack64const<>+32(SB), Y9, Y9
+	VANDPD Y12, Y9, Y9
+	VORPD  Y1, Y12, Y12
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPD    $0x03, Y10, Y10, Y13
+	VMOVMSKPD Y12, R13
+	VMOVMSKPD Y13, R12
+	ANDL      R13, R12
+	JNE       nan64
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPD Y11, R12
+	MOVL      R12, R14
+	ANDL      R13, R14
+	POPCNTL   R14, R14
+	ADDQ      R14, R9
+	NOTL      R13
+	ANDL      R13, R12
+	POPCNTL   R12, R12
+	ADDQ      R12, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPD   Y2, Y9, Y9
+	VANDPD    Y3, Y11, Y13
+	VORPD     Y13, Y9, Y9
+	VORPD     Y4, Y9, Y9
+	VANDPD    Y12, Y9, Y13
+	VMOVMSKPD Y13, R12
+	VANDNPD   Y12, Y9, Y13
+	VMOVMSKPD Y13, R13
+
+	// The scores' words: -0 + 0 is +0, then the bits made to sort ascending for
+	// a descending score: a positive score's bits xor 1<<63 - 1, a negative one's as is.
+	VADDPD   Y7, Y10, Y9
+	VPCMPGTQ Y9, Y7, Y13
+	VPANDN   pack64const<>+64(SB), Y13, Y13
+	VPXOR    Y13, Y9, Y9
+
+	// The tie-break words: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y11, Y10
+	VPAND  Y6, Y10, Y10
+	VPOR   Y8, Y10, Y10
+	VPADDQ pack64const<>+96(SB), Y8, Y8
+
+	// Left-pack both words by each mask, interleave them and store 4 keys.
+	POPCNTQ     R12, R14
+	SHLQ        $0x05, R12
+	VMOVDQU     (R8)(R12*1), Y11
+	VPERMD      Y9, Y11, Y12
+	VPERMD      Y10, Y11, Y11
+	VPUNPCKLQDQ Y11, Y12, Y13
+	VPUNPCKHQDQ Y11, Y12, Y12
+	VMOVDQU     Y13, (BX)(CX*8)
+	VMOVDQU     Y12, 32(BX)(CX*8)
+	LEAQ        (CX)(R14*2), CX
+	POPCNTQ     R13, R12
+	SHLQ        $0x05, R13
+	VMOVDQU     (R8)(R13*1), Y11
+	VPERMD      Y9, Y11, Y9
+	VPERMD      Y10, Y11, Y11
+	VPUNPCKLQDQ Y11, Y9, Y10
+	VPUNPCKHQDQ Y11, Y9, Y9
+	VMOVDQU     Y10, (SI)(DI*8)
+	VMOVDQU     Y9, 32(SI)(DI*8)
+	LEAQ        (DI)(R12*2), DI
+	ADDQ        $0x04, R11
+	JMP         pack64
+
+	// The last len(lab) % 4 items, loaded under a mask of their lanes.
+tail64:
+	MOVQ         lab_len+8(FP), R12
+	ANDQ         $0x03, R12
+	JE           packed64
+	VMOVQ        R12, X9
+	VPBROADCASTQ X9, Y9
+	VPCMPGTQ     pack64iota<>+0(SB), Y9, Y9
+	VMASKMOVPD   (AX), Y9, Y10
+	VMASKMOVPD   (DX), Y9, Y11
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0.
+	VCMPPD $0x1d, Y0, Y10, Y0
+	VCMPPD $0x1e, pack64const<>+0(SB), Y10, Y12
+	VCMPPD $0x11, pack64const<>+32(SB), Y10, Y10
+	VANDPD Y12, Y10, Y10
+	VORPD  Y1, Y12, Y12
+	VANDPD Y9, Y12, Y12
+	VANDPD Y9, Y0, Y0
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPD    $0x03, Y11, Y11, Y1
+	VMOVMSKPD Y12, AX
+	VMOVMSKPD Y1, R12
+	ANDL      AX, R12
+	JNE       nan64
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPD Y0, DX
+	MOVL      DX, R11
+	ANDL      AX, R11
+	POPCNTL   R11, R11
+	ADDQ      R11, R9
+	NOTL      AX
+	ANDL      AX, DX
+	POPCNTL   DX, DX
+	ADDQ      DX, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPD   Y2, Y10, Y1
+	VANDPD    Y3, Y0, Y2
+	VORPD     Y2, Y1, Y1
+	VORPD     Y4, Y1, Y1
+	VANDPD    Y12, Y1, Y2
+	VMOVMSKPD Y2, AX
+	VANDNPD   Y12, Y1, Y2
+	VMOVMSKPD Y2, DX
+
+	// The scores' words: -0 + 0 is +0, then the bits made to sort ascending for
+	// a descending score: a positive score's bits xor 1<<63 - 1, a negative one's as is.
+	VADDPD   Y7, Y11, Y1
+	VPCMPGTQ Y1, Y7, Y2
+	VPANDN   pack64const<>+64(SB), Y2, Y2
+	VPXOR    Y2, Y1, Y1
+
+	// The tie-break words: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y0, Y0
+	VPAND  Y6, Y0, Y0
+	VPOR   Y8, Y0, Y0
+	VPADDQ pack64const<>+96(SB), Y8, Y8
+
+	// Left-pack both words by each mask, interleave them and store 4 keys.
+	POPCNTQ     AX, R11
+	SHLQ        $0x05, AX
+	VMOVDQU     (R8)(AX*1), Y2
+	VPERMD      Y1, Y2, Y3
+	VPERMD      Y0, Y2, Y2
+	VPUNPCKLQDQ Y2, Y3, Y4
+	VPUNPCKHQDQ Y2, Y3, Y3
+	VMOVDQU     Y4, (BX)(CX*8)
+	VMOVDQU     Y3, 32(BX)(CX*8)
+	LEAQ        (CX)(R11*2), CX
+	POPCNTQ     DX, AX
+	SHLQ        $0x05, DX
+	VMOVDQU     (R8)(DX*1), Y2
+	VPERMD      Y1, Y2, Y1
+	VPERMD      Y0, Y2, Y2
+	VPUNPCKLQDQ Y2, Y1, Y0
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VMOVDQU     Y0, (SI)(DI*8)
+	VMOVDQU     Y1, 32(SI)(DI*8)
+	LEAQ        (DI)(AX*2), DI
+
+packed64:
+	SHRQ $0x01, CX
+	SHRQ $0x01, DI
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
+	MOVQ $-1, R11
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+	// The first valid NaN is at n4 + i + its lane.
+nan64:
+	BSFL R12, R12
+	ADDQ R12, R11
+	MOVQ lab_len+8(FP), AX
+	ANDQ $-4, AX
+	ADDQ AX, R11
+	SHRQ $0x01, CX
+	SHRQ $0x01, DI
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+DATA pack64perm<>+0(SB)/4, $0x00000000
+DATA pack64perm<>+4(SB)/4, $0x00000001
+DATA pack64perm<>+8(SB)/4, $0x00000000
+DATA pack64perm<>+12(SB)/4, $0x00000001
+DATA pack64perm<>+16(SB)/4, $0x00000000
+DATA pack64perm<>+20(SB)/4, $0x00000001
+DATA pack64perm<>+24(SB)/4, $0x00000000
+DATA pack64perm<>+28(SB)/4, $0x00000001
+DATA pack64perm<>+32(SB)/4, $0x00000000
+DATA pack64perm<>+36(SB)/4, $0x00000001
+DATA pack64perm<>+40(SB)/4, $0x00000000
+DATA pack64perm<>+44(SB)/4, $0x00000001
+DATA pack64perm<>+48(SB)/4, $0x00000000
+DATA pack64perm<>+52(SB)/4, $0x00000001
+DATA pack64perm<>+56(SB)/4, $0x00000000
+DATA pack64perm<>+60(SB)/4, $0x00000001
+DATA pack64perm<>+64(SB)/4, $0x00000002
+DATA pack64perm<>+68(SB)/4, $0x00000003
+DATA pack64perm<>+72(SB)/4, $0x00000000
+DATA pack64perm<>+76(SB)/4, $0x00000001
+DATA pack64perm<>+80(SB)/4, $0x00000000
+DATA pack64perm<>+84(SB)/4, $0x00000001
+DATA pack64perm<>+88(SB)/4, $0x00000000
+DATA pack64perm<>+92(SB)/4, $0x00000001
+DATA pack64perm<>+96(SB)/4, $0x00000000
+DATA pack64perm<>+100(SB)/4, $0x00000001
+DATA pack64perm<>+104(SB)/4, $0x00000000
+DATA pack64perm<>+108(SB)/4, $0x00000001
+DATA pack64perm<>+112(SB)/4, $0x00000002
+DATA pack64perm<>+116(SB)/4, $0x00000003
+DATA pack64perm<>+120(SB)/4, $0x00000000
+DATA pack64perm<>+124(SB)/4, $0x00000001
+DATA pack64perm<>+128(SB)/4, $0x00000004
+DATA pack64perm<>+132(SB)/4, $0x00000005
+DATA pack64perm<>+136(SB)/4, $0x00000000
+DATA pack64perm<>+140(SB)/4, $0x00000001
+DATA pack64perm<>+144(SB)/4, $0x00000000
+DATA pack64perm<>+148(SB)/4, $0x00000001
+DATA pack64perm<>+152(SB)/4, $0x00000000
+DATA pack64perm<>+156(SB)/4, $0x00000001
+DATA pack64perm<>+160(SB)/4, $0x00000000
+DATA pack64perm<>+164(SB)/4, $0x00000001
+DATA pack64perm<>+168(SB)/4, $0x00000000
+DATA pack64perm<>+172(SB)/4, $0x00000001
+DATA pack64perm<>+176(SB)/4, $0x00000004
+DATA pack64perm<>+180(SB)/4, $0x00000005
+DATA pack64perm<>+184(SB)/4, $0x00000000
+DATA pack64perm<>+188(SB)/4, $0x00000001
+DATA pack64perm<>+192(SB)/4, $0x00000002
+DATA pack64perm<>+196(SB)/4, $0x00000003
+DATA pack64perm<>+200(SB)/4, $0x00000000
+DATA pack64perm<>+204(SB)/4, $0x00000001
+DATA pack64perm<>+208(SB)/4, $0x00000004
+DATA pack64perm<>+212(SB)/4, $0x00000005
+DATA pack64perm<>+216(SB)/4, $0x00000000
+DATA pack64perm<>+220(SB)/4, $0x00000001
+DATA pack64perm<>+224(SB)/4, $0x00000000
+DATA pack64perm<>+228(SB)/4, $0x00000001
+DATA pack64perm<>+232(SB)/4, $0x00000004
+DATA pack64perm<>+236(SB)/4, $0x00000005
+DATA pack64perm<>+240(SB)/4, $0x00000002
+DATA pack64perm<>+244(SB)/4, $0x00000003
+DATA pack64perm<>+248(SB)/4, $0x00000000
+DATA pack64perm<>+252(SB)/4, $0x00000001
+DATA pack64perm<>+256(SB)/4, $0x00000006
+DATA pack64perm<>+260(SB)/4, $0x00000007
+DATA pack64perm<>+264(SB)/4, $0x00000000
+DATA pack64perm<>+268(SB)/4, $0x00000001
+DATA pack64perm<>+272(SB)/4, $0x00000000
+DATA pack64perm<>+276(SB)/4, $0x00000001
+DATA pack64perm<>+280(SB)/4, $0x00000000
+DATA pack64perm<>+284(SB)/4, $0x00000001
+DATA pack64perm<>+288(SB)/4, $0x00000000
+DATA pack64perm<>+292(SB)/4, $0x00000001
+DATA pack64perm<>+296(SB)/4, $0x00000000
+DATA pack64perm<>+300(SB)/4, $0x00000001
+DATA pack64perm<>+304(SB)/4, $0x00000006
+DATA pack64perm<>+308(SB)/4, $0x00000007
+DATA pack64perm<>+312(SB)/4, $0x00000000
+DATA pack64perm<>+316(SB)/4, $0x00000001
+DATA pack64perm<>+320(SB)/4, $0x00000002
+DATA pack64perm<>+324(SB)/4, $0x00000003
+DATA pack64perm<>+328(SB)/4, $0x00000000
+DATA pack64perm<>+332(SB)/4, $0x00000001
+DATA pack64perm<>+336(SB)/4, $0x00000006
+DATA pack64perm<>+340(SB)/4, $0x00000007
+DATA pack64perm<>+344(SB)/4, $0x00000000
+DATA pack64perm<>+348(SB)/4, $0x00000001
+DATA pack64perm<>+352(SB)/4, $0x00000000
+DATA pack64perm<>+356(SB)/4, $0x00000001
+DATA pack64perm<>+360(SB)/4, $0x00000006
+DATA pack64perm<>+364(SB)/4, $0x00000007
+DATA pack64perm<>+368(SB)/4, $0x00000002
+DATA pack64perm<>+372(SB)/4, $0x00000003
+DATA pack64perm<>+376(SB)/4, $0x00000000
+DATA pack64perm<>+380(SB)/4, $0x00000001
+DATA pack64perm<>+384(SB)/4, $0x00000004
+DATA pack64perm<>+388(SB)/4, $0x00000005
+DATA pack64perm<>+392(SB)/4, $0x00000000
+DATA pack64perm<>+396(SB)/4, $0x00000001
+DATA pack64perm<>+400(SB)/4, $0x00000006
+DATA pack64perm<>+404(SB)/4, $0x00000007
+DATA pack64perm<>+408(SB)/4, $0x00000000
+DATA pack64perm<>+412(SB)/4, $0x00000001
+DATA pack64perm<>+416(SB)/4, $0x00000000
+DATA pack64perm<>+420(SB)/4, $0x00000001
+DATA pack64perm<>+424(SB)/4, $0x00000006
+DATA pack64perm<>+428(SB)/4, $0x00000007
+DATA pack64perm<>+432(SB)/4, $0x00000004
+DATA pack64perm<>+436(SB)/4, $0x00000005
+DATA pack64perm<>+440(SB)/4, $0x00000000
+DATA pack64perm<>+444(SB)/4, $0x00000001
+DATA pack64perm<>+448(SB)/4, $0x00000002
+DATA pack64perm<>+452(SB)/4, $0x00000003
+DATA pack64perm<>+456(SB)/4, $0x00000006
+DATA pack64perm<>+460(SB)/4, $0x00000007
+DATA pack64perm<>+464(SB)/4, $0x00000004
+DATA pack64perm<>+468(SB)/4, $0x00000005
+DATA pack64perm<>+472(SB)/4, $0x00000000
+DATA pack64perm<>+476(SB)/4, $0x00000001
+DATA pack64perm<>+480(SB)/4, $0x00000000
+DATA pack64perm<>+484(SB)/4, $0x00000001
+DATA pack64perm<>+488(SB)/4, $0x00000004
+DATA pack64perm<>+492(SB)/4, $0x00000005
+DATA pack64perm<>+496(SB)/4, $0x00000002
+DATA pack64perm<>+500(SB)/4, $0x00000003
+DATA pack64perm<>+504(SB)/4, $0x00000006
+DATA pack64perm<>+508(SB)/4, $0x00000007
+GLOBL pack64perm<>(SB), RODATA|NOPTR, $512
+
+DATA pack64const<>+0(SB)/8, $0x8000000000000001
+DATA pack64const<>+8(SB)/8, $0x8000000000000001
+DATA pack64const<>+16(SB)/8, $0x8000000000000001
+DATA pack64const<>+24(SB)/8, $0x8000000000000001
+DATA pack64const<>+32(SB)/8, $0x0000000000000001
+DATA pack64const<>+40(SB)/8, $0x0000000000000001
+DATA pack64const<>+48(SB)/8, $0x0000000000000001
+DATA pack64const<>+56(SB)/8, $0x0000000000000001
+DATA pack64const<>+64(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+72(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+80(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+88(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+96(SB)/8, $0x0000000000000004
+DATA pack64const<>+104(SB)/8, $0x0000000000000004
+DATA pack64const<>+112(SB)/8, $0x0000000000000004
+DATA pack64const<>+120(SB)/8, $0x0000000000000004
+GLOBL pack64const<>(SB), RODATA|NOPTR, $128
+
+DATA pack64iota<>+0(SB)/8, $0x0000000000000000
+DATA pack64iota<>+8(SB)/8, $0x0000000000000001
+DATA pack64iota<>+16(SB)/8, $0x0000000000000002
+DATA pack64iota<>+24(SB)/8, $0x0000000000000003
+GLOBL pack64iota<>(SB), RODATA|NOPTR, $32
