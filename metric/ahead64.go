@@ -50,10 +50,11 @@ func countAhead64(rel, oth []key64, ahead []int) {
 // ahead[p] otherwise. ends is rel followed by a sentinel whose score no key
 // has. ahead and tied have len(rel)+1 elements, all zero.
 //
-// With AVX2 and few relevant keys, it counts for each group of equal scores
-// s among rel the other keys whose score is above s-1 (at least s) and above
-// s, as keys above (s-1, all ones) and (s, all ones): only the start of a
-// group, and len(rel), receive counts. No key's score is 0, so s-1 is one.
+// With AVX2 and few relevant keys, it counts for the first key p of each
+// group of equal scores among rel the other keys whose score is at most
+// (hi) and below (lo) its score: the keys at p are hi[p]-hi[p'] (p' the
+// previous group's start), of which hi[p]-lo[p] tie; only group starts, and
+// len(rel), receive counts.
 func countTied64(ends, oth []key64, ahead, tied []int) {
 	nr := len(ends) - 1
 	if !vec.Accelerated() || nr == 0 || nr > vecPivots {
@@ -67,28 +68,26 @@ func countTied64(ends, oth []key64, ahead, tied []int) {
 		}
 		return
 	}
-	var piv [2 * vecPivots]key64
-	var above [2 * vecPivots]int
+	var starts [vecPivots]key64
+	var lo, hi [vecPivots]int
 	m := 0
 	for p := range nr {
 		if p == 0 || ends[p-1].s != ends[p].s {
-			piv[m] = key64{s: ends[p].s - 1, tb: 1<<32 - 1}
-			piv[m+1] = key64{s: ends[p].s, tb: 1<<32 - 1}
-			m += 2
+			starts[m] = ends[p]
+			m++
 		}
 	}
-	vec.CountAbove96(keyWords64(oth), keyWords64(piv[:m]), above[:m])
-	prev, g := len(oth), 0 // prev: the keys above the previous group's score
+	vec.CountScores64(keyWords64(oth), keyWords64(starts[:m]), lo[:m], hi[:m])
+	prev, g := 0, 0 // prev: hi of the previous group
 	for p := range nr {
 		if p == 0 || ends[p-1].s != ends[p].s {
-			atLeast, over := above[g], above[g+1]
-			ahead[p] = prev - atLeast
-			tied[p] = atLeast - over
-			prev = over
-			g += 2
+			ahead[p] = lo[g] - prev
+			tied[p] = hi[g] - lo[g]
+			prev = hi[g]
+			g++
 		}
 	}
-	ahead[nr] = prev
+	ahead[nr] = len(oth) - prev
 }
 
 // rankSortKeys64 sorts up to vecPivots distinct keys ascending by rank, with

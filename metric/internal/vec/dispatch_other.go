@@ -63,3 +63,8 @@ func pack64AVX2(lab, sc []float64, keys, oth []uint64, cfg *[8]uint64) (nk, no, 
 	r := c.packGo(lab, sc, keys, oth)
 	return r.Keys, r.Oth, r.Rel, r.Out, r.Bad
 }
+
+// countScores64AVX2 stands in for the assembly kernel, which this build lacks.
+func countScores64AVX2(keys, pivots []uint64, below, atOrBelow []int) {
+	countScores64Go(keys, pivots, below, atOrBelow)
+}

@@ -143,6 +143,7 @@ func TestZeroAllocs64(t *testing.T) {
 	if a := testing.AllocsPerRun(10, func() {
 		c.Pack(lab, sc, keys, oth)
 		CountAbove96(keys, ps, cs)
+		CountScores64(keys, ps, cs, cs)
 	}); a != 0 {
 		t.Errorf("%v allocations, want 0", a)
 	}

@@ -51,3 +51,10 @@ func countAbove96AVX2(keys []uint64, pivots []uint64, counts []int)
 //
 //go:noescape
 func pack64AVX2(lab []float64, sc []float64, keys []uint64, oth []uint64, cfg *[8]uint64) (nk int, no int, nrel int, nout int, bad int)
+
+// countScores64AVX2 is countScores64Go on AVX2: it sets below[j] and atOrBelow[j]
+// to the numbers of keys (pairs of words) whose first word is < and <= that of
+// pivot j, unsigned; below and atOrBelow hold len(pivots)/2 counts.
+//
+//go:noescape
+func countScores64AVX2(keys []uint64, pivots []uint64, below []int, atOrBelow []int)

@@ -105,3 +105,19 @@ func CountAbove96(keys, pivots []uint64, counts []int) {
 	}
 	countAbove96AVX2(keys, pivots, counts)
 }
+
+// CountScores64 is CountScores for the keys of CountAbove96: it sets
+// below[j] and atOrBelow[j], for each j < len(pivots)/2, to the numbers of
+// keys whose first word (package metric's score bits) is less than, and less
+// than or equal to, that of pivot j; the second words are ignored. It takes
+// as many comparisons as keys times pivots (four at a time on AVX2), so
+// callers should use it only when Accelerated. It panics if below or
+// atOrBelow holds fewer than len(pivots)/2 counts.
+func CountScores64(keys, pivots []uint64, below, atOrBelow []int) {
+	below, atOrBelow = below[:len(pivots)/2], atOrBelow[:len(pivots)/2]
+	if !avx2 {
+		countScores64Go(keys, pivots, below, atOrBelow)
+		return
+	}
+	countScores64AVX2(keys, pivots, below, atOrBelow)
+}

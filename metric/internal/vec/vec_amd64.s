@@ -3814,3 +3814,383 @@ DATA pack64iota<>+8(SB)/8, $0x0000000000000001
 DATA pack64iota<>+16(SB)/8, $0x0000000000000002
 DATA pack64iota<>+24(SB)/8, $0x0000000000000003
 GLOBL pack64iota<>(SB), RODATA|NOPTR, $32
+
+// func countScores64AVX2(keys []uint64, pivots []uint64, below []int, atOrBelow []int)
+// Requires: AVX, AVX2
+TEXT ·countScores64AVX2(SB), NOSPLIT, $0-96
+	MOVQ keys_base+0(FP), AX
+	MOVQ keys_len+8(FP), CX
+	MOVQ pivots_base+24(FP), DX
+	MOVQ pivots_len+32(FP), BX
+	MOVQ below_base+48(FP), SI
+	MOVQ atOrBelow_base+72(FP), DI
+
+	// Whole keys only: n and np count words, two per key.
+	ANDQ $-2, CX
+	ANDQ $-2, BX
+
+	// Unsigned order is signed order with the sign bits flipped.
+	// Word numbers, for the masks of the last (len(keys)/2) % 4 keys.
+	MOVQ CX, R8
+	ANDQ $-8, R8
+	XORQ R9, R9
+
+	// Four pivots at a time, then two, then one.
+cblock4:
+	MOVQ         BX, R10
+	SUBQ         R9, R10
+	CMPQ         R10, $0x08
+	JB           cend4
+	VPBROADCASTQ (DX)(R9*8), Y0
+	VPXOR        s64sign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R9*8), Y3
+	VPXOR        s64sign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPBROADCASTQ 32(DX)(R9*8), Y6
+	VPXOR        s64sign<>+0(SB), Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ 48(DX)(R9*8), Y9
+	VPXOR        s64sign<>+0(SB), Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the keys above and at score k.
+cvector4:
+	CMPQ    R10, R8
+	JAE     ctail4
+	VMOVDQU (AX)(R10*8), Y12
+	VMOVDQU 32(AX)(R10*8), Y13
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y13, Y12, Y12
+	VPXOR       s64sign<>+0(SB), Y12, Y12
+	VPCMPGTQ    Y0, Y12, Y13
+	VPSUBQ      Y13, Y1, Y1
+	VPCMPEQQ    Y0, Y12, Y13
+	VPSUBQ      Y13, Y2, Y2
+	VPCMPGTQ    Y3, Y12, Y13
+	VPSUBQ      Y13, Y4, Y4
+	VPCMPEQQ    Y3, Y12, Y13
+	VPSUBQ      Y13, Y5, Y5
+	VPCMPGTQ    Y6, Y12, Y13
+	VPSUBQ      Y13, Y7, Y7
+	VPCMPEQQ    Y6, Y12, Y13
+	VPSUBQ      Y13, Y8, Y8
+	VPCMPGTQ    Y9, Y12, Y13
+	VPSUBQ      Y13, Y10, Y10
+	VPCMPEQQ    Y9, Y12, Y13
+	VPSUBQ      Y13, Y11, Y11
+	ADDQ        $0x08, R10
+	JMP         cvector4
+
+	// The last keys, loaded under masks of their words.
+ctail4:
+	CMPQ         R10, CX
+	JAE          creduce4
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X12
+	VPBROADCASTQ X12, Y15
+	VPCMPGTQ     s64lanes<>+0(SB), Y15, Y12
+	VPCMPGTQ     s64lanes<>+32(SB), Y15, Y15
+	VPMASKMOVQ   (AX)(R10*8), Y12, Y14
+	VPMASKMOVQ   32(AX)(R10*8), Y15, Y13
+
+	// The mask of the score lanes, in their order.
+	VPUNPCKLQDQ Y15, Y12, Y15
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y13, Y14, Y14
+	VPXOR       s64sign<>+0(SB), Y14, Y14
+	VPCMPGTQ    Y0, Y14, Y12
+	VPSUBQ      Y12, Y1, Y1
+	VPCMPEQQ    Y0, Y14, Y12
+	VPAND       Y15, Y12, Y12
+	VPSUBQ      Y12, Y2, Y2
+	VPCMPGTQ    Y3, Y14, Y0
+	VPSUBQ      Y0, Y4, Y4
+	VPCMPEQQ    Y3, Y14, Y0
+	VPAND       Y15, Y0, Y0
+	VPSUBQ      Y0, Y5, Y5
+	VPCMPGTQ    Y6, Y14, Y0
+	VPSUBQ      Y0, Y7, Y7
+	VPCMPEQQ    Y6, Y14, Y0
+	VPAND       Y15, Y0, Y0
+	VPSUBQ      Y0, Y8, Y8
+	VPCMPGTQ    Y9, Y14, Y0
+	VPSUBQ      Y0, Y10, Y10
+	VPCMPEQQ    Y9, Y14, Y0
+	VPAND       Y15, Y0, Y0
+	VPSUBQ      Y0, Y11, Y11
+
+creduce4:
+	SHRQ         $0x01, R9
+	MOVQ         CX, R10
+	SHRQ         $0x01, R10
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, (DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, (SI)(R9*8)
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDQ       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDQ       X0, X4, X4
+	VMOVQ        X4, R11
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 8(DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 8(SI)(R9*8)
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDQ       X0, X7, X7
+	VPSHUFD      $0x4e, X7, X0
+	VPADDQ       X0, X7, X7
+	VMOVQ        X7, R11
+	VEXTRACTI128 $0x01, Y8, X0
+	VPADDQ       X0, X8, X8
+	VPSHUFD      $0x4e, X8, X0
+	VPADDQ       X0, X8, X8
+	VMOVQ        X8, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 16(DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 16(SI)(R9*8)
+	VEXTRACTI128 $0x01, Y10, X0
+	VPADDQ       X0, X10, X10
+	VPSHUFD      $0x4e, X10, X0
+	VPADDQ       X0, X10, X10
+	VMOVQ        X10, R11
+	VEXTRACTI128 $0x01, Y11, X0
+	VPADDQ       X0, X11, X11
+	VPSHUFD      $0x4e, X11, X0
+	VPADDQ       X0, X11, X11
+	VMOVQ        X11, R12
+	SUBQ         R11, R10
+	MOVQ         R10, 24(DI)(R9*8)
+	SUBQ         R12, R10
+	MOVQ         R10, 24(SI)(R9*8)
+	SHLQ         $0x01, R9
+	ADDQ         $0x08, R9
+	JMP          cblock4
+
+cend4:
+cblock2:
+	MOVQ         BX, R10
+	SUBQ         R9, R10
+	CMPQ         R10, $0x04
+	JB           cend2
+	VPBROADCASTQ (DX)(R9*8), Y0
+	VPXOR        s64sign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R9*8), Y3
+	VPXOR        s64sign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the keys above and at score k.
+cvector2:
+	CMPQ    R10, R8
+	JAE     ctail2
+	VMOVDQU (AX)(R10*8), Y6
+	VMOVDQU 32(AX)(R10*8), Y7
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y7, Y6, Y6
+	VPXOR       s64sign<>+0(SB), Y6, Y6
+	VPCMPGTQ    Y0, Y6, Y7
+	VPSUBQ      Y7, Y1, Y1
+	VPCMPEQQ    Y0, Y6, Y7
+	VPSUBQ      Y7, Y2, Y2
+	VPCMPGTQ    Y3, Y6, Y7
+	VPSUBQ      Y7, Y4, Y4
+	VPCMPEQQ    Y3, Y6, Y7
+	VPSUBQ      Y7, Y5, Y5
+	ADDQ        $0x08, R10
+	JMP         cvector2
+
+	// The last keys, loaded under masks of their words.
+ctail2:
+	CMPQ         R10, CX
+	JAE          creduce2
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X6
+	VPBROADCASTQ X6, Y9
+	VPCMPGTQ     s64lanes<>+0(SB), Y9, Y6
+	VPCMPGTQ     s64lanes<>+32(SB), Y9, Y9
+	VPMASKMOVQ   (AX)(R10*8), Y6, Y8
+	VPMASKMOVQ   32(AX)(R10*8), Y9, Y7
+
+	// The mask of the score lanes, in their order.
+	VPUNPCKLQDQ Y9, Y6, Y9
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y7, Y8, Y8
+	VPXOR       s64sign<>+0(SB), Y8, Y8
+	VPCMPGTQ    Y0, Y8, Y6
+	VPSUBQ      Y6, Y1, Y1
+	VPCMPEQQ    Y0, Y8, Y6
+	VPAND       Y9, Y6, Y6
+	VPSUBQ      Y6, Y2, Y2
+	VPCMPGTQ    Y3, Y8, Y0
+	VPSUBQ      Y0, Y4, Y4
+	VPCMPEQQ    Y3, Y8, Y0
+	VPAND       Y9, Y0, Y0
+	VPSUBQ      Y0, Y5, Y5
+
+creduce2:
+	SHRQ         $0x01, R9
+	MOVQ         CX, R10
+	SHRQ         $0x01, R10
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, (DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, (SI)(R9*8)
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDQ       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDQ       X0, X4, X4
+	VMOVQ        X4, R11
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R12
+	SUBQ         R11, R10
+	MOVQ         R10, 8(DI)(R9*8)
+	SUBQ         R12, R10
+	MOVQ         R10, 8(SI)(R9*8)
+	SHLQ         $0x01, R9
+	ADDQ         $0x04, R9
+	JMP          cblock2
+
+cend2:
+cblock1:
+	MOVQ         BX, R10
+	SUBQ         R9, R10
+	CMPQ         R10, $0x02
+	JB           cend1
+	VPBROADCASTQ (DX)(R9*8), Y0
+	VPXOR        s64sign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the keys above and at score k.
+cvector1:
+	CMPQ    R10, R8
+	JAE     ctail1
+	VMOVDQU (AX)(R10*8), Y3
+	VMOVDQU 32(AX)(R10*8), Y4
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y4, Y3, Y3
+	VPXOR       s64sign<>+0(SB), Y3, Y3
+	VPCMPGTQ    Y0, Y3, Y4
+	VPSUBQ      Y4, Y1, Y1
+	VPCMPEQQ    Y0, Y3, Y4
+	VPSUBQ      Y4, Y2, Y2
+	ADDQ        $0x08, R10
+	JMP         cvector1
+
+	// The last keys, loaded under masks of their words.
+ctail1:
+	CMPQ         R10, CX
+	JAE          creduce1
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X3
+	VPBROADCASTQ X3, Y6
+	VPCMPGTQ     s64lanes<>+0(SB), Y6, Y3
+	VPCMPGTQ     s64lanes<>+32(SB), Y6, Y6
+	VPMASKMOVQ   (AX)(R10*8), Y3, Y5
+	VPMASKMOVQ   32(AX)(R10*8), Y6, Y4
+
+	// The mask of the score lanes, in their order.
+	VPUNPCKLQDQ Y6, Y3, Y6
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y4, Y5, Y5
+	VPXOR       s64sign<>+0(SB), Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y3
+	VPSUBQ      Y3, Y1, Y1
+	VPCMPEQQ    Y0, Y5, Y3
+	VPAND       Y6, Y3, Y3
+	VPSUBQ      Y3, Y2, Y2
+
+creduce1:
+	SHRQ         $0x01, R9
+	MOVQ         CX, R10
+	SHRQ         $0x01, R10
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R12
+	SUBQ         R11, R10
+	MOVQ         R10, (DI)(R9*8)
+	SUBQ         R12, R10
+	MOVQ         R10, (SI)(R9*8)
+	SHLQ         $0x01, R9
+	ADDQ         $0x02, R9
+	JMP          cblock1
+
+cend1:
+	VZEROUPPER
+	RET
+
+DATA s64sign<>+0(SB)/8, $0x8000000000000000
+DATA s64sign<>+8(SB)/8, $0x8000000000000000
+DATA s64sign<>+16(SB)/8, $0x8000000000000000
+DATA s64sign<>+24(SB)/8, $0x8000000000000000
+GLOBL s64sign<>(SB), RODATA|NOPTR, $32
+
+DATA s64lanes<>+0(SB)/8, $0x0000000000000000
+DATA s64lanes<>+8(SB)/8, $0x0000000000000001
+DATA s64lanes<>+16(SB)/8, $0x0000000000000002
+DATA s64lanes<>+24(SB)/8, $0x0000000000000003
+DATA s64lanes<>+32(SB)/8, $0x0000000000000004
+DATA s64lanes<>+40(SB)/8, $0x0000000000000005
+DATA s64lanes<>+48(SB)/8, $0x0000000000000006
+DATA s64lanes<>+56(SB)/8, $0x0000000000000007
+GLOBL s64lanes<>(SB), RODATA|NOPTR, $64

@@ -91,3 +91,20 @@ func countAbove96Go(keys, pivots []uint64, counts []int) {
 		counts[j] = c
 	}
 }
+
+// countScores64Go is the reference of CountScores64.
+func countScores64Go(keys, pivots []uint64, below, atOrBelow []int) {
+	for j := range len(pivots) / 2 {
+		p := pivots[2*j]
+		b, a := 0, 0
+		for i := 0; i+1 < len(keys); i += 2 {
+			if keys[i] < p {
+				b++
+			}
+			if keys[i] <= p {
+				a++
+			}
+		}
+		below[j], atOrBelow[j] = b, a
+	}
+}

@@ -367,3 +367,51 @@ func BenchmarkCountAbove96(b *testing.B) {
 		CountAbove96(xs, ps, cs)
 	}
 }
+
+func TestCountScores64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	for _, n := range lengths() {
+		for off := range 4 {
+			xs := keys96(rng, n+off)[2*off:]
+			if rng.IntN(8) == 0 {
+				xs = append(xs[:len(xs):len(xs)], 0) // an odd word, ignored
+			}
+			np := rng.IntN(20)
+			pivots := keys96(rng, np)
+			for j := range np {
+				if rng.IntN(2) == 0 && n > 0 {
+					pivots[2*j] = xs[2*rng.IntN(n)]
+				}
+			}
+			wb, wa := make([]int, np), make([]int, np)
+			gb, ga := make([]int, np+1), make([]int, np+1)
+			gb[np], ga[np] = -7, -7
+			countScores64Go(xs, pivots, wb, wa)
+			countScores64AVX2(xs, pivots, gb, ga)
+			for j := range wb {
+				if gb[j] != wb[j] || ga[j] != wa[j] {
+					t.Fatalf("n=%d off=%d score %#x: %d %d, want %d %d", n, off, pivots[2*j], gb[j], ga[j], wb[j], wa[j])
+				}
+			}
+			if gb[np] != -7 || ga[np] != -7 {
+				t.Fatalf("n=%d: wrote past the pivots", n)
+			}
+			clear(gb)
+			clear(ga)
+			CountScores64(xs, pivots, gb, ga)
+			for j := range wb {
+				if gb[j] != wb[j] || ga[j] != wa[j] {
+					t.Fatalf("CountScores64 n=%d score %d: %d %d, want %d %d", n, j, gb[j], ga[j], wb[j], wa[j])
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkCountScores64(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	xs, ps, cb, ca := keys96(rng, 90), keys96(rng, 10), make([]int, 10), make([]int, 10)
+	for b.Loop() {
+		CountScores64(xs, ps, cb, ca)
+	}
+}

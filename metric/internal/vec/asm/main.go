@@ -25,6 +25,7 @@ func main() {
 	terms32()
 	countAbove96()
 	pack64()
+	countScores64()
 	Generate()
 }
 
@@ -989,6 +990,152 @@ func pack64() {
 	Store(nrel, ReturnIndex(2))
 	Store(nout, ReturnIndex(3))
 	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+}
+
+func countScores64() {
+	TEXT("countScores64AVX2", NOSPLIT, "func(keys, pivots []uint64, below, atOrBelow []int)")
+	Pragma("noescape")
+	Doc(
+		"countScores64AVX2 is countScores64Go on AVX2: it sets below[j] and atOrBelow[j]",
+		"to the numbers of keys (pairs of words) whose first word is < and <= that of",
+		"pivot j, unsigned; below and atOrBelow hold len(pivots)/2 counts.",
+	)
+	xp := Load(Param("keys").Base(), GP64())
+	n := Load(Param("keys").Len(), GP64())
+	pp := Load(Param("pivots").Base(), GP64())
+	np := Load(Param("pivots").Len(), GP64())
+	bp := Load(Param("below").Base(), GP64())
+	ap := Load(Param("atOrBelow").Base(), GP64())
+
+	Comment("Whole keys only: n and np count words, two per key.")
+	ANDQ(I32(-2), n)
+	ANDQ(I32(-2), np)
+	Comment("Unsigned order is signed order with the sign bits flipped.")
+	sign := GLOBL("s64sign", RODATA|NOPTR)
+	for j := range 4 {
+		DATA(8*j, U64(1<<63))
+	}
+	Comment("Word numbers, for the masks of the last (len(keys)/2) % 4 keys.")
+	lanes := GLOBL("s64lanes", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n8 := GP64()
+	MOVQ(n, n8)
+	ANDQ(I32(-8), n8)
+	j := GP64()
+	XORQ(j, j)
+
+	// block counts the w pivots at word j and advances j by 2w; it is taken
+	// while at least w pivots are left.
+	block := func(w int) {
+		name := func(s string) string { return s + string(rune('0'+w)) }
+		Label(name("cblock"))
+		t := GP64()
+		MOVQ(np, t)
+		SUBQ(j, t)
+		CMPQ(t, Imm(uint64(2*w)))
+		JB(LabelRef(name("cend")))
+		pv, gt, eq := make([]reg.VecVirtual, w), make([]reg.VecVirtual, w), make([]reg.VecVirtual, w)
+		for k := range pv {
+			pv[k] = YMM()
+			VPBROADCASTQ(Mem{Base: pp, Index: j, Scale: 8, Disp: 16 * k}, pv[k])
+			VPXOR(sign, pv[k], pv[k])
+			gt[k], eq[k] = YMM(), YMM()
+			VPXOR(gt[k], gt[k], gt[k])
+			VPXOR(eq[k], eq[k], eq[k])
+		}
+		i := GP64()
+		XORQ(i, i)
+		Comment("gt[k] and eq[k] count, lane by lane, the keys above and at score k.")
+		// count adds the 4 keys at word i. In the tail, m masks the lanes
+		// that hold keys (the others load as zeros, whose score is below
+		// every other but may equal one, so the equality counts are masked).
+		count := func(tail bool) {
+			a, b, x := YMM(), YMM(), YMM()
+			var m reg.VecVirtual
+			if !tail {
+				VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, a)
+				VMOVDQU(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, b)
+			} else {
+				r, rx := GP64(), XMM()
+				m = YMM()
+				MOVQ(n, r)
+				SUBQ(i, r)
+				VMOVQ(r, rx)
+				VPBROADCASTQ(rx, m)
+				VPCMPGTQ(lanes, m, a)
+				VPCMPGTQ(lanes.Offset(32), m, m)
+				VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, a, x)
+				VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, m, b)
+				Comment("The mask of the score lanes, in their order.")
+				VPUNPCKLQDQ(m, a, m)
+				a = x
+			}
+			Comment("The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.")
+			VPUNPCKLQDQ(b, a, x)
+			VPXOR(sign, x, x)
+			for k := range pv {
+				c := YMM()
+				VPCMPGTQ(pv[k], x, c)
+				VPSUBQ(c, gt[k], gt[k])
+				VPCMPEQQ(pv[k], x, c)
+				if tail {
+					VPAND(m, c, c)
+				}
+				VPSUBQ(c, eq[k], eq[k])
+			}
+		}
+
+		Label(name("cvector"))
+		CMPQ(i, n8)
+		JAE(LabelRef(name("ctail")))
+		count(false)
+		ADDQ(Imm(8), i)
+		JMP(LabelRef(name("cvector")))
+
+		Comment("The last keys, loaded under masks of their words.")
+		Label(name("ctail"))
+		CMPQ(i, n)
+		JAE(LabelRef(name("creduce")))
+		count(true)
+
+		Label(name("creduce"))
+		sum := func(y reg.VecVirtual) reg.GPVirtual {
+			hi := XMM()
+			VEXTRACTI128(Imm(1), y, hi)
+			lo := y.AsX()
+			VPADDQ(hi, lo, lo)
+			VPSHUFD(Imm(0x4e), lo, hi)
+			VPADDQ(hi, lo, lo)
+			g := GP64()
+			VMOVQ(lo, g)
+			return g
+		}
+		SHRQ(Imm(1), j)
+		keys := GP64()
+		MOVQ(n, keys)
+		SHRQ(Imm(1), keys)
+		for k := range pv {
+			g, e := sum(gt[k]), sum(eq[k])
+			le := GP64()
+			MOVQ(keys, le)
+			SUBQ(g, le)
+			MOVQ(le, Mem{Base: ap, Index: j, Scale: 8, Disp: 8 * k})
+			SUBQ(e, le)
+			MOVQ(le, Mem{Base: bp, Index: j, Scale: 8, Disp: 8 * k})
+		}
+		SHLQ(Imm(1), j)
+		ADDQ(Imm(uint64(2*w)), j)
+		JMP(LabelRef(name("cblock")))
+		Label(name("cend"))
+	}
+	Comment("Four pivots at a time, then two, then one.")
+	block(4)
+	block(2)
+	block(1)
 	VZEROUPPER()
 	RET()
 }
