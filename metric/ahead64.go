@@ -68,8 +68,22 @@ func countTied64(ends, oth []key64, ahead, tied []int) {
 		}
 		return
 	}
+	// Most lists have few relevant keys: smaller arrays cost less to zero.
+	if nr <= 16 {
+		var starts [16]key64
+		var lo, hi [16]int
+		countGroups64(ends, oth, ahead, tied, starts[:], lo[:], hi[:])
+		return
+	}
 	var starts [vecPivots]key64
 	var lo, hi [vecPivots]int
+	countGroups64(ends, oth, ahead, tied, starts[:], lo[:], hi[:])
+}
+
+// countGroups64 is countTied64's vector path, with room for the group starts
+// and their counts.
+func countGroups64(ends, oth []key64, ahead, tied []int, starts []key64, lo, hi []int) {
+	nr := len(ends) - 1
 	m := 0
 	for p := range nr {
 		if p == 0 || ends[p-1].s != ends[p].s {
@@ -94,11 +108,25 @@ func countTied64(ends, oth []key64, ahead, tied []int) {
 // AVX2: each goes to the place given by the number of keys above it, counted
 // with vector comparisons, which has no branch to mispredict.
 func rankSortKeys64(keys []key64) {
-	n := len(keys)
+	// Most lists have few relevant keys: smaller arrays cost less to zero.
+	if len(keys) <= 16 {
+		var tmp [16]key64
+		var above [16]int
+		rankSortInto64(keys, tmp[:], above[:])
+		return
+	}
 	var tmp [vecPivots]key64
 	var above [vecPivots]int
+	rankSortInto64(keys, tmp[:], above[:])
+}
+
+// rankSortInto64 is rankSortKeys64 with room for the keys' copy and counts.
+// It counts on keys before copying them: the kernel's wide loads would not
+// be forwarded from the copy's narrower stores, and would wait for them.
+func rankSortInto64(keys, tmp []key64, above []int) {
+	n := len(keys)
+	vec.CountAbove96(keyWords64(keys), keyWords64(keys), above[:n])
 	copy(tmp[:n], keys)
-	vec.CountAbove96(keyWords64(tmp[:n]), keyWords64(tmp[:n]), above[:n])
 	for j, k := range tmp[:n] {
 		keys[n-1-above[j]] = k
 	}
