@@ -104,30 +104,30 @@ func countGroups64(ends, oth []key64, ahead, tied []int, starts []key64, lo, hi 
 	ahead[nr] = len(oth) - prev
 }
 
-// rankSortKeys64 sorts up to vecPivots distinct keys ascending by rank, with
-// AVX2: each goes to the place given by the number of keys above it, counted
-// with vector comparisons, which has no branch to mispredict.
-func rankSortKeys64(keys []key64) {
-	// Most lists have few relevant keys: smaller arrays cost less to zero.
-	if len(keys) <= 16 {
-		var tmp [16]key64
-		var above [16]int
-		rankSortInto64(keys, tmp[:], above[:])
-		return
-	}
-	var tmp [vecPivots]key64
-	var above [vecPivots]int
-	rankSortInto64(keys, tmp[:], above[:])
+// sorter64 is the float64 kernels' sorter, kept in a kernel's workspace:
+// with AVX2, it sorts up to vecPivots distinct keys (a list's keys are) by
+// rank, each going to the place given by the number of keys above it,
+// counted with vector comparisons, which has no branch to mispredict; its
+// scratch is its own, so that sorting a few keys zeroes no memory. Other
+// lengths go to sortKeys64.
+type sorter64 struct {
+	tmp   [vecPivots]key64
+	above [vecPivots]int
 }
 
-// rankSortInto64 is rankSortKeys64 with room for the keys' copy and counts.
-// It counts on keys before copying them: the kernel's wide loads would not
-// be forwarded from the copy's narrower stores, and would wait for them.
-func rankSortInto64(keys, tmp []key64, above []int) {
+// sort sorts keys ascending.
+func (s *sorter64) sort(keys []key64) {
 	n := len(keys)
-	vec.CountAbove96(keyWords64(keys), keyWords64(keys), above[:n])
-	copy(tmp[:n], keys)
-	for j, k := range tmp[:n] {
+	if !vec.Accelerated() || n <= 4 || n > vecPivots {
+		sortKeys64(keys)
+		return
+	}
+	tmp, above := s.tmp[:n], s.above[:n]
+	// The count reads keys before the copy: its wide loads would not be
+	// forwarded from the copy's narrower stores, and would wait for them.
+	vec.CountAbove96(keyWords64(keys), keyWords64(keys), above)
+	copy(tmp, keys)
+	for j, k := range tmp {
 		keys[n-1-above[j]] = k
 	}
 }

@@ -84,9 +84,10 @@ func TestCountTied64(t *testing.T) {
 	}
 }
 
-// TestSortKeys64 checks sortKeys64, rank sort included, against a comparison
+// TestSorter64 checks sorter64, rank sort included, against a comparison
 // sort on distinct keys with many ties of score.
-func TestSortKeys64(t *testing.T) {
+func TestSorter64(t *testing.T) {
+	var s sorter64
 	rng := rand.New(rand.NewPCG(14, 9))
 	for _, p := range []TiePolicy{Stable, Pessimistic, Optimistic} {
 		for n := 0; n <= vecPivots+4; n++ {
@@ -101,7 +102,7 @@ func TestSortKeys64(t *testing.T) {
 				rng.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 				want := slices.Clone(keys)
 				slices.SortFunc(want, compareKey64)
-				sortKeys64(keys)
+				s.sort(keys)
 				if !slices.Equal(keys, want) {
 					t.Fatalf("policy %v n=%d: %x, want %x", p, n, keys, want)
 				}
@@ -136,13 +137,14 @@ func TestAhead64ZeroAllocs(t *testing.T) {
 	ends := append(rel, sentinel64)
 	ahead, tied := make([]int, 11), make([]int, 11)
 	keys := slices.Clone(oth[:20])
+	var s sorter64
 	if a := testing.AllocsPerRun(10, func() {
 		clear(ahead)
 		countAhead64(rel, oth, ahead)
 		clear(ahead)
 		clear(tied)
 		countTied64(ends, oth, ahead, tied)
-		sortKeys64(keys)
+		s.sort(keys)
 	}); a != 0 {
 		t.Errorf("%v allocations, want 0", a)
 	}

@@ -3,8 +3,6 @@ package metric
 import (
 	"cmp"
 	"math"
-
-	"github.com/rankmetrics/rankmetrics/metric/internal/vec"
 )
 
 // The kernels sort the unmasked items of a list by a key that orders them
@@ -69,21 +67,7 @@ func compareKey64(a, b key64) int {
 	return cmp.Compare(a.tb, b.tb)
 }
 
-// sortKeys64 sorts keys ascending. The keys must be distinct, as a list's
-// keys are; with AVX2, up to vecPivots keys are sorted by rank.
-func sortKeys64(keys []key64) {
-	if vec.Accelerated() && len(keys) > 4 && len(keys) <= vecPivots {
-		rankSortKeys64(keys)
-		return
-	}
-	sortFunc(keys, compareKey64)
-}
-
-// sorter64 is the float64 kernels' sorter: sortKeys64, which needs no scratch.
-type sorter64 struct{}
-
-// sort is sortKeys64.
-func (sorter64) sort(keys []key64) { sortKeys64(keys) }
+func sortKeys64(keys []key64) { sortFunc(keys, compareKey64) }
 
 // floor returns the least key with k's score: a binary search for it counts
 // the keys with a strictly higher score.
