@@ -52,9 +52,9 @@ func countAhead64(rel, oth []key64, ahead []int) {
 //
 // With AVX2 and few relevant keys, it counts for the first key p of each
 // group of equal scores among rel the other keys whose score is at most
-// (hi) and below (lo) its score: the keys at p are hi[p]-hi[p'] (p' the
-// previous group's start), of which hi[p]-lo[p] tie; only group starts, and
-// len(rel), receive counts.
+// (hi) and below (lo) its score: lo[p]-hi[p'] keys fall between the previous
+// group (starting at p') and this one, and hi[p]-lo[p] tie with it; only
+// group starts, and len(rel), receive counts.
 func countTied64(ends, oth []key64, ahead, tied []int) {
 	nr := len(ends) - 1
 	if !vec.Accelerated() || nr == 0 || nr > vecPivots {
