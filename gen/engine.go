@@ -361,13 +361,10 @@ func famRank(file *File, f fam) {
 	)...)
 }
 
-// goLoopsField declares, in float32, the workspace's switch that makes its
-// kernels mask their lists with the Go loops rather than the vector kernel
-// (metric/pack.go): the tests set it to compare the two.
+// goLoopsField declares the workspace's switch that makes its kernels mask
+// their lists with the Go loops rather than the vector kernel
+// (metric/pack.go, metric/pack64.go): the tests set it to compare the two.
 func goLoopsField(f fam) Code {
-	if !f.is32() {
-		return Null()
-	}
 	return Add(
 		Comment("goLoops makes the kernels mask lists with the Go loops even where the"),
 		Line(),

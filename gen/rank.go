@@ -175,26 +175,31 @@ func rankFunc(f *File, v variant) {
 	)
 }
 
-// packOrLoop returns the masking loop of mapRank; for packed float32 keys,
-// under the test of the vector kernel: with unit slot weights, packKeys32
-// (metric/pack.go) masks and packs on AVX2.
+// packOrLoop returns the masking loop of mapRank under the test of the
+// vector kernel: with unit slot weights, packKeys32 (metric/pack.go) or
+// packKeys64 (metric/pack64.go) masks and packs on AVX2.
 func packOrLoop(v variant, loop Code) Code {
-	if v.Key != "key32" {
+	pack := map[string]string{"key32": "packKeys32", "key64": "packKeys64"}[v.Key]
+	if pack == "" {
 		return loop
 	}
 	return If(Id("ws").Dot("packVec").Call().Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op("==").Lit(1)).Block(
 		Var().Id("bad").Int(),
-		List(Id("rel"), Id("oth"), Id("_"), Id("_"), Id("bad")).Op("=").Id("packKeys32").Call(Id("lab"), Id("sc"), Id("rel"), Id("oth"), Lit(1), Id("ragged"), Id("packRelevant"), Id("ties")),
+		List(Id("rel"), Id("oth"), Id("_"), Id("_"), Id("bad")).Op("=").Id(pack).Call(Id("lab"), Id("sc"), Id("rel"), Id("oth"), Lit(1), Id("ragged"), Id("packRelevant"), Id("ties")),
 		If(Id("bad").Op(">=").Lit(0)).Block(Return(Lit(0), Lit(0), Lit(0), Lit(0), Id("bad"))),
 	).Else().Block(loop)
 }
 
 // countAhead writes ahead[lowerBound(sorted, key)]++ for each key of oth:
-// for packed float32 keys, a call of countAhead32 (metric/ahead.go), which
-// counts with vector comparisons where the CPU has them.
+// a call of countAhead32 (metric/ahead.go) or countAhead64
+// (metric/ahead64.go), which count with vector comparisons where the CPU
+// has them.
 func countAhead(key, name, sorted string) Code {
-	if key == "key32" {
+	switch key {
+	case "key32":
 		return Id("countAhead32").Call(Id(sorted), Id("oth"), Id("ahead"))
+	case "key64":
+		return Id("countAhead64").Call(Id(sorted), Id("oth"), Id("ahead"))
 	}
 	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
 		Id("ahead").Index(Id("lowerBound"+name).Call(Id(sorted), Id("key"))).Op("++"),
@@ -202,12 +207,15 @@ func countAhead(key, name, sorted string) Code {
 }
 
 // countTied writes the split of the other keys into ahead and tied under
-// Random and Expected: for packed float32 keys, a call of countTied32
-// (metric/ahead.go), which counts with vector comparisons where the CPU has
-// them.
+// Random and Expected: a call of countTied32 (metric/ahead.go) or
+// countTied64 (metric/ahead64.go), which count with vector comparisons where
+// the CPU has them.
 func countTied(v variant) Code {
-	if v.Key == "key32" {
+	switch v.Key {
+	case "key32":
 		return Id("countTied32").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
+	case "key64":
+		return Id("countTied64").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
 	}
 	return For(List(Id("_"), Id("key")).Op(":=").Range().Id("oth")).Block(
 		Id("p").Op(":=").Id("lowerBound"+v.Name).Call(Id("rel"), Id("key").Dot("floor").Call()),
@@ -219,9 +227,9 @@ func countTied(v variant) Code {
 	)
 }
 
-// lowerBoundFunc writes a binary search over sorted keys. For packed
-// uint64 keys the comparison is the borrow of a subtraction, so the search
-// has no data-dependent branch to mispredict.
+// lowerBoundFunc writes a binary search over sorted keys. The comparison is
+// the borrow of a subtraction, so the search has no data-dependent branch to
+// mispredict.
 func lowerBoundFunc(f *File, v variant) {
 	at := func(i Code) *Statement { return Id("sorted").Index(i) }
 	f.Commentf("lowerBound%s returns the number of keys in sorted that are less than k.", v.Name)
@@ -239,8 +247,20 @@ func lowerBoundFunc(f *File, v variant) {
 			Id("lo").Op("+=").Int().Call(Id("b")),
 		)}
 	} else {
-		step = []Code{If(v.Less(at(Id("lo").Op("+").Id("half").Op("-").Lit(1)), Id("k"))).Block(Id("lo").Op("+=").Id("half"))}
-		last = []Code{If(Id("n").Op("==").Lit(1).Op("&&").Parens(v.Less(at(Id("lo")), Id("k")))).Block(Id("lo").Op("++"))}
+		// The key is the 96-bit number s:tb; its comparison is the borrow
+		// out of a subtraction of the tie-break bits, then of the scores.
+		borrow := func(i Code) *Statement {
+			return List(Id("_"), Id("bt")).Op(":=").Qual("math/bits", "Sub64").Call(Uint64().Call(at(i).Dot("tb")), Uint64().Call(Id("k").Dot("tb")), Lit(0)).Line().
+				List(Id("_"), Id("b")).Op(":=").Qual("math/bits", "Sub64").Call(at(i.(*Statement).Clone()).Dot("s"), Id("k").Dot("s"), Id("bt"))
+		}
+		step = []Code{
+			borrow(Id("lo").Op("+").Id("half").Op("-").Lit(1)),
+			Id("lo").Op("+=").Id("half").Op("*").Int().Call(Id("b")),
+		}
+		last = []Code{If(Id("n").Op("==").Lit(1)).Block(
+			borrow(Id("lo")),
+			Id("lo").Op("+=").Int().Call(Id("b")),
+		)}
 	}
 	body := []Code{List(Id("lo"), Id("n")).Op(":=").List(Lit(0), Len(Id("sorted")))}
 	loop := append([]Code{Id("half").Op(":=").Id("n").Op("/").Lit(2)}, step...)

@@ -4,6 +4,7 @@ package metric
 
 import (
 	"github.com/rankmetrics/rankmetrics/tensor"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -60,6 +61,9 @@ type famFloat64 struct {
 	out []famOutFloat64
 	// none is the empty row of per-item weights.
 	none [0]float64
+	// goLoops makes the kernels mask lists with the Go loops even where the
+	// vector kernel runs (see packVec): the tests compare the two.
+	goLoops bool
 }
 
 // famOutFloat64 holds one spec's per-list results of a batch: the value, the list
@@ -308,9 +312,7 @@ func (ws *famFloat64) place(keys, oth []key64, pos []int, ties TiePolicy, rng *r
 	ws.ahead = ahead
 	clear(ahead)
 	if ties != Random && ties != Expected {
-		for _, key := range oth {
-			ahead[lowerBoundFloat64(keys, key)]++
-		}
+		countAhead64(keys, oth, ahead)
 		r := 0
 		for j := range keys {
 			r += ahead[j] + 1
@@ -1091,13 +1093,15 @@ func lowerBoundFloat64(sorted []key64, k key64) int {
 	lo, n := 0, len(sorted)
 	for n > 1 {
 		half := n / 2
-		if sorted[lo+half-1].s < k.s || sorted[lo+half-1].s == k.s && sorted[lo+half-1].tb < k.tb {
-			lo += half
-		}
+		_, bt := bits.Sub64(uint64(sorted[lo+half-1].tb), uint64(k.tb), 0)
+		_, b := bits.Sub64(sorted[lo+half-1].s, k.s, bt)
+		lo += half * int(b)
 		n -= half
 	}
-	if n == 1 && (sorted[lo].s < k.s || sorted[lo].s == k.s && sorted[lo].tb < k.tb) {
-		lo++
+	if n == 1 {
+		_, bt := bits.Sub64(uint64(sorted[lo].tb), uint64(k.tb), 0)
+		_, b := bits.Sub64(sorted[lo].s, k.s, bt)
+		lo += int(b)
 	}
 	return lo
 }
@@ -1126,25 +1130,33 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 		trAcc.reset(n, b*n, &ws.big1)
 		swAcc.reset(n, b*n, &ws.big2)
 	}
-	for i, l := range lab {
-		wi := slotWeight(w, wc, i)
-		if items && wi != 0 {
-			swAcc.add(i, wi)
+	if ws.packVec() && !items && wc == 1 {
+		var bad int
+		rel, oth, _, _, bad = packKeys64(lab, sc, rel, oth, 1, ragged, packRelevant, ties)
+		if bad >= 0 {
+			return 0, 0, 0, 0, bad
 		}
-		if !(wi >= minPosFloat64) || !(ragged || l > -minPosFloat64) {
-			continue
-		}
-		s := ftzFloat64(sc[i])
-		if s != s {
-			return 0, 0, 0, 0, i
-		}
-		if l >= 1 {
-			rel = append(rel, makeKey64(s, tieBits(ties, true, i)))
-			if sums {
-				trAcc.add(i, wi)
+	} else {
+		for i, l := range lab {
+			wi := slotWeight(w, wc, i)
+			if items && wi != 0 {
+				swAcc.add(i, wi)
 			}
-		} else {
-			oth = append(oth, makeKey64(s, tieBits(ties, false, i)))
+			if !(wi >= minPosFloat64) || !(ragged || l > -minPosFloat64) {
+				continue
+			}
+			s := ftzFloat64(sc[i])
+			if s != s {
+				return 0, 0, 0, 0, i
+			}
+			if l >= 1 {
+				rel = append(rel, makeKey64(s, tieBits(ties, true, i)))
+				if sums {
+					trAcc.add(i, wi)
+				}
+			} else {
+				oth = append(oth, makeKey64(s, tieBits(ties, false, i)))
+			}
 		}
 	}
 	ws.keys, ws.oth = rel, oth
@@ -1193,20 +1205,11 @@ func (ws *famFloat64) mapRank(b int, lab, sc, w []float64, unranked int, wc floa
 	clear(ahead)
 	clear(tied)
 	if !grouped {
-		for _, key := range oth {
-			ahead[lowerBoundFloat64(rel, key)]++
-		}
+		countAhead64(rel, oth, ahead)
 	} else {
 		ends := append(rel, sentinel64)
 		ws.keys = ends
-		for _, key := range oth {
-			p := lowerBoundFloat64(rel, key.floor())
-			if ends[p].score() == key.score() {
-				tied[p]++
-			} else {
-				ahead[p]++
-			}
-		}
+		countTied64(ends, oth, ahead, tied)
 	}
 	k := n
 	if topn >= 0 && topn < n {

@@ -69,12 +69,6 @@ func compareKey64(a, b key64) int {
 
 func sortKeys64(keys []key64) { sortFunc(keys, compareKey64) }
 
-// sorter64 is the float64 kernels' sorter: sortKeys64, which needs no scratch.
-type sorter64 struct{}
-
-// sort is sortKeys64.
-func (sorter64) sort(keys []key64) { sortKeys64(keys) }
-
 // floor returns the least key with k's score: a binary search for it counts
 // the keys with a strictly higher score.
 func (k key32) floor() key32 { return k &^ (1<<32 - 1) }

@@ -41,3 +41,30 @@ func countScoresAVX2(xs, pivots []uint64, below, atOrBelow []int) {
 
 // terms32AVX2 stands in for the assembly kernel, which this build lacks.
 func terms32AVX2(dst, num, den, w []float32) { terms32Go(dst, num, den, w) }
+
+// countAbove96AVX2 stands in for the assembly kernel, which this build lacks.
+func countAbove96AVX2(keys, pivots []uint64, counts []int) { countAbove96Go(keys, pivots, counts) }
+
+// pack64AVX2 stands in for the assembly kernel, which this build lacks.
+func pack64AVX2(lab, sc []float64, keys, oth []uint64, cfg *[8]uint64) (nk, no, nrel, nout, bad int) {
+	c := Pack64{Thr: math.Float64frombits(cfg[0]), Ragged: cfg[1] != 0}
+	switch {
+	case cfg[3] != 0:
+		c.Keys = KeysRelevant
+	case cfg[4] != 0:
+		c.Keys = KeysAll
+	}
+	switch {
+	case cfg[5] != 0:
+		c.Tie = TieOther
+	case cfg[6] != 0:
+		c.Tie = TieRelevant
+	}
+	r := c.packGo(lab, sc, keys, oth)
+	return r.Keys, r.Oth, r.Rel, r.Out, r.Bad
+}
+
+// countScores64AVX2 stands in for the assembly kernel, which this build lacks.
+func countScores64AVX2(keys, pivots []uint64, below, atOrBelow []int) {
+	countScores64Go(keys, pivots, below, atOrBelow)
+}

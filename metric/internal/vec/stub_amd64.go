@@ -37,3 +37,24 @@ func countScoresAVX2(xs []uint64, pivots []uint64, below []int, atOrBelow []int)
 //
 //go:noescape
 func terms32AVX2(dst []float32, num []float32, den []float32, w []float32)
+
+// countAbove96AVX2 is countAbove96Go on AVX2: it sets counts[j] to the number of
+// keys greater than pivot j, each key two words (score, tie-break in the low
+// dword); len(counts) >= len(pivots)/2 and no pivot's score is 0.
+//
+//go:noescape
+func countAbove96AVX2(keys []uint64, pivots []uint64, counts []int)
+
+// pack64AVX2 is Pack64.packGo on AVX2, with the configuration's broadcast
+// constants in cfg (see Pack64.config). It writes keys 4 at a time, two words
+// each: keys and oth must hold twice len(lab) rounded up to a multiple of 4.
+//
+//go:noescape
+func pack64AVX2(lab []float64, sc []float64, keys []uint64, oth []uint64, cfg *[8]uint64) (nk int, no int, nrel int, nout int, bad int)
+
+// countScores64AVX2 is countScores64Go on AVX2: it sets below[j] and atOrBelow[j]
+// to the numbers of keys (pairs of words) whose first word is < and <= that of
+// pivot j, unsigned; below and atOrBelow hold len(pivots)/2 counts.
+//
+//go:noescape
+func countScores64AVX2(keys []uint64, pivots []uint64, below []int, atOrBelow []int)

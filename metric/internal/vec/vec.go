@@ -80,3 +80,44 @@ func Terms32(dst, num, den, w []float32) {
 	}
 	terms32Go(dst[n8:], num[n8:], den[n8:], w[n8:])
 }
+
+// CountAbove96 sets counts[j], for each j < len(pivots)/2, to the number of
+// keys greater than pivot j. keys and pivots hold 96-bit keys as pairs of
+// words, package metric's key64: a key's upper 64 bits (the score) in its
+// first word, its lower 32 bits (the tie-break) in the lower half of its
+// second, whose upper half is ignored. A trailing odd word is ignored. Like
+// CountLE, it takes as many comparisons as keys times pivots (four at a time
+// on AVX2), so callers should use it only when Accelerated. It panics if
+// counts holds fewer than len(pivots)/2 counts.
+func CountAbove96(keys, pivots []uint64, counts []int) {
+	_ = counts[:len(pivots)/2]
+	if !avx2 {
+		countAbove96Go(keys, pivots, counts)
+		return
+	}
+	// The kernel compares a key of a greater tie-break with the pivot's score
+	// minus one, which a score of 0 (no score of package metric) lacks.
+	for j := 0; j < len(pivots)-1; j += 2 {
+		if pivots[j] == 0 {
+			countAbove96Go(keys, pivots, counts)
+			return
+		}
+	}
+	countAbove96AVX2(keys, pivots, counts)
+}
+
+// CountScores64 is CountScores for the keys of CountAbove96: it sets
+// below[j] and atOrBelow[j], for each j < len(pivots)/2, to the numbers of
+// keys whose first word (package metric's score bits) is less than, and less
+// than or equal to, that of pivot j; the second words are ignored. It takes
+// as many comparisons as keys times pivots (four at a time on AVX2), so
+// callers should use it only when Accelerated. It panics if below or
+// atOrBelow holds fewer than len(pivots)/2 counts.
+func CountScores64(keys, pivots []uint64, below, atOrBelow []int) {
+	below, atOrBelow = below[:len(pivots)/2], atOrBelow[:len(pivots)/2]
+	if !avx2 {
+		countScores64Go(keys, pivots, below, atOrBelow)
+		return
+	}
+	countScores64AVX2(keys, pivots, below, atOrBelow)
+}

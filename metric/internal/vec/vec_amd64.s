@@ -3112,3 +3112,1085 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func countAbove96AVX2(keys []uint64, pivots []uint64, counts []int)
+// Requires: AVX, AVX2
+TEXT ·countAbove96AVX2(SB), NOSPLIT, $0-72
+	MOVQ keys_base+0(FP), AX
+	MOVQ keys_len+8(FP), CX
+	MOVQ pivots_base+24(FP), DX
+	MOVQ pivots_len+32(FP), BX
+	MOVQ counts_base+48(FP), SI
+
+	// Whole keys only: n and np count words, two per key.
+	ANDQ $-2, CX
+	ANDQ $-2, BX
+
+	// Unsigned order is signed order with the sign bits flipped. The tie-breaks
+	// are compared as dwords (VPCMPGTQ has half the throughput of VPCMPGTD on
+	// some CPUs), each copied into both dwords of its qword to give a qword mask.
+	// Word numbers, for the masks of the last (len(keys)/2) % 4 keys.
+	MOVQ CX, DI
+	ANDQ $-8, DI
+	XORQ R8, R8
+
+	// Four pivots at a time, then two, then one.
+ablock4:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x08
+	JB           aend4
+	VPBROADCASTQ (DX)(R8*8), Y0
+	VPXOR        abovec<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(DX)(R8*8), Y1
+	VPXOR        abovec<>+32(SB), Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R8*8), Y3
+	VPXOR        abovec<>+0(SB), Y3, Y3
+	VPBROADCASTD 24(DX)(R8*8), Y4
+	VPXOR        abovec<>+32(SB), Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPBROADCASTQ 32(DX)(R8*8), Y6
+	VPXOR        abovec<>+0(SB), Y6, Y6
+	VPBROADCASTD 40(DX)(R8*8), Y7
+	VPXOR        abovec<>+32(SB), Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ 48(DX)(R8*8), Y9
+	VPXOR        abovec<>+0(SB), Y9, Y9
+	VPBROADCASTD 56(DX)(R8*8), Y10
+	VPXOR        abovec<>+32(SB), Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	XORQ         R9, R9
+
+	// Four keys at a time: their scores in xs and tie-breaks in xt, both in
+	// the order 0, 2, 1, 3, which counting ignores.
+avector4:
+	CMPQ        R9, DI
+	JAE         atail4
+	VMOVDQU     (AX)(R9*8), Y13
+	VMOVDQU     32(AX)(R9*8), Y14
+	VPUNPCKLQDQ Y14, Y13, Y12
+	VPUNPCKHQDQ Y14, Y13, Y13
+	VPXOR       abovec<>+0(SB), Y12, Y12
+	VPSHUFD     $0xa0, Y13, Y13
+	VPXOR       abovec<>+32(SB), Y13, Y13
+	VPCMPGTD    Y1, Y13, Y14
+	VPADDQ      Y0, Y14, Y14
+	VPCMPGTQ    Y14, Y12, Y14
+	VPSUBQ      Y14, Y2, Y2
+	VPCMPGTD    Y4, Y13, Y14
+	VPADDQ      Y3, Y14, Y14
+	VPCMPGTQ    Y14, Y12, Y14
+	VPSUBQ      Y14, Y5, Y5
+	VPCMPGTD    Y7, Y13, Y14
+	VPADDQ      Y6, Y14, Y14
+	VPCMPGTQ    Y14, Y12, Y14
+	VPSUBQ      Y14, Y8, Y8
+	VPCMPGTD    Y10, Y13, Y13
+	VPADDQ      Y9, Y13, Y13
+	VPCMPGTQ    Y13, Y12, Y13
+	VPSUBQ      Y13, Y11, Y11
+	ADDQ        $0x08, R9
+	JMP         avector4
+
+	// The last keys, loaded under masks of their words; the other words load as
+	// zeros, a key no pivot is below.
+atail4:
+	CMPQ         R9, CX
+	JAE          areduce4
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	VMOVQ        R10, X12
+	VPBROADCASTQ X12, Y12
+	VPCMPGTQ     abovelanes<>+0(SB), Y12, Y13
+	VPCMPGTQ     abovelanes<>+32(SB), Y12, Y12
+	VPMASKMOVQ   (AX)(R9*8), Y13, Y13
+	VPMASKMOVQ   32(AX)(R9*8), Y12, Y14
+	VPUNPCKLQDQ  Y14, Y13, Y12
+	VPUNPCKHQDQ  Y14, Y13, Y13
+	VPXOR        abovec<>+0(SB), Y12, Y12
+	VPSHUFD      $0xa0, Y13, Y13
+	VPXOR        abovec<>+32(SB), Y13, Y13
+	VPCMPGTD     Y1, Y13, Y1
+	VPADDQ       Y0, Y1, Y1
+	VPCMPGTQ     Y1, Y12, Y1
+	VPSUBQ       Y1, Y2, Y2
+	VPCMPGTD     Y4, Y13, Y0
+	VPADDQ       Y3, Y0, Y0
+	VPCMPGTQ     Y0, Y12, Y0
+	VPSUBQ       Y0, Y5, Y5
+	VPCMPGTD     Y7, Y13, Y0
+	VPADDQ       Y6, Y0, Y0
+	VPCMPGTQ     Y0, Y12, Y0
+	VPSUBQ       Y0, Y8, Y8
+	VPCMPGTD     Y10, Y13, Y0
+	VPADDQ       Y9, Y0, Y0
+	VPCMPGTQ     Y0, Y12, Y0
+	VPSUBQ       Y0, Y11, Y11
+
+areduce4:
+	SHRQ         $0x01, R8
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R9
+	MOVQ         R9, (SI)(R8*8)
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R9
+	MOVQ         R9, 8(SI)(R8*8)
+	VEXTRACTI128 $0x01, Y8, X0
+	VPADDQ       X0, X8, X8
+	VPSHUFD      $0x4e, X8, X0
+	VPADDQ       X0, X8, X8
+	VMOVQ        X8, R9
+	MOVQ         R9, 16(SI)(R8*8)
+	VEXTRACTI128 $0x01, Y11, X0
+	VPADDQ       X0, X11, X11
+	VPSHUFD      $0x4e, X11, X0
+	VPADDQ       X0, X11, X11
+	VMOVQ        X11, R9
+	MOVQ         R9, 24(SI)(R8*8)
+	SHLQ         $0x01, R8
+	ADDQ         $0x08, R8
+	JMP          ablock4
+
+aend4:
+ablock2:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x04
+	JB           aend2
+	VPBROADCASTQ (DX)(R8*8), Y0
+	VPXOR        abovec<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(DX)(R8*8), Y1
+	VPXOR        abovec<>+32(SB), Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R8*8), Y3
+	VPXOR        abovec<>+0(SB), Y3, Y3
+	VPBROADCASTD 24(DX)(R8*8), Y4
+	VPXOR        abovec<>+32(SB), Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	XORQ         R9, R9
+
+	// Four keys at a time: their scores in xs and tie-breaks in xt, both in
+	// the order 0, 2, 1, 3, which counting ignores.
+avector2:
+	CMPQ        R9, DI
+	JAE         atail2
+	VMOVDQU     (AX)(R9*8), Y7
+	VMOVDQU     32(AX)(R9*8), Y8
+	VPUNPCKLQDQ Y8, Y7, Y6
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPXOR       abovec<>+0(SB), Y6, Y6
+	VPSHUFD     $0xa0, Y7, Y7
+	VPXOR       abovec<>+32(SB), Y7, Y7
+	VPCMPGTD    Y1, Y7, Y8
+	VPADDQ      Y0, Y8, Y8
+	VPCMPGTQ    Y8, Y6, Y8
+	VPSUBQ      Y8, Y2, Y2
+	VPCMPGTD    Y4, Y7, Y7
+	VPADDQ      Y3, Y7, Y7
+	VPCMPGTQ    Y7, Y6, Y7
+	VPSUBQ      Y7, Y5, Y5
+	ADDQ        $0x08, R9
+	JMP         avector2
+
+	// The last keys, loaded under masks of their words; the other words load as
+	// zeros, a key no pivot is below.
+atail2:
+	CMPQ         R9, CX
+	JAE          areduce2
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	VMOVQ        R10, X6
+	VPBROADCASTQ X6, Y6
+	VPCMPGTQ     abovelanes<>+0(SB), Y6, Y7
+	VPCMPGTQ     abovelanes<>+32(SB), Y6, Y6
+	VPMASKMOVQ   (AX)(R9*8), Y7, Y7
+	VPMASKMOVQ   32(AX)(R9*8), Y6, Y8
+	VPUNPCKLQDQ  Y8, Y7, Y6
+	VPUNPCKHQDQ  Y8, Y7, Y7
+	VPXOR        abovec<>+0(SB), Y6, Y6
+	VPSHUFD      $0xa0, Y7, Y7
+	VPXOR        abovec<>+32(SB), Y7, Y7
+	VPCMPGTD     Y1, Y7, Y1
+	VPADDQ       Y0, Y1, Y1
+	VPCMPGTQ     Y1, Y6, Y1
+	VPSUBQ       Y1, Y2, Y2
+	VPCMPGTD     Y4, Y7, Y0
+	VPADDQ       Y3, Y0, Y0
+	VPCMPGTQ     Y0, Y6, Y0
+	VPSUBQ       Y0, Y5, Y5
+
+areduce2:
+	SHRQ         $0x01, R8
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R9
+	MOVQ         R9, (SI)(R8*8)
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R9
+	MOVQ         R9, 8(SI)(R8*8)
+	SHLQ         $0x01, R8
+	ADDQ         $0x04, R8
+	JMP          ablock2
+
+aend2:
+ablock1:
+	MOVQ         BX, R9
+	SUBQ         R8, R9
+	CMPQ         R9, $0x02
+	JB           aend1
+	VPBROADCASTQ (DX)(R8*8), Y0
+	VPXOR        abovec<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(DX)(R8*8), Y1
+	VPXOR        abovec<>+32(SB), Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         R9, R9
+
+	// Four keys at a time: their scores in xs and tie-breaks in xt, both in
+	// the order 0, 2, 1, 3, which counting ignores.
+avector1:
+	CMPQ        R9, DI
+	JAE         atail1
+	VMOVDQU     (AX)(R9*8), Y4
+	VMOVDQU     32(AX)(R9*8), Y5
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPXOR       abovec<>+0(SB), Y3, Y3
+	VPSHUFD     $0xa0, Y4, Y4
+	VPXOR       abovec<>+32(SB), Y4, Y4
+	VPCMPGTD    Y1, Y4, Y4
+	VPADDQ      Y0, Y4, Y4
+	VPCMPGTQ    Y4, Y3, Y4
+	VPSUBQ      Y4, Y2, Y2
+	ADDQ        $0x08, R9
+	JMP         avector1
+
+	// The last keys, loaded under masks of their words; the other words load as
+	// zeros, a key no pivot is below.
+atail1:
+	CMPQ         R9, CX
+	JAE          areduce1
+	MOVQ         CX, R10
+	SUBQ         R9, R10
+	VMOVQ        R10, X3
+	VPBROADCASTQ X3, Y3
+	VPCMPGTQ     abovelanes<>+0(SB), Y3, Y4
+	VPCMPGTQ     abovelanes<>+32(SB), Y3, Y3
+	VPMASKMOVQ   (AX)(R9*8), Y4, Y4
+	VPMASKMOVQ   32(AX)(R9*8), Y3, Y5
+	VPUNPCKLQDQ  Y5, Y4, Y3
+	VPUNPCKHQDQ  Y5, Y4, Y4
+	VPXOR        abovec<>+0(SB), Y3, Y3
+	VPSHUFD      $0xa0, Y4, Y4
+	VPXOR        abovec<>+32(SB), Y4, Y4
+	VPCMPGTD     Y1, Y4, Y1
+	VPADDQ       Y0, Y1, Y1
+	VPCMPGTQ     Y1, Y3, Y1
+	VPSUBQ       Y1, Y2, Y2
+
+areduce1:
+	SHRQ         $0x01, R8
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R9
+	MOVQ         R9, (SI)(R8*8)
+	SHLQ         $0x01, R8
+	ADDQ         $0x02, R8
+	JMP          ablock1
+
+aend1:
+	VZEROUPPER
+	RET
+
+DATA abovec<>+0(SB)/8, $0x8000000000000000
+DATA abovec<>+8(SB)/8, $0x8000000000000000
+DATA abovec<>+16(SB)/8, $0x8000000000000000
+DATA abovec<>+24(SB)/8, $0x8000000000000000
+DATA abovec<>+32(SB)/8, $0x8000000080000000
+DATA abovec<>+40(SB)/8, $0x8000000080000000
+DATA abovec<>+48(SB)/8, $0x8000000080000000
+DATA abovec<>+56(SB)/8, $0x8000000080000000
+GLOBL abovec<>(SB), RODATA|NOPTR, $64
+
+DATA abovelanes<>+0(SB)/8, $0x0000000000000000
+DATA abovelanes<>+8(SB)/8, $0x0000000000000001
+DATA abovelanes<>+16(SB)/8, $0x0000000000000002
+DATA abovelanes<>+24(SB)/8, $0x0000000000000003
+DATA abovelanes<>+32(SB)/8, $0x0000000000000004
+DATA abovelanes<>+40(SB)/8, $0x0000000000000005
+DATA abovelanes<>+48(SB)/8, $0x0000000000000006
+DATA abovelanes<>+56(SB)/8, $0x0000000000000007
+GLOBL abovelanes<>(SB), RODATA|NOPTR, $64
+
+// func pack64AVX2(lab []float64, sc []float64, keys []uint64, oth []uint64, cfg *[8]uint64) (nk int, no int, nrel int, nout int, bad int)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·pack64AVX2(SB), NOSPLIT, $0-144
+	MOVQ         lab_base+0(FP), AX
+	MOVQ         lab_len+8(FP), CX
+	MOVQ         sc_base+24(FP), DX
+	MOVQ         keys_base+48(FP), BX
+	MOVQ         oth_base+72(FP), SI
+	MOVQ         cfg+96(FP), DI
+	LEAQ         pack64perm<>+0(SB), R8
+	VPBROADCASTQ (DI), Y0
+	VPBROADCASTQ 8(DI), Y1
+	VPBROADCASTQ 16(DI), Y2
+	VPBROADCASTQ 24(DI), Y3
+	VPBROADCASTQ 32(DI), Y4
+	VPBROADCASTQ 40(DI), Y5
+	VPBROADCASTQ 48(DI), Y6
+
+	// The fixed constants stay in memory: the registers hold the configuration.
+	VPXOR Y7, Y7, Y7
+
+	// idx holds the items' indices, four more each round.
+	VMOVDQU pack64iota<>+0(SB), Y8
+
+	// lp and sp point past the whole packets; i runs from -len(lab)/4*4 to 0.
+	// nk and no count the words written, two per key.
+	ANDQ $-4, CX
+	LEAQ (AX)(CX*8), AX
+	LEAQ (DX)(CX*8), DX
+	MOVQ CX, R11
+	NEGQ R11
+	XORQ CX, CX
+	XORQ DI, DI
+	XORQ R9, R9
+	XORQ R10, R10
+
+pack64:
+	CMPQ    R11, $0x00
+	JGE     tail64
+	VMOVUPD (AX)(R11*8), Y9
+	VMOVUPD (DX)(R11*8), Y10
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0.
+	VCMPPD $0x1d, Y0, Y9, Y11
+	VCMPPD $0x1e, pack64const<>+0(SB), Y9, Y12
+	VCMPPD $0x11, pack64const<>+32(SB), Y9, Y9
+	VANDPD Y12, Y9, Y9
+	VORPD  Y1, Y12, Y12
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPD    $0x03, Y10, Y10, Y13
+	VMOVMSKPD Y12, R13
+	VMOVMSKPD Y13, R12
+	ANDL      R13, R12
+	JNE       nan64
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPD Y11, R12
+	MOVL      R12, R14
+	ANDL      R13, R14
+	POPCNTL   R14, R14
+	ADDQ      R14, R9
+	NOTL      R13
+	ANDL      R13, R12
+	POPCNTL   R12, R12
+	ADDQ      R12, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPD   Y2, Y9, Y9
+	VANDPD    Y3, Y11, Y13
+	VORPD     Y13, Y9, Y9
+	VORPD     Y4, Y9, Y9
+	VANDPD    Y12, Y9, Y13
+	VMOVMSKPD Y13, R12
+	VANDNPD   Y12, Y9, Y13
+	VMOVMSKPD Y13, R13
+
+	// The scores' words: -0 + 0 is +0, then the bits made to sort ascending for
+	// a descending score: a positive score's bits xor 1<<63 - 1, a negative one's as is.
+	VADDPD   Y7, Y10, Y9
+	VPCMPGTQ Y9, Y7, Y13
+	VPANDN   pack64const<>+64(SB), Y13, Y13
+	VPXOR    Y13, Y9, Y9
+
+	// The tie-break words: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y11, Y10
+	VPAND  Y6, Y10, Y10
+	VPOR   Y8, Y10, Y10
+	VPADDQ pack64const<>+96(SB), Y8, Y8
+
+	// Left-pack both words by each mask, interleave them and store 4 keys.
+	POPCNTQ     R12, R14
+	SHLQ        $0x05, R12
+	VMOVDQU     (R8)(R12*1), Y11
+	VPERMD      Y9, Y11, Y12
+	VPERMD      Y10, Y11, Y11
+	VPUNPCKLQDQ Y11, Y12, Y13
+	VPUNPCKHQDQ Y11, Y12, Y12
+	VMOVDQU     Y13, (BX)(CX*8)
+	VMOVDQU     Y12, 32(BX)(CX*8)
+	LEAQ        (CX)(R14*2), CX
+	POPCNTQ     R13, R12
+	SHLQ        $0x05, R13
+	VMOVDQU     (R8)(R13*1), Y11
+	VPERMD      Y9, Y11, Y9
+	VPERMD      Y10, Y11, Y11
+	VPUNPCKLQDQ Y11, Y9, Y10
+	VPUNPCKHQDQ Y11, Y9, Y9
+	VMOVDQU     Y10, (SI)(DI*8)
+	VMOVDQU     Y9, 32(SI)(DI*8)
+	LEAQ        (DI)(R12*2), DI
+	ADDQ        $0x04, R11
+	JMP         pack64
+
+	// The last len(lab) % 4 items, loaded under a mask of their lanes.
+tail64:
+	MOVQ         lab_len+8(FP), R12
+	ANDQ         $0x03, R12
+	JE           packed64
+	VMOVQ        R12, X9
+	VPBROADCASTQ X9, Y9
+	VPCMPGTQ     pack64iota<>+0(SB), Y9, Y9
+	VMASKMOVPD   (AX), Y9, Y10
+	VMASKMOVPD   (DX), Y9, Y11
+
+	// The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0.
+	VCMPPD $0x1d, Y0, Y10, Y0
+	VCMPPD $0x1e, pack64const<>+0(SB), Y10, Y12
+	VCMPPD $0x11, pack64const<>+32(SB), Y10, Y10
+	VANDPD Y12, Y10, Y10
+	VORPD  Y1, Y12, Y12
+	VANDPD Y9, Y12, Y12
+	VANDPD Y9, Y0, Y0
+
+	// A valid item with a NaN score stops the kernel.
+	VCMPPD    $0x03, Y11, Y11, Y1
+	VMOVMSKPD Y12, AX
+	VMOVMSKPD Y1, R12
+	ANDL      AX, R12
+	JNE       nan64
+
+	// Count the relevant items, valid and not.
+	VMOVMSKPD Y0, DX
+	MOVL      DX, R11
+	ANDL      AX, R11
+	POPCNTL   R11, R11
+	ADDQ      R11, R9
+	NOTL      AX
+	ANDL      AX, DX
+	POPCNTL   DX, DX
+	ADDQ      DX, R10
+
+	// pick selects the valid items that go to keys, the others go to oth.
+	VANDNPD   Y2, Y10, Y1
+	VANDPD    Y3, Y0, Y2
+	VORPD     Y2, Y1, Y1
+	VORPD     Y4, Y1, Y1
+	VANDPD    Y12, Y1, Y2
+	VMOVMSKPD Y2, AX
+	VANDNPD   Y12, Y1, Y2
+	VMOVMSKPD Y2, DX
+
+	// The scores' words: -0 + 0 is +0, then the bits made to sort ascending for
+	// a descending score: a positive score's bits xor 1<<63 - 1, a negative one's as is.
+	VADDPD   Y7, Y11, Y1
+	VPCMPGTQ Y1, Y7, Y2
+	VPANDN   pack64const<>+64(SB), Y2, Y2
+	VPXOR    Y2, Y1, Y1
+
+	// The tie-break words: the index, with bit 31 by the tie policy.
+	VPXOR  Y5, Y0, Y0
+	VPAND  Y6, Y0, Y0
+	VPOR   Y8, Y0, Y0
+	VPADDQ pack64const<>+96(SB), Y8, Y8
+
+	// Left-pack both words by each mask, interleave them and store 4 keys.
+	POPCNTQ     AX, R11
+	SHLQ        $0x05, AX
+	VMOVDQU     (R8)(AX*1), Y2
+	VPERMD      Y1, Y2, Y3
+	VPERMD      Y0, Y2, Y2
+	VPUNPCKLQDQ Y2, Y3, Y4
+	VPUNPCKHQDQ Y2, Y3, Y3
+	VMOVDQU     Y4, (BX)(CX*8)
+	VMOVDQU     Y3, 32(BX)(CX*8)
+	LEAQ        (CX)(R11*2), CX
+	POPCNTQ     DX, AX
+	SHLQ        $0x05, DX
+	VMOVDQU     (R8)(DX*1), Y2
+	VPERMD      Y1, Y2, Y1
+	VPERMD      Y0, Y2, Y2
+	VPUNPCKLQDQ Y2, Y1, Y0
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VMOVDQU     Y0, (SI)(DI*8)
+	VMOVDQU     Y1, 32(SI)(DI*8)
+	LEAQ        (DI)(AX*2), DI
+
+packed64:
+	SHRQ $0x01, CX
+	SHRQ $0x01, DI
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
+	MOVQ $-1, R11
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+	// The first valid NaN is at n4 + i + its lane.
+nan64:
+	BSFL R12, R12
+	ADDQ R12, R11
+	MOVQ lab_len+8(FP), AX
+	ANDQ $-4, AX
+	ADDQ AX, R11
+	SHRQ $0x01, CX
+	SHRQ $0x01, DI
+	MOVQ CX, nk+104(FP)
+	MOVQ DI, no+112(FP)
+	MOVQ R9, nrel+120(FP)
+	MOVQ R10, nout+128(FP)
+	MOVQ R11, bad+136(FP)
+	VZEROUPPER
+	RET
+
+DATA pack64perm<>+0(SB)/4, $0x00000000
+DATA pack64perm<>+4(SB)/4, $0x00000001
+DATA pack64perm<>+8(SB)/4, $0x00000000
+DATA pack64perm<>+12(SB)/4, $0x00000001
+DATA pack64perm<>+16(SB)/4, $0x00000000
+DATA pack64perm<>+20(SB)/4, $0x00000001
+DATA pack64perm<>+24(SB)/4, $0x00000000
+DATA pack64perm<>+28(SB)/4, $0x00000001
+DATA pack64perm<>+32(SB)/4, $0x00000000
+DATA pack64perm<>+36(SB)/4, $0x00000001
+DATA pack64perm<>+40(SB)/4, $0x00000000
+DATA pack64perm<>+44(SB)/4, $0x00000001
+DATA pack64perm<>+48(SB)/4, $0x00000000
+DATA pack64perm<>+52(SB)/4, $0x00000001
+DATA pack64perm<>+56(SB)/4, $0x00000000
+DATA pack64perm<>+60(SB)/4, $0x00000001
+DATA pack64perm<>+64(SB)/4, $0x00000002
+DATA pack64perm<>+68(SB)/4, $0x00000003
+DATA pack64perm<>+72(SB)/4, $0x00000000
+DATA pack64perm<>+76(SB)/4, $0x00000001
+DATA pack64perm<>+80(SB)/4, $0x00000000
+DATA pack64perm<>+84(SB)/4, $0x00000001
+DATA pack64perm<>+88(SB)/4, $0x00000000
+DATA pack64perm<>+92(SB)/4, $0x00000001
+DATA pack64perm<>+96(SB)/4, $0x00000000
+DATA pack64perm<>+100(SB)/4, $0x00000001
+DATA pack64perm<>+104(SB)/4, $0x00000000
+DATA pack64perm<>+108(SB)/4, $0x00000001
+DATA pack64perm<>+112(SB)/4, $0x00000002
+DATA pack64perm<>+116(SB)/4, $0x00000003
+DATA pack64perm<>+120(SB)/4, $0x00000000
+DATA pack64perm<>+124(SB)/4, $0x00000001
+DATA pack64perm<>+128(SB)/4, $0x00000004
+DATA pack64perm<>+132(SB)/4, $0x00000005
+DATA pack64perm<>+136(SB)/4, $0x00000000
+DATA pack64perm<>+140(SB)/4, $0x00000001
+DATA pack64perm<>+144(SB)/4, $0x00000000
+DATA pack64perm<>+148(SB)/4, $0x00000001
+DATA pack64perm<>+152(SB)/4, $0x00000000
+DATA pack64perm<>+156(SB)/4, $0x00000001
+DATA pack64perm<>+160(SB)/4, $0x00000000
+DATA pack64perm<>+164(SB)/4, $0x00000001
+DATA pack64perm<>+168(SB)/4, $0x00000000
+DATA pack64perm<>+172(SB)/4, $0x00000001
+DATA pack64perm<>+176(SB)/4, $0x00000004
+DATA pack64perm<>+180(SB)/4, $0x00000005
+DATA pack64perm<>+184(SB)/4, $0x00000000
+DATA pack64perm<>+188(SB)/4, $0x00000001
+DATA pack64perm<>+192(SB)/4, $0x00000002
+DATA pack64perm<>+196(SB)/4, $0x00000003
+DATA pack64perm<>+200(SB)/4, $0x00000000
+DATA pack64perm<>+204(SB)/4, $0x00000001
+DATA pack64perm<>+208(SB)/4, $0x00000004
+DATA pack64perm<>+212(SB)/4, $0x00000005
+DATA pack64perm<>+216(SB)/4, $0x00000000
+DATA pack64perm<>+220(SB)/4, $0x00000001
+DATA pack64perm<>+224(SB)/4, $0x00000000
+DATA pack64perm<>+228(SB)/4, $0x00000001
+DATA pack64perm<>+232(SB)/4, $0x00000004
+DATA pack64perm<>+236(SB)/4, $0x00000005
+DATA pack64perm<>+240(SB)/4, $0x00000002
+DATA pack64perm<>+244(SB)/4, $0x00000003
+DATA pack64perm<>+248(SB)/4, $0x00000000
+DATA pack64perm<>+252(SB)/4, $0x00000001
+DATA pack64perm<>+256(SB)/4, $0x00000006
+DATA pack64perm<>+260(SB)/4, $0x00000007
+DATA pack64perm<>+264(SB)/4, $0x00000000
+DATA pack64perm<>+268(SB)/4, $0x00000001
+DATA pack64perm<>+272(SB)/4, $0x00000000
+DATA pack64perm<>+276(SB)/4, $0x00000001
+DATA pack64perm<>+280(SB)/4, $0x00000000
+DATA pack64perm<>+284(SB)/4, $0x00000001
+DATA pack64perm<>+288(SB)/4, $0x00000000
+DATA pack64perm<>+292(SB)/4, $0x00000001
+DATA pack64perm<>+296(SB)/4, $0x00000000
+DATA pack64perm<>+300(SB)/4, $0x00000001
+DATA pack64perm<>+304(SB)/4, $0x00000006
+DATA pack64perm<>+308(SB)/4, $0x00000007
+DATA pack64perm<>+312(SB)/4, $0x00000000
+DATA pack64perm<>+316(SB)/4, $0x00000001
+DATA pack64perm<>+320(SB)/4, $0x00000002
+DATA pack64perm<>+324(SB)/4, $0x00000003
+DATA pack64perm<>+328(SB)/4, $0x00000000
+DATA pack64perm<>+332(SB)/4, $0x00000001
+DATA pack64perm<>+336(SB)/4, $0x00000006
+DATA pack64perm<>+340(SB)/4, $0x00000007
+DATA pack64perm<>+344(SB)/4, $0x00000000
+DATA pack64perm<>+348(SB)/4, $0x00000001
+DATA pack64perm<>+352(SB)/4, $0x00000000
+DATA pack64perm<>+356(SB)/4, $0x00000001
+DATA pack64perm<>+360(SB)/4, $0x00000006
+DATA pack64perm<>+364(SB)/4, $0x00000007
+DATA pack64perm<>+368(SB)/4, $0x00000002
+DATA pack64perm<>+372(SB)/4, $0x00000003
+DATA pack64perm<>+376(SB)/4, $0x00000000
+DATA pack64perm<>+380(SB)/4, $0x00000001
+DATA pack64perm<>+384(SB)/4, $0x00000004
+DATA pack64perm<>+388(SB)/4, $0x00000005
+DATA pack64perm<>+392(SB)/4, $0x00000000
+DATA pack64perm<>+396(SB)/4, $0x00000001
+DATA pack64perm<>+400(SB)/4, $0x00000006
+DATA pack64perm<>+404(SB)/4, $0x00000007
+DATA pack64perm<>+408(SB)/4, $0x00000000
+DATA pack64perm<>+412(SB)/4, $0x00000001
+DATA pack64perm<>+416(SB)/4, $0x00000000
+DATA pack64perm<>+420(SB)/4, $0x00000001
+DATA pack64perm<>+424(SB)/4, $0x00000006
+DATA pack64perm<>+428(SB)/4, $0x00000007
+DATA pack64perm<>+432(SB)/4, $0x00000004
+DATA pack64perm<>+436(SB)/4, $0x00000005
+DATA pack64perm<>+440(SB)/4, $0x00000000
+DATA pack64perm<>+444(SB)/4, $0x00000001
+DATA pack64perm<>+448(SB)/4, $0x00000002
+DATA pack64perm<>+452(SB)/4, $0x00000003
+DATA pack64perm<>+456(SB)/4, $0x00000006
+DATA pack64perm<>+460(SB)/4, $0x00000007
+DATA pack64perm<>+464(SB)/4, $0x00000004
+DATA pack64perm<>+468(SB)/4, $0x00000005
+DATA pack64perm<>+472(SB)/4, $0x00000000
+DATA pack64perm<>+476(SB)/4, $0x00000001
+DATA pack64perm<>+480(SB)/4, $0x00000000
+DATA pack64perm<>+484(SB)/4, $0x00000001
+DATA pack64perm<>+488(SB)/4, $0x00000004
+DATA pack64perm<>+492(SB)/4, $0x00000005
+DATA pack64perm<>+496(SB)/4, $0x00000002
+DATA pack64perm<>+500(SB)/4, $0x00000003
+DATA pack64perm<>+504(SB)/4, $0x00000006
+DATA pack64perm<>+508(SB)/4, $0x00000007
+GLOBL pack64perm<>(SB), RODATA|NOPTR, $512
+
+DATA pack64const<>+0(SB)/8, $0x8000000000000001
+DATA pack64const<>+8(SB)/8, $0x8000000000000001
+DATA pack64const<>+16(SB)/8, $0x8000000000000001
+DATA pack64const<>+24(SB)/8, $0x8000000000000001
+DATA pack64const<>+32(SB)/8, $0x0000000000000001
+DATA pack64const<>+40(SB)/8, $0x0000000000000001
+DATA pack64const<>+48(SB)/8, $0x0000000000000001
+DATA pack64const<>+56(SB)/8, $0x0000000000000001
+DATA pack64const<>+64(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+72(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+80(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+88(SB)/8, $0x7fffffffffffffff
+DATA pack64const<>+96(SB)/8, $0x0000000000000004
+DATA pack64const<>+104(SB)/8, $0x0000000000000004
+DATA pack64const<>+112(SB)/8, $0x0000000000000004
+DATA pack64const<>+120(SB)/8, $0x0000000000000004
+GLOBL pack64const<>(SB), RODATA|NOPTR, $128
+
+DATA pack64iota<>+0(SB)/8, $0x0000000000000000
+DATA pack64iota<>+8(SB)/8, $0x0000000000000001
+DATA pack64iota<>+16(SB)/8, $0x0000000000000002
+DATA pack64iota<>+24(SB)/8, $0x0000000000000003
+GLOBL pack64iota<>(SB), RODATA|NOPTR, $32
+
+// func countScores64AVX2(keys []uint64, pivots []uint64, below []int, atOrBelow []int)
+// Requires: AVX, AVX2
+TEXT ·countScores64AVX2(SB), NOSPLIT, $0-96
+	MOVQ keys_base+0(FP), AX
+	MOVQ keys_len+8(FP), CX
+	MOVQ pivots_base+24(FP), DX
+	MOVQ pivots_len+32(FP), BX
+	MOVQ below_base+48(FP), SI
+	MOVQ atOrBelow_base+72(FP), DI
+
+	// Whole keys only: n and np count words, two per key.
+	ANDQ $-2, CX
+	ANDQ $-2, BX
+
+	// Unsigned order is signed order with the sign bits flipped.
+	// Word numbers, for the masks of the last (len(keys)/2) % 4 keys.
+	MOVQ CX, R8
+	ANDQ $-8, R8
+	XORQ R9, R9
+
+	// Four pivots at a time, then two, then one.
+cblock4:
+	MOVQ         BX, R10
+	SUBQ         R9, R10
+	CMPQ         R10, $0x08
+	JB           cend4
+	VPBROADCASTQ (DX)(R9*8), Y0
+	VPXOR        s64sign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R9*8), Y3
+	VPXOR        s64sign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPBROADCASTQ 32(DX)(R9*8), Y6
+	VPXOR        s64sign<>+0(SB), Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ 48(DX)(R9*8), Y9
+	VPXOR        s64sign<>+0(SB), Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the keys above and at score k.
+cvector4:
+	CMPQ    R10, R8
+	JAE     ctail4
+	VMOVDQU (AX)(R10*8), Y12
+	VMOVDQU 32(AX)(R10*8), Y13
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y13, Y12, Y12
+	VPXOR       s64sign<>+0(SB), Y12, Y12
+	VPCMPGTQ    Y0, Y12, Y13
+	VPSUBQ      Y13, Y1, Y1
+	VPCMPEQQ    Y0, Y12, Y13
+	VPSUBQ      Y13, Y2, Y2
+	VPCMPGTQ    Y3, Y12, Y13
+	VPSUBQ      Y13, Y4, Y4
+	VPCMPEQQ    Y3, Y12, Y13
+	VPSUBQ      Y13, Y5, Y5
+	VPCMPGTQ    Y6, Y12, Y13
+	VPSUBQ      Y13, Y7, Y7
+	VPCMPEQQ    Y6, Y12, Y13
+	VPSUBQ      Y13, Y8, Y8
+	VPCMPGTQ    Y9, Y12, Y13
+	VPSUBQ      Y13, Y10, Y10
+	VPCMPEQQ    Y9, Y12, Y13
+	VPSUBQ      Y13, Y11, Y11
+	ADDQ        $0x08, R10
+	JMP         cvector4
+
+	// The last keys, loaded under masks of their words.
+ctail4:
+	CMPQ         R10, CX
+	JAE          creduce4
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X12
+	VPBROADCASTQ X12, Y15
+	VPCMPGTQ     s64lanes<>+0(SB), Y15, Y12
+	VPCMPGTQ     s64lanes<>+32(SB), Y15, Y15
+	VPMASKMOVQ   (AX)(R10*8), Y12, Y14
+	VPMASKMOVQ   32(AX)(R10*8), Y15, Y13
+
+	// The mask of the score lanes, in their order.
+	VPUNPCKLQDQ Y15, Y12, Y15
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y13, Y14, Y14
+	VPXOR       s64sign<>+0(SB), Y14, Y14
+	VPCMPGTQ    Y0, Y14, Y12
+	VPSUBQ      Y12, Y1, Y1
+	VPCMPEQQ    Y0, Y14, Y12
+	VPAND       Y15, Y12, Y12
+	VPSUBQ      Y12, Y2, Y2
+	VPCMPGTQ    Y3, Y14, Y0
+	VPSUBQ      Y0, Y4, Y4
+	VPCMPEQQ    Y3, Y14, Y0
+	VPAND       Y15, Y0, Y0
+	VPSUBQ      Y0, Y5, Y5
+	VPCMPGTQ    Y6, Y14, Y0
+	VPSUBQ      Y0, Y7, Y7
+	VPCMPEQQ    Y6, Y14, Y0
+	VPAND       Y15, Y0, Y0
+	VPSUBQ      Y0, Y8, Y8
+	VPCMPGTQ    Y9, Y14, Y0
+	VPSUBQ      Y0, Y10, Y10
+	VPCMPEQQ    Y9, Y14, Y0
+	VPAND       Y15, Y0, Y0
+	VPSUBQ      Y0, Y11, Y11
+
+creduce4:
+	SHRQ         $0x01, R9
+	MOVQ         CX, R10
+	SHRQ         $0x01, R10
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, (DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, (SI)(R9*8)
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDQ       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDQ       X0, X4, X4
+	VMOVQ        X4, R11
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 8(DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 8(SI)(R9*8)
+	VEXTRACTI128 $0x01, Y7, X0
+	VPADDQ       X0, X7, X7
+	VPSHUFD      $0x4e, X7, X0
+	VPADDQ       X0, X7, X7
+	VMOVQ        X7, R11
+	VEXTRACTI128 $0x01, Y8, X0
+	VPADDQ       X0, X8, X8
+	VPSHUFD      $0x4e, X8, X0
+	VPADDQ       X0, X8, X8
+	VMOVQ        X8, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, 16(DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, 16(SI)(R9*8)
+	VEXTRACTI128 $0x01, Y10, X0
+	VPADDQ       X0, X10, X10
+	VPSHUFD      $0x4e, X10, X0
+	VPADDQ       X0, X10, X10
+	VMOVQ        X10, R11
+	VEXTRACTI128 $0x01, Y11, X0
+	VPADDQ       X0, X11, X11
+	VPSHUFD      $0x4e, X11, X0
+	VPADDQ       X0, X11, X11
+	VMOVQ        X11, R12
+	SUBQ         R11, R10
+	MOVQ         R10, 24(DI)(R9*8)
+	SUBQ         R12, R10
+	MOVQ         R10, 24(SI)(R9*8)
+	SHLQ         $0x01, R9
+	ADDQ         $0x08, R9
+	JMP          cblock4
+
+cend4:
+cblock2:
+	MOVQ         BX, R10
+	SUBQ         R9, R10
+	CMPQ         R10, $0x04
+	JB           cend2
+	VPBROADCASTQ (DX)(R9*8), Y0
+	VPXOR        s64sign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPBROADCASTQ 16(DX)(R9*8), Y3
+	VPXOR        s64sign<>+0(SB), Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the keys above and at score k.
+cvector2:
+	CMPQ    R10, R8
+	JAE     ctail2
+	VMOVDQU (AX)(R10*8), Y6
+	VMOVDQU 32(AX)(R10*8), Y7
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y7, Y6, Y6
+	VPXOR       s64sign<>+0(SB), Y6, Y6
+	VPCMPGTQ    Y0, Y6, Y7
+	VPSUBQ      Y7, Y1, Y1
+	VPCMPEQQ    Y0, Y6, Y7
+	VPSUBQ      Y7, Y2, Y2
+	VPCMPGTQ    Y3, Y6, Y7
+	VPSUBQ      Y7, Y4, Y4
+	VPCMPEQQ    Y3, Y6, Y7
+	VPSUBQ      Y7, Y5, Y5
+	ADDQ        $0x08, R10
+	JMP         cvector2
+
+	// The last keys, loaded under masks of their words.
+ctail2:
+	CMPQ         R10, CX
+	JAE          creduce2
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X6
+	VPBROADCASTQ X6, Y9
+	VPCMPGTQ     s64lanes<>+0(SB), Y9, Y6
+	VPCMPGTQ     s64lanes<>+32(SB), Y9, Y9
+	VPMASKMOVQ   (AX)(R10*8), Y6, Y8
+	VPMASKMOVQ   32(AX)(R10*8), Y9, Y7
+
+	// The mask of the score lanes, in their order.
+	VPUNPCKLQDQ Y9, Y6, Y9
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y7, Y8, Y8
+	VPXOR       s64sign<>+0(SB), Y8, Y8
+	VPCMPGTQ    Y0, Y8, Y6
+	VPSUBQ      Y6, Y1, Y1
+	VPCMPEQQ    Y0, Y8, Y6
+	VPAND       Y9, Y6, Y6
+	VPSUBQ      Y6, Y2, Y2
+	VPCMPGTQ    Y3, Y8, Y0
+	VPSUBQ      Y0, Y4, Y4
+	VPCMPEQQ    Y3, Y8, Y0
+	VPAND       Y9, Y0, Y0
+	VPSUBQ      Y0, Y5, Y5
+
+creduce2:
+	SHRQ         $0x01, R9
+	MOVQ         CX, R10
+	SHRQ         $0x01, R10
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R12
+	MOVQ         R10, R13
+	SUBQ         R11, R13
+	MOVQ         R13, (DI)(R9*8)
+	SUBQ         R12, R13
+	MOVQ         R13, (SI)(R9*8)
+	VEXTRACTI128 $0x01, Y4, X0
+	VPADDQ       X0, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPADDQ       X0, X4, X4
+	VMOVQ        X4, R11
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDQ       X0, X5, X5
+	VPSHUFD      $0x4e, X5, X0
+	VPADDQ       X0, X5, X5
+	VMOVQ        X5, R12
+	SUBQ         R11, R10
+	MOVQ         R10, 8(DI)(R9*8)
+	SUBQ         R12, R10
+	MOVQ         R10, 8(SI)(R9*8)
+	SHLQ         $0x01, R9
+	ADDQ         $0x04, R9
+	JMP          cblock2
+
+cend2:
+cblock1:
+	MOVQ         BX, R10
+	SUBQ         R9, R10
+	CMPQ         R10, $0x02
+	JB           cend1
+	VPBROADCASTQ (DX)(R9*8), Y0
+	VPXOR        s64sign<>+0(SB), Y0, Y0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         R10, R10
+
+	// gt[k] and eq[k] count, lane by lane, the keys above and at score k.
+cvector1:
+	CMPQ    R10, R8
+	JAE     ctail1
+	VMOVDQU (AX)(R10*8), Y3
+	VMOVDQU 32(AX)(R10*8), Y4
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y4, Y3, Y3
+	VPXOR       s64sign<>+0(SB), Y3, Y3
+	VPCMPGTQ    Y0, Y3, Y4
+	VPSUBQ      Y4, Y1, Y1
+	VPCMPEQQ    Y0, Y3, Y4
+	VPSUBQ      Y4, Y2, Y2
+	ADDQ        $0x08, R10
+	JMP         cvector1
+
+	// The last keys, loaded under masks of their words.
+ctail1:
+	CMPQ         R10, CX
+	JAE          creduce1
+	MOVQ         CX, R11
+	SUBQ         R10, R11
+	VMOVQ        R11, X3
+	VPBROADCASTQ X3, Y6
+	VPCMPGTQ     s64lanes<>+0(SB), Y6, Y3
+	VPCMPGTQ     s64lanes<>+32(SB), Y6, Y6
+	VPMASKMOVQ   (AX)(R10*8), Y3, Y5
+	VPMASKMOVQ   32(AX)(R10*8), Y6, Y4
+
+	// The mask of the score lanes, in their order.
+	VPUNPCKLQDQ Y6, Y3, Y6
+
+	// The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.
+	VPUNPCKLQDQ Y4, Y5, Y5
+	VPXOR       s64sign<>+0(SB), Y5, Y5
+	VPCMPGTQ    Y0, Y5, Y3
+	VPSUBQ      Y3, Y1, Y1
+	VPCMPEQQ    Y0, Y5, Y3
+	VPAND       Y6, Y3, Y3
+	VPSUBQ      Y3, Y2, Y2
+
+creduce1:
+	SHRQ         $0x01, R9
+	MOVQ         CX, R10
+	SHRQ         $0x01, R10
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, R11
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPADDQ       X0, X2, X2
+	VMOVQ        X2, R12
+	SUBQ         R11, R10
+	MOVQ         R10, (DI)(R9*8)
+	SUBQ         R12, R10
+	MOVQ         R10, (SI)(R9*8)
+	SHLQ         $0x01, R9
+	ADDQ         $0x02, R9
+	JMP          cblock1
+
+cend1:
+	VZEROUPPER
+	RET
+
+DATA s64sign<>+0(SB)/8, $0x8000000000000000
+DATA s64sign<>+8(SB)/8, $0x8000000000000000
+DATA s64sign<>+16(SB)/8, $0x8000000000000000
+DATA s64sign<>+24(SB)/8, $0x8000000000000000
+GLOBL s64sign<>(SB), RODATA|NOPTR, $32
+
+DATA s64lanes<>+0(SB)/8, $0x0000000000000000
+DATA s64lanes<>+8(SB)/8, $0x0000000000000001
+DATA s64lanes<>+16(SB)/8, $0x0000000000000002
+DATA s64lanes<>+24(SB)/8, $0x0000000000000003
+DATA s64lanes<>+32(SB)/8, $0x0000000000000004
+DATA s64lanes<>+40(SB)/8, $0x0000000000000005
+DATA s64lanes<>+48(SB)/8, $0x0000000000000006
+DATA s64lanes<>+56(SB)/8, $0x0000000000000007
+GLOBL s64lanes<>(SB), RODATA|NOPTR, $64

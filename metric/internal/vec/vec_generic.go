@@ -76,3 +76,35 @@ func terms32Go(dst, num, den, w []float32) {
 		dst[i] = ftz32(num[i] / den[i] * w[i])
 	}
 }
+
+// countAbove96Go is the reference of CountAbove96.
+func countAbove96Go(keys, pivots []uint64, counts []int) {
+	for j := range len(pivots) / 2 {
+		ps, pt := pivots[2*j], uint32(pivots[2*j+1])
+		c := 0
+		for i := 0; i+1 < len(keys); i += 2 {
+			xs, xt := keys[i], uint32(keys[i+1])
+			if xs > ps || xs == ps && xt > pt {
+				c++
+			}
+		}
+		counts[j] = c
+	}
+}
+
+// countScores64Go is the reference of CountScores64.
+func countScores64Go(keys, pivots []uint64, below, atOrBelow []int) {
+	for j := range len(pivots) / 2 {
+		p := pivots[2*j]
+		b, a := 0, 0
+		for i := 0; i+1 < len(keys); i += 2 {
+			if keys[i] < p {
+				b++
+			}
+			if keys[i] <= p {
+				a++
+			}
+		}
+		below[j], atOrBelow[j] = b, a
+	}
+}

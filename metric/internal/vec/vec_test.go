@@ -3,6 +3,7 @@ package vec
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -268,5 +269,149 @@ func TestTerms32(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// keys96 returns n keys of two words for CountAbove96: scores with many ties
+// (uint64s), tie-breaks with few distinct low dwords and random upper dwords,
+// which must not matter.
+func keys96(rng *rand.Rand, n int) []uint64 {
+	s := uint64s(rng, n)
+	ks := make([]uint64, 2*n)
+	for i := range n {
+		tb := uint64(rng.IntN(4))
+		switch rng.IntN(4) {
+		case 0:
+			tb = uint64(rng.Uint32())
+		case 1:
+			tb = []uint64{0, 1<<31 - 1, 1 << 31, 1<<32 - 1}[rng.IntN(4)]
+		}
+		ks[2*i], ks[2*i+1] = s[i], tb|rng.Uint64()<<32
+	}
+	return ks
+}
+
+func TestCountAbove96(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 6))
+	for _, n := range lengths() {
+		for off := range 4 {
+			buf := keys96(rng, n+off)
+			xs := buf[2*off:]
+			if rng.IntN(8) == 0 {
+				xs = append(xs[:len(xs):len(xs)], rng.Uint64()) // an odd word, ignored
+			}
+			np := rng.IntN(20)
+			pivots := keys96(rng, np)
+			for j := range np {
+				switch r := rng.IntN(4); {
+				case r == 0 && n > 0:
+					q := rng.IntN(n)
+					pivots[2*j], pivots[2*j+1] = xs[2*q], xs[2*q+1]
+				case r == 1 && n > 0:
+					// A key's score with a tie-break next to its own.
+					q := rng.IntN(n)
+					pivots[2*j] = xs[2*q]
+					pivots[2*j+1] = uint64(uint32(xs[2*q+1]) + uint32(rng.IntN(3)) - 1)
+				}
+			}
+			want, got := make([]int, np), make([]int, np+1)
+			got[np] = -7
+			countAbove96Go(xs, pivots, want)
+			// The kernel takes no pivot of score 0; CountAbove96 does.
+			nz := slices.Clone(pivots)
+			for j := 0; j < len(nz); j += 2 {
+				if nz[j] == 0 {
+					nz[j] = 1
+				}
+			}
+			countAbove96Go(xs, nz, want)
+			countAbove96AVX2(xs, nz, got)
+			for j := range want {
+				if got[j] != want[j] {
+					t.Fatalf("n=%d off=%d pivot %#x:%#x: %d, want %d", n, off, pivots[2*j], pivots[2*j+1], got[j], want[j])
+				}
+			}
+			if got[np] != -7 {
+				t.Fatalf("n=%d: wrote past the pivots", n)
+			}
+			clear(got)
+			countAbove96Go(xs, pivots, want)
+			CountAbove96(xs, pivots, got)
+			for j := range want {
+				if got[j] != want[j] {
+					t.Fatalf("CountAbove96 n=%d pivot %d: %d, want %d", n, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// TestCountAbove96Reference checks the reference on keys whose order shows in
+// the tie-break only, and its upper dword does not.
+func TestCountAbove96Reference(t *testing.T) {
+	keys := []uint64{5, 1, 5, 2, 5, 3 | 1<<40, 4, 9, 6, 0}
+	counts := make([]int, 3)
+	countAbove96Go(keys, []uint64{5, 2 | 7<<32, 5, 3, 4, 1<<32 - 1}, counts)
+	if want := []int{2, 1, 4}; counts[0] != want[0] || counts[1] != want[1] || counts[2] != want[2] {
+		t.Errorf("counts %v, want %v", counts, want)
+	}
+}
+
+func BenchmarkCountAbove96(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	xs, ps, cs := keys96(rng, 90), keys96(rng, 10), make([]int, 10)
+	for j := 0; j < len(ps); j += 2 {
+		ps[j] |= 1 // the kernel's pivots
+	}
+	for b.Loop() {
+		CountAbove96(xs, ps, cs)
+	}
+}
+
+func TestCountScores64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	for _, n := range lengths() {
+		for off := range 4 {
+			xs := keys96(rng, n+off)[2*off:]
+			if rng.IntN(8) == 0 {
+				xs = append(xs[:len(xs):len(xs)], 0) // an odd word, ignored
+			}
+			np := rng.IntN(20)
+			pivots := keys96(rng, np)
+			for j := range np {
+				if rng.IntN(2) == 0 && n > 0 {
+					pivots[2*j] = xs[2*rng.IntN(n)]
+				}
+			}
+			wb, wa := make([]int, np), make([]int, np)
+			gb, ga := make([]int, np+1), make([]int, np+1)
+			gb[np], ga[np] = -7, -7
+			countScores64Go(xs, pivots, wb, wa)
+			countScores64AVX2(xs, pivots, gb, ga)
+			for j := range wb {
+				if gb[j] != wb[j] || ga[j] != wa[j] {
+					t.Fatalf("n=%d off=%d score %#x: %d %d, want %d %d", n, off, pivots[2*j], gb[j], ga[j], wb[j], wa[j])
+				}
+			}
+			if gb[np] != -7 || ga[np] != -7 {
+				t.Fatalf("n=%d: wrote past the pivots", n)
+			}
+			clear(gb)
+			clear(ga)
+			CountScores64(xs, pivots, gb, ga)
+			for j := range wb {
+				if gb[j] != wb[j] || ga[j] != wa[j] {
+					t.Fatalf("CountScores64 n=%d score %d: %d %d, want %d %d", n, j, gb[j], ga[j], wb[j], wa[j])
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkCountScores64(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	xs, ps, cb, ca := keys96(rng, 90), keys96(rng, 10), make([]int, 10), make([]int, 10)
+	for b.Loop() {
+		CountScores64(xs, ps, cb, ca)
 	}
 }

@@ -23,6 +23,9 @@ func main() {
 	pack32()
 	countScores()
 	terms32()
+	countAbove96()
+	pack64()
+	countScores64()
 	Generate()
 }
 
@@ -627,6 +630,512 @@ func terms32() {
 	JMP(LabelRef("loop"))
 
 	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+func countAbove96() {
+	TEXT("countAbove96AVX2", NOSPLIT, "func(keys, pivots []uint64, counts []int)")
+	Pragma("noescape")
+	Doc(
+		"countAbove96AVX2 is countAbove96Go on AVX2: it sets counts[j] to the number of",
+		"keys greater than pivot j, each key two words (score, tie-break in the low",
+		"dword); len(counts) >= len(pivots)/2 and no pivot's score is 0.",
+	)
+	xp := Load(Param("keys").Base(), GP64())
+	n := Load(Param("keys").Len(), GP64())
+	pp := Load(Param("pivots").Base(), GP64())
+	np := Load(Param("pivots").Len(), GP64())
+	cp := Load(Param("counts").Base(), GP64())
+
+	Comment("Whole keys only: n and np count words, two per key.")
+	ANDQ(I32(-2), n)
+	ANDQ(I32(-2), np)
+
+	Comment("Unsigned order is signed order with the sign bits flipped. The tie-breaks")
+	Comment("are compared as dwords (VPCMPGTQ has half the throughput of VPCMPGTD on")
+	Comment("some CPUs), each copied into both dwords of its qword to give a qword mask.")
+	consts := GLOBL("abovec", RODATA|NOPTR)
+	for j := range 4 {
+		DATA(8*j, U64(1<<63))
+	}
+	for j := range 4 {
+		DATA(32+8*j, U64(1<<63|1<<31))
+	}
+	sign, sign32 := consts, consts.Offset(32)
+	Comment("Word numbers, for the masks of the last (len(keys)/2) % 4 keys.")
+	lanes := GLOBL("abovelanes", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n8 := GP64()
+	MOVQ(n, n8)
+	ANDQ(I32(-8), n8)
+
+	j := GP64()
+	XORQ(j, j)
+
+	// block counts the w pivots at word j and advances j by 2w; it is taken
+	// while at least w pivots are left.
+	block := func(w int) {
+		name := func(s string) string { return s + string(rune('0'+w)) }
+		Label(name("ablock"))
+		t := GP64()
+		MOVQ(np, t)
+		SUBQ(j, t)
+		CMPQ(t, Imm(uint64(2*w)))
+		JB(LabelRef(name("aend")))
+		acc, ps, pt := make([]reg.VecVirtual, w), make([]reg.VecVirtual, w), make([]reg.VecVirtual, w)
+		for k := range acc {
+			ps[k], pt[k] = YMM(), YMM()
+			VPBROADCASTQ(Mem{Base: pp, Index: j, Scale: 8, Disp: 16 * k}, ps[k])
+			VPXOR(sign, ps[k], ps[k])
+			VPBROADCASTD(Mem{Base: pp, Index: j, Scale: 8, Disp: 16*k + 8}, pt[k])
+			VPXOR(sign32, pt[k], pt[k])
+			acc[k] = YMM()
+			VPXOR(acc[k], acc[k], acc[k])
+		}
+		i := GP64()
+		XORQ(i, i)
+		xs, xt := YMM(), YMM()
+		// compare counts, lane by lane, the keys in xs:xt above each pivot:
+		// a greater score, or the same score and a greater tie-break, which
+		// is a score above the pivot's minus one when the tie-break is
+		// greater (the pivot's score is not 0).
+		compare := func() {
+			VPXOR(sign, xs, xs)
+			VPSHUFD(Imm(0xa0), xt, xt)
+			VPXOR(sign32, xt, xt)
+			for k := range acc {
+				t := YMM()
+				VPCMPGTD(pt[k], xt, t)
+				VPADDQ(ps[k], t, t)
+				VPCMPGTQ(t, xs, t)
+				VPSUBQ(t, acc[k], acc[k])
+			}
+		}
+		Comment("Four keys at a time: their scores in xs and tie-breaks in xt, both in")
+		Comment("the order 0, 2, 1, 3, which counting ignores.")
+		Label(name("avector"))
+		CMPQ(i, n8)
+		JAE(LabelRef(name("atail")))
+		a, b := YMM(), YMM()
+		VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, a)
+		VMOVDQU(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, b)
+		VPUNPCKLQDQ(b, a, xs)
+		VPUNPCKHQDQ(b, a, xt)
+		compare()
+		ADDQ(Imm(8), i)
+		JMP(LabelRef(name("avector")))
+
+		Comment("The last keys, loaded under masks of their words; the other words load as")
+		Comment("zeros, a key no pivot is below.")
+		Label(name("atail"))
+		CMPQ(i, n)
+		JAE(LabelRef(name("areduce")))
+		{
+			r, rx, ma, mb := GP64(), XMM(), YMM(), YMM()
+			MOVQ(n, r)
+			SUBQ(i, r)
+			VMOVQ(r, rx)
+			VPBROADCASTQ(rx, mb)
+			VPCMPGTQ(lanes, mb, ma)
+			VPCMPGTQ(lanes.Offset(32), mb, mb)
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, ma, a)
+			VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, mb, b)
+			VPUNPCKLQDQ(b, a, xs)
+			VPUNPCKHQDQ(b, a, xt)
+			compare()
+		}
+
+		Label(name("areduce"))
+		SHRQ(Imm(1), j)
+		for k := range acc {
+			hi := XMM()
+			VEXTRACTI128(Imm(1), acc[k], hi)
+			lo := acc[k].AsX()
+			VPADDQ(hi, lo, lo)
+			VPSHUFD(Imm(0x4e), lo, hi)
+			VPADDQ(hi, lo, lo)
+			c := GP64()
+			VMOVQ(lo, c)
+			MOVQ(c, Mem{Base: cp, Index: j, Scale: 8, Disp: 8 * k})
+		}
+		SHLQ(Imm(1), j)
+		ADDQ(Imm(uint64(2*w)), j)
+		JMP(LabelRef(name("ablock")))
+		Label(name("aend"))
+	}
+	Comment("Four pivots at a time, then two, then one.")
+	block(4)
+	block(2)
+	block(1)
+	VZEROUPPER()
+	RET()
+}
+
+// packOrder64 is packOrder for 64-bit lanes: VPUNPCKLQDQ and VPUNPCKHQDQ
+// interleave within 128-bit lanes, so packed keys 0, 1 (2, 3) must sit at
+// positions 0, 2 (1, 3) to come out in order.
+var packOrder64 = [4]int{0, 2, 1, 3}
+
+// pack64Table writes the 16-entry VPERMD table of left-packing qwords: entry
+// m lists the dword pairs of the set bits of m in ascending order, as
+// packOrder64 places them, padded with 0.
+func pack64Table() Mem {
+	t := GLOBL("pack64perm", RODATA|NOPTR)
+	for m := range 16 {
+		var p [4]uint32
+		k := 0
+		for b := range 4 {
+			if m>>b&1 != 0 {
+				p[k] = uint32(b)
+				k++
+			}
+		}
+		for j, o := range packOrder64 {
+			DATA(32*m+8*j, U32(2*p[o]))
+			DATA(32*m+8*j+4, U32(2*p[o]+1))
+		}
+	}
+	return t
+}
+
+func pack64() {
+	TEXT("pack64AVX2", NOSPLIT, "func(lab, sc []float64, keys, oth []uint64, cfg *[8]uint64) (nk, no, nrel, nout, bad int)")
+	Pragma("noescape")
+	Doc(
+		"pack64AVX2 is Pack64.packGo on AVX2, with the configuration's broadcast",
+		"constants in cfg (see Pack64.config). It writes keys 4 at a time, two words",
+		"each: keys and oth must hold twice len(lab) rounded up to a multiple of 4.",
+	)
+	table := pack64Table()
+	lp := Load(Param("lab").Base(), GP64())
+	n := Load(Param("lab").Len(), GP64())
+	sp := Load(Param("sc").Base(), GP64())
+	kp := Load(Param("keys").Base(), GP64())
+	op := Load(Param("oth").Base(), GP64())
+	cp := Load(Param("cfg"), GP64())
+	tp := GP64()
+	LEAQ(table, tp)
+
+	bc := func(k int) reg.VecVirtual {
+		y := YMM()
+		VPBROADCASTQ(Mem{Base: cp, Disp: 8 * k}, y)
+		return y
+	}
+	thr, ragged, selNZ, selRel, selAll, tieXor, tieAnd := bc(0), bc(1), bc(2), bc(3), bc(4), bc(5), bc(6)
+	Comment("The fixed constants stay in memory: the registers hold the configuration.")
+	consts := GLOBL("pack64const", RODATA|NOPTR)
+	for k, c := range []uint64{1<<63 | 1, 1, 1<<63 - 1, 4} {
+		for j := range 4 {
+			DATA(32*k+8*j, U64(c))
+		}
+	}
+	negMin, posMin, mag, four := consts, consts.Offset(32), consts.Offset(64), consts.Offset(96) // -2^-1074, 2^-1074
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	Comment("idx holds the items' indices, four more each round.")
+	iota := GLOBL("pack64iota", RODATA|NOPTR)
+	for j := range 4 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	idx := YMM()
+	VMOVDQU(iota, idx)
+
+	Comment("lp and sp point past the whole packets; i runs from -len(lab)/4*4 to 0.")
+	Comment("nk and no count the words written, two per key.")
+	nk, no, nrel, nout, i := GP64(), GP64(), GP64(), GP64(), GP64()
+	ANDQ(I32(-4), n)
+	LEAQ(Mem{Base: lp, Index: n, Scale: 8}, lp)
+	LEAQ(Mem{Base: sp, Index: n, Scale: 8}, sp)
+	MOVQ(n, i)
+	NEGQ(i)
+	XORQ(nk, nk)
+	XORQ(no, no)
+	XORQ(nrel, nrel)
+	XORQ(nout, nout)
+
+	bad := GP32()
+
+	// block packs the 4 items at i; tail, when not nil, masks the lanes that
+	// hold items, the others being loaded as zeros.
+	block := func(tail reg.VecVirtual) {
+		l, s := YMM(), YMM()
+		if tail == nil {
+			VMOVUPD(Mem{Base: lp, Index: i, Scale: 8}, l)
+			VMOVUPD(Mem{Base: sp, Index: i, Scale: 8}, s)
+		} else {
+			VMASKMOVPD(Mem{Base: lp}, tail, l)
+			VMASKMOVPD(Mem{Base: sp}, tail, s)
+		}
+		Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0.")
+		rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
+		VCMPPD(Imm(0x1d), thr, l, rel)      // GE_OQ
+		VCMPPD(Imm(0x1e), negMin, l, valid) // GT_OQ
+		VCMPPD(Imm(0x11), posMin, l, zl)    // LT_OQ
+		VANDPD(valid, zl, zl)
+		VORPD(ragged, valid, valid)
+		if tail != nil {
+			VANDPD(tail, valid, valid)
+			VANDPD(tail, rel, rel)
+		}
+		Comment("A valid item with a NaN score stops the kernel.")
+		nan := YMM()
+		VCMPPD(Imm(0x03), s, s, nan) // UNORD_Q
+		mv, mn := GP32(), bad
+		VMOVMSKPD(valid, mv)
+		VMOVMSKPD(nan, mn)
+		ANDL(mv, mn)
+		JNE(LabelRef("nan64"))
+		Comment("Count the relevant items, valid and not.")
+		mr, c := GP32(), GP32()
+		VMOVMSKPD(rel, mr)
+		MOVL(mr, c)
+		ANDL(mv, c)
+		POPCNTL(c, c)
+		ADDQ(c.As64(), nrel)
+		NOTL(mv)
+		ANDL(mv, mr)
+		POPCNTL(mr, mr)
+		ADDQ(mr.As64(), nout)
+		Comment("pick selects the valid items that go to keys, the others go to oth.")
+		pick, t := YMM(), YMM()
+		VANDNPD(selNZ, zl, pick)
+		VANDPD(selRel, rel, t)
+		VORPD(t, pick, pick)
+		VORPD(selAll, pick, pick)
+		mk, mo := GP32(), GP32()
+		VANDPD(valid, pick, t)
+		VMOVMSKPD(t, mk)
+		VANDNPD(valid, pick, t)
+		VMOVMSKPD(t, mo)
+
+		Comment("The scores' words: -0 + 0 is +0, then the bits made to sort ascending for")
+		Comment("a descending score: a positive score's bits xor 1<<63 - 1, a negative one's as is.")
+		ks := YMM()
+		VADDPD(zero, s, ks)
+		VPCMPGTQ(ks, zero, t)
+		VPANDN(mag, t, t)
+		VPXOR(t, ks, ks)
+		Comment("The tie-break words: the index, with bit 31 by the tie policy.")
+		VPXOR(tieXor, rel, lo)
+		VPAND(tieAnd, lo, lo)
+		VPOR(idx, lo, lo)
+		VPADDQ(four, idx, idx)
+
+		Comment("Left-pack both words by each mask, interleave them and store 4 keys.")
+		for _, d := range []struct {
+			m   reg.GPVirtual
+			p   reg.Register
+			cnt reg.GPVirtual
+		}{{mk, kp, nk}, {mo, op, no}} {
+			perm, ps, k0 := YMM(), YMM(), YMM()
+			m64, cnt := d.m.As64(), GP64()
+			POPCNTQ(m64, cnt)
+			SHLQ(Imm(5), m64)
+			VMOVDQU(Mem{Base: tp, Index: m64, Scale: 1}, perm)
+			VPERMD(ks, perm, ps)
+			VPERMD(lo, perm, perm)
+			VPUNPCKLQDQ(perm, ps, k0)
+			VPUNPCKHQDQ(perm, ps, ps)
+			VMOVDQU(k0, Mem{Base: d.p, Index: d.cnt, Scale: 8})
+			VMOVDQU(ps, Mem{Base: d.p, Index: d.cnt, Scale: 8, Disp: 32})
+			LEAQ(Mem{Base: d.cnt, Index: cnt, Scale: 2}, d.cnt)
+		}
+	}
+
+	Label("pack64")
+	CMPQ(i, Imm(0))
+	JGE(LabelRef("tail64"))
+	block(nil)
+	ADDQ(Imm(4), i)
+	JMP(LabelRef("pack64"))
+
+	Comment("The last len(lab) % 4 items, loaded under a mask of their lanes.")
+	Label("tail64")
+	rem := GP64()
+	Load(Param("lab").Len(), rem)
+	ANDQ(Imm(3), rem)
+	JE(LabelRef("packed64"))
+	rx, tail := XMM(), YMM()
+	VMOVQ(rem, rx)
+	VPBROADCASTQ(rx, tail)
+	VPCMPGTQ(iota, tail, tail)
+	block(tail)
+
+	Label("packed64")
+	SHRQ(Imm(1), nk)
+	SHRQ(Imm(1), no)
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
+	MOVQ(I64(-1), i)
+	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+
+	Comment("The first valid NaN is at n4 + i + its lane.")
+	Label("nan64")
+	BSFL(bad, bad)
+	ADDQ(bad.As64(), i)
+	n4 := Load(Param("lab").Len(), GP64())
+	ANDQ(I32(-4), n4)
+	ADDQ(n4, i)
+	SHRQ(Imm(1), nk)
+	SHRQ(Imm(1), no)
+	Store(nk, ReturnIndex(0))
+	Store(no, ReturnIndex(1))
+	Store(nrel, ReturnIndex(2))
+	Store(nout, ReturnIndex(3))
+	Store(i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+}
+
+func countScores64() {
+	TEXT("countScores64AVX2", NOSPLIT, "func(keys, pivots []uint64, below, atOrBelow []int)")
+	Pragma("noescape")
+	Doc(
+		"countScores64AVX2 is countScores64Go on AVX2: it sets below[j] and atOrBelow[j]",
+		"to the numbers of keys (pairs of words) whose first word is < and <= that of",
+		"pivot j, unsigned; below and atOrBelow hold len(pivots)/2 counts.",
+	)
+	xp := Load(Param("keys").Base(), GP64())
+	n := Load(Param("keys").Len(), GP64())
+	pp := Load(Param("pivots").Base(), GP64())
+	np := Load(Param("pivots").Len(), GP64())
+	bp := Load(Param("below").Base(), GP64())
+	ap := Load(Param("atOrBelow").Base(), GP64())
+
+	Comment("Whole keys only: n and np count words, two per key.")
+	ANDQ(I32(-2), n)
+	ANDQ(I32(-2), np)
+	Comment("Unsigned order is signed order with the sign bits flipped.")
+	sign := GLOBL("s64sign", RODATA|NOPTR)
+	for j := range 4 {
+		DATA(8*j, U64(1<<63))
+	}
+	Comment("Word numbers, for the masks of the last (len(keys)/2) % 4 keys.")
+	lanes := GLOBL("s64lanes", RODATA|NOPTR)
+	for j := range 8 {
+		DATA(8*j, U64(uint64(j)))
+	}
+	n8 := GP64()
+	MOVQ(n, n8)
+	ANDQ(I32(-8), n8)
+	j := GP64()
+	XORQ(j, j)
+
+	// block counts the w pivots at word j and advances j by 2w; it is taken
+	// while at least w pivots are left.
+	block := func(w int) {
+		name := func(s string) string { return s + string(rune('0'+w)) }
+		Label(name("cblock"))
+		t := GP64()
+		MOVQ(np, t)
+		SUBQ(j, t)
+		CMPQ(t, Imm(uint64(2*w)))
+		JB(LabelRef(name("cend")))
+		pv, gt, eq := make([]reg.VecVirtual, w), make([]reg.VecVirtual, w), make([]reg.VecVirtual, w)
+		for k := range pv {
+			pv[k] = YMM()
+			VPBROADCASTQ(Mem{Base: pp, Index: j, Scale: 8, Disp: 16 * k}, pv[k])
+			VPXOR(sign, pv[k], pv[k])
+			gt[k], eq[k] = YMM(), YMM()
+			VPXOR(gt[k], gt[k], gt[k])
+			VPXOR(eq[k], eq[k], eq[k])
+		}
+		i := GP64()
+		XORQ(i, i)
+		Comment("gt[k] and eq[k] count, lane by lane, the keys above and at score k.")
+		// count adds the 4 keys at word i. In the tail, m masks the lanes
+		// that hold keys (the others load as zeros, whose score is below
+		// every other but may equal one, so the equality counts are masked).
+		count := func(tail bool) {
+			a, b, x := YMM(), YMM(), YMM()
+			var m reg.VecVirtual
+			if !tail {
+				VMOVDQU(Mem{Base: xp, Index: i, Scale: 8}, a)
+				VMOVDQU(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, b)
+			} else {
+				r, rx := GP64(), XMM()
+				m = YMM()
+				MOVQ(n, r)
+				SUBQ(i, r)
+				VMOVQ(r, rx)
+				VPBROADCASTQ(rx, m)
+				VPCMPGTQ(lanes, m, a)
+				VPCMPGTQ(lanes.Offset(32), m, m)
+				VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8}, a, x)
+				VPMASKMOVQ(Mem{Base: xp, Index: i, Scale: 8, Disp: 32}, m, b)
+				Comment("The mask of the score lanes, in their order.")
+				VPUNPCKLQDQ(m, a, m)
+				a = x
+			}
+			Comment("The scores of 4 keys, in the order 0, 2, 1, 3, which counting ignores.")
+			VPUNPCKLQDQ(b, a, x)
+			VPXOR(sign, x, x)
+			for k := range pv {
+				c := YMM()
+				VPCMPGTQ(pv[k], x, c)
+				VPSUBQ(c, gt[k], gt[k])
+				VPCMPEQQ(pv[k], x, c)
+				if tail {
+					VPAND(m, c, c)
+				}
+				VPSUBQ(c, eq[k], eq[k])
+			}
+		}
+
+		Label(name("cvector"))
+		CMPQ(i, n8)
+		JAE(LabelRef(name("ctail")))
+		count(false)
+		ADDQ(Imm(8), i)
+		JMP(LabelRef(name("cvector")))
+
+		Comment("The last keys, loaded under masks of their words.")
+		Label(name("ctail"))
+		CMPQ(i, n)
+		JAE(LabelRef(name("creduce")))
+		count(true)
+
+		Label(name("creduce"))
+		sum := func(y reg.VecVirtual) reg.GPVirtual {
+			hi := XMM()
+			VEXTRACTI128(Imm(1), y, hi)
+			lo := y.AsX()
+			VPADDQ(hi, lo, lo)
+			VPSHUFD(Imm(0x4e), lo, hi)
+			VPADDQ(hi, lo, lo)
+			g := GP64()
+			VMOVQ(lo, g)
+			return g
+		}
+		SHRQ(Imm(1), j)
+		keys := GP64()
+		MOVQ(n, keys)
+		SHRQ(Imm(1), keys)
+		for k := range pv {
+			g, e := sum(gt[k]), sum(eq[k])
+			le := GP64()
+			MOVQ(keys, le)
+			SUBQ(g, le)
+			MOVQ(le, Mem{Base: ap, Index: j, Scale: 8, Disp: 8 * k})
+			SUBQ(e, le)
+			MOVQ(le, Mem{Base: bp, Index: j, Scale: 8, Disp: 8 * k})
+		}
+		SHLQ(Imm(1), j)
+		ADDQ(Imm(uint64(2*w)), j)
+		JMP(LabelRef(name("cblock")))
+		Label(name("cend"))
+	}
+	Comment("Four pivots at a time, then two, then one.")
+	block(4)
+	block(2)
+	block(1)
 	VZEROUPPER()
 	RET()
 }
