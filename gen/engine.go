@@ -374,19 +374,20 @@ func goLoopsField(f fam) Code {
 	)
 }
 
-// maskLoop returns the masking loop of famRank; in float32, under the test
-// of a vector kernel: when every slot weighs the same positive weight,
-// packKeys32 (metric/pack.go) masks and packs on AVX2.
+// maskLoop returns the masking loop of famRank under the test of a vector
+// kernel: when every slot weighs the same positive weight, packKeys32
+// (metric/pack.go) or packKeys64 (metric/pack64.go) masks and packs on AVX2.
 func maskLoop(f fam, loop Code) Code {
+	pack := "packKeys32"
 	if !f.is32() {
-		return loop
+		pack = "packKeys64"
 	}
 	sel := If(Id("p").Dot("rankAll")).Block(Id("sel").Op("=").Id("packAll"))
 	return If(Id("ws").Dot("packVec").Call().Op("&&").Op("!").Id("items").Op("&&").Id("wc").Op(">").Lit(0)).Block(
 		Id("sel").Op(":=").Id("packNonzero"),
 		sel,
 		Var().Id("bad").Int(),
-		List(Id("keys"), Id("oth"), Id("nrel"), Id("nout"), Id("bad")).Op("=").Id("packKeys32").Call(Id("lab"), Id("sc"), Id("keys"), Id("oth"), Id("thr"), Id("p").Dot("ragged"), Id("sel"), Id("p").Dot("ties")),
+		List(Id("keys"), Id("oth"), Id("nrel"), Id("nout"), Id("bad")).Op("=").Id(pack).Call(Id("lab"), Id("sc"), Id("keys"), Id("oth"), Id("thr"), Id("p").Dot("ragged"), Id("sel"), Id("p").Dot("ties")),
 		If(Id("bad").Op(">=").Lit(0)).Block(Return(Id("bad"))),
 		Comment("A key's tie-break bits hold its item's index."),
 		For(Id("j").Op(":=").Lit(0), Len(Id("p").Dot("gains")).Op(">").Lit(0).Op("&&").Id("j").Op("<").Len(Id("keys")), Id("j").Op("++")).Block(
@@ -396,13 +397,17 @@ func maskLoop(f fam, loop Code) Code {
 }
 
 // groupedCount returns place's split of the other keys into ahead and tied:
-// for packed float32 keys, a call of countTied32 (metric/ahead.go), which
-// counts with vector comparisons where the CPU has them.
+// a call of countTied32 (metric/ahead.go) or countTied64
+// (metric/ahead64.go), which count with vector comparisons where the CPU has
+// them.
 func groupedCount(f fam, loop Code) Code {
-	if f.Key != "key32" {
-		return loop
+	switch f.Key {
+	case "key32":
+		return Id("countTied32").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
+	case "key64":
+		return Id("countTied64").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
 	}
-	return Id("countTied32").Call(Id("ends"), Id("oth"), Id("ahead"), Id("tied"))
+	return loop
 }
 
 func famPlace(file *File, f fam) {
@@ -1115,14 +1120,12 @@ func familyTestFile(v variant) *File {
 	file.Func().Id("TestFamily" + v.Name + "SubtopicsMatchReference").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
 		Id("checkDivReference").Types(Id(v.T)).Call(t, Id(v.DType), Lit(v.Tol*10)),
 	)
-	if v.T == "float32" {
-		file.Comment("TestFamilyFloat32PackMatchesLoop checks the vector masking kernel against")
-		file.Comment("the Go loop, bit for bit, in every metric of the family and in")
-		file.Comment("MeanAveragePrecision, on lists of every length up to 300.")
-		file.Func().Id("TestFamilyFloat32PackMatchesLoop").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
-			Id("checkPackMatchesLoop").Call(t),
-		)
-	}
+	file.Commentf("TestFamily%sPackMatchesLoop checks the vector masking kernel against", v.Name)
+	file.Comment("the Go loop, bit for bit, in every metric of the family and in")
+	file.Comment("MeanAveragePrecision, on lists of every length up to 300.")
+	file.Func().Id("TestFamily" + v.Name + "PackMatchesLoop").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
+		Id("checkPackMatchesLoop").Call(t, Id(v.DType)),
+	)
 	file.Commentf("TestFamily%sAllocatesNothing checks that a steady-state %s update of a", v.Name, v.T)
 	file.Comment("suite of every metric allocates nothing, for every tie policy and weight kind.")
 	file.Func().Id("TestFamily" + v.Name + "AllocatesNothing").Params(t.Clone().Op("*").Qual("testing", "T")).Block(

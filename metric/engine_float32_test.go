@@ -24,7 +24,7 @@ func TestFamilyFloat32SubtopicsMatchReference(t *testing.T) {
 // the Go loop, bit for bit, in every metric of the family and in
 // MeanAveragePrecision, on lists of every length up to 300.
 func TestFamilyFloat32PackMatchesLoop(t *testing.T) {
-	checkPackMatchesLoop(t)
+	checkPackMatchesLoop(t, Float32)
 }
 
 // TestFamilyFloat32AllocatesNothing checks that a steady-state float32 update of a

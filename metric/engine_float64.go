@@ -202,39 +202,55 @@ func (ws *famFloat64) rank(b int, lab, sc, w []float64, wc float64, n int, p *fa
 	nrel, nout := 0, 0
 	// A label is compared, not flushed: a subnormal reads as 0, so it is >= 0
 	// and not relevant (thr is normal), and ranks only when it is not 0.
-	for i, l := range lab {
-		wi := wc
-		if items {
-			wi = ftzFloat64(w[i])
-			if wi != 0 {
-				swAcc.add(i, wi)
-			}
+	if ws.packVec() && !items && wc > 0 {
+		sel := packNonzero
+		if p.rankAll {
+			sel = packAll
 		}
-		rel := l >= thr
-		if !(wi > 0) || !(p.ragged || l > -minPosFloat64) {
-			if rel {
-				nout++
-			}
-			continue
+		var bad int
+		keys, oth, nrel, nout, bad = packKeys64(lab, sc, keys, oth, thr, p.ragged, sel, p.ties)
+		if bad >= 0 {
+			return bad
 		}
-		s := ftzFloat64(sc[i])
-		if s != s {
-			return i
+		// A key's tie-break bits hold its item's index.
+		for j := 0; len(p.gains) > 0 && j < len(keys); j++ {
+			idx = append(idx, keys[j].index())
 		}
-		if rel {
-			nrel++
+	} else {
+		for i, l := range lab {
+			wi := wc
 			if items {
-				trAcc.add(i, wi)
+				wi = ftzFloat64(w[i])
+				if wi != 0 {
+					swAcc.add(i, wi)
+				}
 			}
-		}
-		key := makeKey64(s, tieBits(p.ties, rel, i))
-		if p.rankAll || !(l > -minPosFloat64 && l < minPosFloat64) {
-			keys = append(keys, key)
-			if len(p.gains) > 0 {
-				idx = append(idx, i)
+			rel := l >= thr
+			if !(wi > 0) || !(p.ragged || l > -minPosFloat64) {
+				if rel {
+					nout++
+				}
+				continue
 			}
-		} else {
-			oth = append(oth, key)
+			s := ftzFloat64(sc[i])
+			if s != s {
+				return i
+			}
+			if rel {
+				nrel++
+				if items {
+					trAcc.add(i, wi)
+				}
+			}
+			key := makeKey64(s, tieBits(p.ties, rel, i))
+			if p.rankAll || !(l > -minPosFloat64 && l < minPosFloat64) {
+				keys = append(keys, key)
+				if len(p.gains) > 0 {
+					idx = append(idx, i)
+				}
+			} else {
+				oth = append(oth, key)
+			}
 		}
 	}
 	// Room for the sentinel place appends.
@@ -325,14 +341,7 @@ func (ws *famFloat64) place(keys, oth []key64, pos []int, ties TiePolicy, rng *r
 	clear(tied)
 	// A key's floor finds the first ranked key of equal or lower score.
 	ends := append(keys, sentinel64)
-	for _, key := range oth {
-		q := lowerBoundFloat64(keys, key.floor())
-		if ends[q].score() == key.score() {
-			tied[q]++
-		} else {
-			ahead[q]++
-		}
-	}
+	countTied64(ends, oth, ahead, tied)
 	r := 0
 	for g := 0; g < nk; {
 		r += ahead[g]

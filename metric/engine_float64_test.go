@@ -20,6 +20,13 @@ func TestFamilyFloat64SubtopicsMatchReference(t *testing.T) {
 	checkDivReference[float64](t, Float64, 1e-11)
 }
 
+// TestFamilyFloat64PackMatchesLoop checks the vector masking kernel against
+// the Go loop, bit for bit, in every metric of the family and in
+// MeanAveragePrecision, on lists of every length up to 300.
+func TestFamilyFloat64PackMatchesLoop(t *testing.T) {
+	checkPackMatchesLoop(t, Float64)
+}
+
 // TestFamilyFloat64AllocatesNothing checks that a steady-state float64 update of a
 // suite of every metric allocates nothing, for every tie policy and weight kind.
 func TestFamilyFloat64AllocatesNothing(t *testing.T) {

@@ -71,11 +71,11 @@ func samePerList(a, b PerList, ea, eb error) bool {
 	return true
 }
 
-// checkPackMatchesLoop checks, bit for bit, that the float32 kernels compute
-// the same values, list weights and errors with the vector masking kernel
-// (packVec) as with the Go loop, for every metric of the family and the
-// MeanAveragePrecision kernel, under every tie policy.
-func checkPackMatchesLoop(t *testing.T) {
+// checkPackMatchesLoop checks, bit for bit, that the kernels of dtype d
+// compute the same values, list weights and errors with the vector masking
+// kernel (packVec) as with the Go loop, for every metric of the family and
+// the MeanAveragePrecision kernel, under every tie policy.
+func checkPackMatchesLoop(t *testing.T, d DType) {
 	// computeWith is famCompute with the Go masking loops forced or not.
 	computeWith := func(tc refCase, s Config, loops bool) (PerList, error) {
 		s.Ragged = tc.ragged
@@ -83,7 +83,8 @@ func checkPackMatchesLoop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.(interface{ fam() *family }).fam().ws32.goLoops = loops
+		f := m.(interface{ fam() *family }).fam()
+		f.ws32.goLoops, f.ws64.goLoops = loops, loops
 		labels, preds, w := caseInputs(t, tc)
 		return m.Compute(labels, preds, w)
 	}
@@ -95,7 +96,7 @@ func checkPackMatchesLoop(t *testing.T) {
 				if ties == Expected && s.Kind == KindMAP && s.Convention == RetrievedRelevant {
 					continue
 				}
-				s.DType, s.Ties, s.Seed = Float32, ties, uint64(ci)
+				s.DType, s.Ties, s.Seed = d, ties, uint64(ci)
 				want, werr := computeWith(tc, s, true)
 				got, err := computeWith(tc, s, false)
 				if !samePerList(got, want, err, werr) {
@@ -103,7 +104,7 @@ func checkPackMatchesLoop(t *testing.T) {
 				}
 				n++
 			}
-			opts := []Option{WithDType(Float32), WithTies(ties), WithRagged(tc.ragged), WithSeed(uint64(ci))}
+			opts := []Option{WithDType(d), WithTies(ties), WithRagged(tc.ragged), WithSeed(uint64(ci))}
 			if tc.topn != NoTopN {
 				opts = append(opts, WithTopN(tc.topn))
 			}
@@ -114,7 +115,7 @@ func checkPackMatchesLoop(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m.ws32.goLoops = loops
+				m.ws32.goLoops, m.ws64.goLoops = loops, loops
 				labels, preds, w := caseInputs(t, tc)
 				res[k], errs[k] = m.Compute(labels, preds, w)
 			}
