@@ -260,6 +260,105 @@ func packTable() Mem {
 	return t
 }
 
+// lanes is what pack32 and pack64 differ in for the steps they share (see
+// packMasks): the element's instructions and the label of the NaN exit.
+type lanes struct {
+	scale             uint8
+	movu, cmpImm, and func(...Op)
+	andn, or          func(...Op)
+	maskmov           func(mxy, xy, mxy1 Op)
+	movmsk            func(xy, r Op)
+	nan, masksComment string
+}
+
+// lanes32 and lanes64 are the lanes of float32 and of float64 elements.
+func lanes32() lanes {
+	return lanes{scale: 4, movu: VMOVUPS, cmpImm: VCMPPS, maskmov: VMASKMOVPS, and: VANDPS,
+		andn: VANDNPS, or: VORPS, movmsk: VMOVMSKPS, nan: "nan",
+		masksComment: "The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126."}
+}
+
+func lanes64() lanes {
+	return lanes{scale: 8, movu: VMOVUPD, cmpImm: VCMPPD, maskmov: VMASKMOVPD, and: VANDPD,
+		andn: VANDNPD, or: VORPD, movmsk: VMOVMSKPD, nan: "nan64",
+		masksComment: "The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0."}
+}
+
+// packRegs holds the registers of pack32 and pack64 that packMasks uses:
+// the list pointers and position, the NaN exit's mask, the counts, and the
+// broadcast configuration and constants.
+type packRegs struct {
+	lp, sp                             reg.Register
+	i, nrel, nout, bad                 reg.GPVirtual
+	thr, ragged, selNZ, selRel, selAll reg.VecVirtual
+	negMin, posMin                     Mem
+}
+
+// packMasks writes the first steps of a block of pack32 or pack64: it loads
+// the labels and scores at i (under the lane mask tail, when not nil),
+// computes the relevant, valid and zero masks, jumps to the NaN exit on a
+// valid NaN score, counts the relevant items valid and not, and splits the
+// valid items into those that go to keys (mask mk) and to oth (mo). It
+// returns the scores, the relevance mask, and two registers for the caller's
+// use, lo and t.
+func packMasks(ln lanes, c *packRegs, tail reg.VecVirtual) (s, rel, lo, t reg.VecVirtual, mk, mo reg.GPVirtual) {
+	l := YMM()
+	s = YMM()
+	if tail == nil {
+		ln.movu(Mem{Base: c.lp, Index: c.i, Scale: ln.scale}, l)
+		ln.movu(Mem{Base: c.sp, Index: c.i, Scale: ln.scale}, s)
+	} else {
+		ln.maskmov(Mem{Base: c.lp}, tail, l)
+		ln.maskmov(Mem{Base: c.sp}, tail, s)
+	}
+	Comment(ln.masksComment)
+	rel = YMM()
+	valid := YMM()
+	lo = YMM()
+	zl := YMM()
+	ln.cmpImm(Imm(0x1d), c.thr, l, rel)      // GE_OQ
+	ln.cmpImm(Imm(0x1e), c.negMin, l, valid) // GT_OQ
+	ln.cmpImm(Imm(0x11), c.posMin, l, zl)    // LT_OQ
+	ln.and(valid, zl, zl)
+	ln.or(c.ragged, valid, valid)
+	if tail != nil {
+		ln.and(tail, valid, valid)
+		ln.and(tail, rel, rel)
+	}
+	Comment("A valid item with a NaN score stops the kernel.")
+	nan := YMM()
+	ln.cmpImm(Imm(0x03), s, s, nan) // UNORD_Q
+	mv, mn := GP32(), c.bad
+	ln.movmsk(valid, mv)
+	ln.movmsk(nan, mn)
+	ANDL(mv, mn)
+	JNE(LabelRef(ln.nan))
+	Comment("Count the relevant items, valid and not.")
+	mr, cnt := GP32(), GP32()
+	ln.movmsk(rel, mr)
+	MOVL(mr, cnt)
+	ANDL(mv, cnt)
+	POPCNTL(cnt, cnt)
+	ADDQ(cnt.As64(), c.nrel)
+	NOTL(mv)
+	ANDL(mv, mr)
+	POPCNTL(mr, mr)
+	ADDQ(mr.As64(), c.nout)
+	Comment("pick selects the valid items that go to keys, the others go to oth.")
+	pick := YMM()
+	t = YMM()
+	ln.andn(c.selNZ, zl, pick)
+	ln.and(c.selRel, rel, t)
+	ln.or(t, pick, pick)
+	ln.or(c.selAll, pick, pick)
+	mk, mo = GP32(), GP32()
+	ln.and(valid, pick, t)
+	ln.movmsk(t, mk)
+	ln.andn(valid, pick, t)
+	ln.movmsk(t, mo)
+	return s, rel, lo, t, mk, mo
+}
+
 func pack32() {
 	TEXT("pack32AVX2", NOSPLIT, "func(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, nrel, nout, bad int)")
 	Pragma("noescape")
@@ -315,59 +414,13 @@ func pack32() {
 	XORQ(nout, nout)
 
 	bad := GP32()
+	c := packRegs{lp: lp, sp: sp, i: i, bad: bad, nrel: nrel, nout: nout, thr: thr, ragged: ragged,
+		selNZ: selNZ, selRel: selRel, selAll: selAll, negMin: negMin, posMin: posMin}
 
 	// block packs the 8 items at i; tail, when not nil, masks the lanes that
 	// hold items, the others being loaded as zeros.
 	block := func(tail reg.VecVirtual) {
-		l, s := YMM(), YMM()
-		if tail == nil {
-			VMOVUPS(Mem{Base: lp, Index: i, Scale: 4}, l)
-			VMOVUPS(Mem{Base: sp, Index: i, Scale: 4}, s)
-		} else {
-			VMASKMOVPS(Mem{Base: lp}, tail, l)
-			VMASKMOVPS(Mem{Base: sp}, tail, s)
-		}
-		Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126.")
-		rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
-		VCMPPS(Imm(0x1d), thr, l, rel)      // GE_OQ
-		VCMPPS(Imm(0x1e), negMin, l, valid) // GT_OQ
-		VCMPPS(Imm(0x11), posMin, l, zl)    // LT_OQ
-		VANDPS(valid, zl, zl)
-		VORPS(ragged, valid, valid)
-		if tail != nil {
-			VANDPS(tail, valid, valid)
-			VANDPS(tail, rel, rel)
-		}
-		Comment("A valid item with a NaN score stops the kernel.")
-		nan := YMM()
-		VCMPPS(Imm(0x03), s, s, nan) // UNORD_Q
-		mv, mn := GP32(), bad
-		VMOVMSKPS(valid, mv)
-		VMOVMSKPS(nan, mn)
-		ANDL(mv, mn)
-		JNE(LabelRef("nan"))
-		Comment("Count the relevant items, valid and not.")
-		mr, c := GP32(), GP32()
-		VMOVMSKPS(rel, mr)
-		MOVL(mr, c)
-		ANDL(mv, c)
-		POPCNTL(c, c)
-		ADDQ(c.As64(), nrel)
-		NOTL(mv)
-		ANDL(mv, mr)
-		POPCNTL(mr, mr)
-		ADDQ(mr.As64(), nout)
-		Comment("pick selects the valid items that go to keys, the others go to oth.")
-		pick, t := YMM(), YMM()
-		VANDNPS(selNZ, zl, pick)
-		VANDPS(selRel, rel, t)
-		VORPS(t, pick, pick)
-		VORPS(selAll, pick, pick)
-		mk, mo := GP32(), GP32()
-		VANDPS(valid, pick, t)
-		VMOVMSKPS(t, mk)
-		VANDNPS(valid, pick, t)
-		VMOVMSKPS(t, mo)
+		s, rel, lo, t, mk, mo := packMasks(lanes32(), &c, tail)
 
 		Comment("The upper halves: the score's bits, zero when its exponent is (a subnormal")
 		Comment("reads as a zero, and -0 + 0 is +0), then made to sort ascending for a")
@@ -857,59 +910,13 @@ func pack64() {
 	XORQ(nout, nout)
 
 	bad := GP32()
+	c := packRegs{lp: lp, sp: sp, i: i, bad: bad, nrel: nrel, nout: nout, thr: thr, ragged: ragged,
+		selNZ: selNZ, selRel: selRel, selAll: selAll, negMin: negMin, posMin: posMin}
 
 	// block packs the 4 items at i; tail, when not nil, masks the lanes that
 	// hold items, the others being loaded as zeros.
 	block := func(tail reg.VecVirtual) {
-		l, s := YMM(), YMM()
-		if tail == nil {
-			VMOVUPD(Mem{Base: lp, Index: i, Scale: 8}, l)
-			VMOVUPD(Mem{Base: sp, Index: i, Scale: 8}, s)
-		} else {
-			VMASKMOVPD(Mem{Base: lp}, tail, l)
-			VMASKMOVPD(Mem{Base: sp}, tail, s)
-		}
-		Comment("The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0.")
-		rel, valid, lo, zl := YMM(), YMM(), YMM(), YMM()
-		VCMPPD(Imm(0x1d), thr, l, rel)      // GE_OQ
-		VCMPPD(Imm(0x1e), negMin, l, valid) // GT_OQ
-		VCMPPD(Imm(0x11), posMin, l, zl)    // LT_OQ
-		VANDPD(valid, zl, zl)
-		VORPD(ragged, valid, valid)
-		if tail != nil {
-			VANDPD(tail, valid, valid)
-			VANDPD(tail, rel, rel)
-		}
-		Comment("A valid item with a NaN score stops the kernel.")
-		nan := YMM()
-		VCMPPD(Imm(0x03), s, s, nan) // UNORD_Q
-		mv, mn := GP32(), bad
-		VMOVMSKPD(valid, mv)
-		VMOVMSKPD(nan, mn)
-		ANDL(mv, mn)
-		JNE(LabelRef("nan64"))
-		Comment("Count the relevant items, valid and not.")
-		mr, c := GP32(), GP32()
-		VMOVMSKPD(rel, mr)
-		MOVL(mr, c)
-		ANDL(mv, c)
-		POPCNTL(c, c)
-		ADDQ(c.As64(), nrel)
-		NOTL(mv)
-		ANDL(mv, mr)
-		POPCNTL(mr, mr)
-		ADDQ(mr.As64(), nout)
-		Comment("pick selects the valid items that go to keys, the others go to oth.")
-		pick, t := YMM(), YMM()
-		VANDNPD(selNZ, zl, pick)
-		VANDPD(selRel, rel, t)
-		VORPD(t, pick, pick)
-		VORPD(selAll, pick, pick)
-		mk, mo := GP32(), GP32()
-		VANDPD(valid, pick, t)
-		VMOVMSKPD(t, mk)
-		VANDNPD(valid, pick, t)
-		VMOVMSKPD(t, mo)
+		s, rel, lo, t, mk, mo := packMasks(lanes64(), &c, tail)
 
 		Comment("The scores' words: -0 + 0 is +0, then the bits made to sort ascending for")
 		Comment("a descending score: a positive score's bits xor 1<<63 - 1, a negative one's as is.")
