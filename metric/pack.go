@@ -25,16 +25,22 @@ const (
 // numbers of valid and of masked relevant items, and the index of the first
 // valid item whose score is NaN, or -1 (and then the keys are unspecified).
 func packKeys32(lab, sc []float32, keys, oth []key32, thr float32, ragged bool, sel int, ties TiePolicy) (k, o []key32, nrel, nout, bad int) {
-	c := vec.Pack32{Thr: thr, Ragged: ragged, Keys: sel}
-	switch ties {
-	case Pessimistic:
-		c.Tie = vec.TieRelevant
-	case Optimistic:
-		c.Tie = vec.TieOther
-	}
+	c := vec.Pack32{Thr: thr, Ragged: ragged, Keys: sel, Tie: vecTie(ties)}
 	n0, o0 := len(keys), len(oth)
 	// Pack writes whole packets of 8 keys; keys keeps room for the sentinel.
 	keys, oth = grow(keys, n0+(len(lab)+8)&^7), grow(oth, o0+(len(lab)+7)&^7)
 	r := c.Pack(lab, sc, keyBits32(keys[n0:]), keyBits32(oth[o0:]))
 	return keys[:n0+r.Keys], oth[:o0+r.Oth], r.Rel, r.Out, r.Bad
+}
+
+// vecTie returns which items get bit 31 of their tie-break bits under ties
+// (tieBits), in vec's terms.
+func vecTie(ties TiePolicy) int {
+	switch ties {
+	case Pessimistic:
+		return vec.TieRelevant
+	case Optimistic:
+		return vec.TieOther
+	}
+	return vec.TieIndex
 }

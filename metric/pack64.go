@@ -16,13 +16,7 @@ func (ws *famFloat64) packVec() bool { return vec.Accelerated() && !ws.goLoops }
 // the index of the first valid item whose score is NaN, or -1 (and then the
 // keys are unspecified).
 func packKeys64(lab, sc []float64, keys, oth []key64, thr float64, ragged bool, sel int, ties TiePolicy) (k, o []key64, nrel, nout, bad int) {
-	c := vec.Pack64{Thr: thr, Ragged: ragged, Keys: sel}
-	switch ties {
-	case Pessimistic:
-		c.Tie = vec.TieRelevant
-	case Optimistic:
-		c.Tie = vec.TieOther
-	}
+	c := vec.Pack64{Thr: thr, Ragged: ragged, Keys: sel, Tie: vecTie(ties)}
 	n0, o0 := len(keys), len(oth)
 	// Pack writes whole packets of 4 keys; keys keeps room for the sentinel.
 	keys, oth = grow(keys, n0+(len(lab)+4)&^3), grow(oth, o0+(len(lab)+3)&^3)
