@@ -216,3 +216,35 @@ func FuzzShapes(f *testing.F) {
 		}
 	})
 }
+
+// TestRow64WidensEveryLength checks Row64 of float32 storage, which widens
+// four values at a time, against float64 conversions one by one, on ragged
+// rows of every length from 0 to 13 (each tail of the four-value steps),
+// into a dst too short, exact and too long.
+func TestRow64WidensEveryLength(t *testing.T) {
+	var values []float32
+	splits := []int{0}
+	for n := range 14 {
+		for i := range n {
+			values = append(values, float32(n)+float32(i)/16)
+		}
+		splits = append(splits, len(values))
+	}
+	l, err := Ragged(values, splits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range 14 {
+		for _, dst := range [][]float64{nil, make([]float64, b), make([]float64, b+5)} {
+			row := l.Row64(b, dst)
+			if len(row) != b {
+				t.Fatalf("row %d: length %d", b, len(row))
+			}
+			for i, v := range values[splits[b]:splits[b+1]] {
+				if row[i] != float64(v) {
+					t.Fatalf("row %d item %d: %v, want %v", b, i, row[i], float64(v))
+				}
+			}
+		}
+	}
+}
