@@ -130,9 +130,31 @@ func (s *TRECScanner) ErrorAt(field string, value []byte, msg string) error {
 
 // countError says that TRECStrict line b has n fields.
 func (s *TRECScanner) countError(b []byte, n int) error {
+	hint := swapHint(n, s.other)
+	if s.commentIn10(b) {
+		hint = commentHint
+	}
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
-		Msg: fmt.Sprintf("%s, found %d%s", s.what, n, swapHint(n, s.other))}
+		Msg: fmt.Sprintf("%s, found %d%s", s.what, n, hint)}
 }
+
+// commentIn10 reports whether trec_eval 10.0 skips line b as a comment
+// (TRECEval10's rules in read): a line without NUL bytes whose first byte is
+// '#' in qrels, or whose first byte after white space is '#' in a run.
+func (s *TRECScanner) commentIn10(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	if !s.qrels {
+		b = bytes.TrimLeft(b, " \t\n\v\f\r")
+	}
+	return len(b) > 0 && b[0] == '#'
+}
+
+// commentHint ends the error of a line that starts with '#' and has the
+// wrong number of fields: trec_eval 10.0 skips such a line as a comment.
+const commentHint = ": '#' starts a comment line, which trec_eval 10.0 skips and this reader takes as data; " +
+	"remove the comment lines (grep -v '^#'), or evaluate with rankmetrics trec_eval"
 
 var (
 	runFieldNames   = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (rank)", "5 (score)", "6 (run id)"}
