@@ -298,7 +298,9 @@ func (t *Totals) States() ([]metric.State, error) {
 	out := make([]metric.State, len(t.exact))
 	for m := range t.exact {
 		c := t.p.cfg
-		c.Name, c.TopN = t.p.specs[m].Name, t.p.specs[m].TopN
+		sp := &t.p.specs[m]
+		// A trec_eval measure is computed in float64 whatever the plan's dtype.
+		c.Name, c.TopN, c.DType = sp.Name, sp.TopN, sp.ValueDType(c.DType)
 		out[m] = t.exact[m].State(c)
 	}
 	return out, nil

@@ -188,6 +188,15 @@ func TestPlanExactTotalsOrderFree(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
+						for m, x := range ms {
+							want := cfg.DType
+							if x.IsTrecEval() {
+								want = metric.Float64
+							}
+							if st[m].Config.DType != want {
+								t.Fatalf("state of %s records dtype %v, want %v", x.Name, st[m].Config.DType, want)
+							}
+						}
 						fresh, _ := p.NewTotals()
 						if err := fresh.SetStates(st); err != nil {
 							t.Fatal(err)
