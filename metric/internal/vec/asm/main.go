@@ -11,6 +11,8 @@ package main
 //lint:file-ignore ST1001 avo's instruction set reads as assembly only dot-imported.
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -268,19 +270,20 @@ type lanes struct {
 	andn, or          func(...Op)
 	maskmov           func(mxy, xy, mxy1 Op)
 	movmsk            func(xy, r Op)
-	nan, masksComment string
+	nan, packed       string // labels of pack32's or pack64's exits
+	masksComment      string
 }
 
 // lanes32 and lanes64 are the lanes of float32 and of float64 elements.
 func lanes32() lanes {
 	return lanes{scale: 4, movu: VMOVUPS, cmpImm: VCMPPS, maskmov: VMASKMOVPS, and: VANDPS,
-		andn: VANDNPS, or: VORPS, movmsk: VMOVMSKPS, nan: "nan",
+		andn: VANDNPS, or: VORPS, movmsk: VMOVMSKPS, nan: "nan", packed: "packed",
 		masksComment: "The masks: rel, l >= thr; valid, ragged or l > -2^-126; zero, |l| < 2^-126."}
 }
 
 func lanes64() lanes {
 	return lanes{scale: 8, movu: VMOVUPD, cmpImm: VCMPPD, maskmov: VMASKMOVPD, and: VANDPD,
-		andn: VANDNPD, or: VORPD, movmsk: VMOVMSKPD, nan: "nan64",
+		andn: VANDNPD, or: VORPD, movmsk: VMOVMSKPD, nan: "nan64", packed: "packed64",
 		masksComment: "The masks: rel, l >= thr; valid, ragged or l > -2^-1074; zero, l is ±0."}
 }
 
@@ -359,6 +362,68 @@ func packMasks(ln lanes, c *packRegs, tail reg.VecVirtual) (s, rel, lo, t reg.Ve
 	return s, rel, lo, t, mk, mo
 }
 
+// packLoop sets up the loop of pack32 or pack64 over n items: lp and sp
+// point past the whole packets, i runs from minus their items to 0, and the
+// counts nk, no, nrel and nout start at 0.
+func packLoop(ln lanes, lp, sp, n reg.Register) (nk, no, nrel, nout, i reg.GPVirtual) {
+	w := ln.width()
+	Comment(fmt.Sprintf("lp and sp point past the whole packets; i runs from -len(lab)/%d*%d to 0.", w, w))
+	if ln.scale == 8 {
+		Comment("nk and no count the words written, two per key.")
+	}
+	nk, no, nrel, nout, i = GP64(), GP64(), GP64(), GP64(), GP64()
+	ANDQ(I32(-w), n)
+	LEAQ(Mem{Base: lp, Index: n, Scale: ln.scale}, lp)
+	LEAQ(Mem{Base: sp, Index: n, Scale: ln.scale}, sp)
+	MOVQ(n, i)
+	NEGQ(i)
+	XORQ(nk, nk)
+	XORQ(no, no)
+	XORQ(nrel, nrel)
+	XORQ(nout, nout)
+	return nk, no, nrel, nout, i
+}
+
+// packExits writes the two exits of pack32 or pack64: the end of the list,
+// which returns the counts and bad = -1, and the NaN exit, which returns the
+// index of the first valid NaN (the whole packets before the block, plus i,
+// plus the lane of the lowest bit of c.bad). pack64 counts words in nk and
+// no, two per key, and halves them.
+func packExits(ln lanes, c *packRegs, nk, no reg.GPVirtual) {
+	w := ln.width()
+	ret := func() {
+		if ln.scale == 8 {
+			SHRQ(Imm(1), nk)
+			SHRQ(Imm(1), no)
+		}
+		Store(nk, ReturnIndex(0))
+		Store(no, ReturnIndex(1))
+		Store(c.nrel, ReturnIndex(2))
+		Store(c.nout, ReturnIndex(3))
+	}
+	Label(ln.packed)
+	ret()
+	MOVQ(I64(-1), c.i)
+	Store(c.i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+
+	Comment(fmt.Sprintf("The first valid NaN is at n%d + i + its lane.", w))
+	Label(ln.nan)
+	BSFL(c.bad, c.bad)
+	ADDQ(c.bad.As64(), c.i)
+	whole := Load(Param("lab").Len(), GP64())
+	ANDQ(I32(-w), whole)
+	ADDQ(whole, c.i)
+	ret()
+	Store(c.i, ReturnIndex(4))
+	VZEROUPPER()
+	RET()
+}
+
+// width is the number of elements per vector.
+func (ln lanes) width() int { return 32 / int(ln.scale) }
+
 func pack32() {
 	TEXT("pack32AVX2", NOSPLIT, "func(lab, sc []float32, keys, oth []uint64, cfg *[8]uint32) (nk, no, nrel, nout, bad int)")
 	Pragma("noescape")
@@ -401,17 +466,7 @@ func pack32() {
 	idx := YMM()
 	VMOVDQU(iota, idx)
 
-	Comment("lp and sp point past the whole packets; i runs from -len(lab)/8*8 to 0.")
-	nk, no, nrel, nout, i := GP64(), GP64(), GP64(), GP64(), GP64()
-	ANDQ(I32(-8), n)
-	LEAQ(Mem{Base: lp, Index: n, Scale: 4}, lp)
-	LEAQ(Mem{Base: sp, Index: n, Scale: 4}, sp)
-	MOVQ(n, i)
-	NEGQ(i)
-	XORQ(nk, nk)
-	XORQ(no, no)
-	XORQ(nrel, nrel)
-	XORQ(nout, nout)
+	nk, no, nrel, nout, i := packLoop(lanes32(), lp, sp, n)
 
 	bad := GP32()
 	c := packRegs{lp: lp, sp: sp, i: i, bad: bad, nrel: nrel, nout: nout, thr: thr, ragged: ragged,
@@ -478,30 +533,7 @@ func pack32() {
 	VPCMPGTD(iota, tail, tail)
 	block(tail)
 
-	Label("packed")
-	Store(nk, ReturnIndex(0))
-	Store(no, ReturnIndex(1))
-	Store(nrel, ReturnIndex(2))
-	Store(nout, ReturnIndex(3))
-	MOVQ(I64(-1), i)
-	Store(i, ReturnIndex(4))
-	VZEROUPPER()
-	RET()
-
-	Comment("The first valid NaN is at n8 + i + its lane.")
-	Label("nan")
-	BSFL(bad, bad)
-	ADDQ(bad.As64(), i)
-	n8 := Load(Param("lab").Len(), GP64())
-	ANDQ(I32(-8), n8)
-	ADDQ(n8, i)
-	Store(nk, ReturnIndex(0))
-	Store(no, ReturnIndex(1))
-	Store(nrel, ReturnIndex(2))
-	Store(nout, ReturnIndex(3))
-	Store(i, ReturnIndex(4))
-	VZEROUPPER()
-	RET()
+	packExits(lanes32(), &c, nk, no)
 }
 
 func countScores() {
@@ -896,18 +928,7 @@ func pack64() {
 	idx := YMM()
 	VMOVDQU(iota, idx)
 
-	Comment("lp and sp point past the whole packets; i runs from -len(lab)/4*4 to 0.")
-	Comment("nk and no count the words written, two per key.")
-	nk, no, nrel, nout, i := GP64(), GP64(), GP64(), GP64(), GP64()
-	ANDQ(I32(-4), n)
-	LEAQ(Mem{Base: lp, Index: n, Scale: 8}, lp)
-	LEAQ(Mem{Base: sp, Index: n, Scale: 8}, sp)
-	MOVQ(n, i)
-	NEGQ(i)
-	XORQ(nk, nk)
-	XORQ(no, no)
-	XORQ(nrel, nrel)
-	XORQ(nout, nout)
+	nk, no, nrel, nout, i := packLoop(lanes64(), lp, sp, n)
 
 	bad := GP32()
 	c := packRegs{lp: lp, sp: sp, i: i, bad: bad, nrel: nrel, nout: nout, thr: thr, ragged: ragged,
@@ -971,34 +992,7 @@ func pack64() {
 	VPCMPGTQ(iota, tail, tail)
 	block(tail)
 
-	Label("packed64")
-	SHRQ(Imm(1), nk)
-	SHRQ(Imm(1), no)
-	Store(nk, ReturnIndex(0))
-	Store(no, ReturnIndex(1))
-	Store(nrel, ReturnIndex(2))
-	Store(nout, ReturnIndex(3))
-	MOVQ(I64(-1), i)
-	Store(i, ReturnIndex(4))
-	VZEROUPPER()
-	RET()
-
-	Comment("The first valid NaN is at n4 + i + its lane.")
-	Label("nan64")
-	BSFL(bad, bad)
-	ADDQ(bad.As64(), i)
-	n4 := Load(Param("lab").Len(), GP64())
-	ANDQ(I32(-4), n4)
-	ADDQ(n4, i)
-	SHRQ(Imm(1), nk)
-	SHRQ(Imm(1), no)
-	Store(nk, ReturnIndex(0))
-	Store(no, ReturnIndex(1))
-	Store(nrel, ReturnIndex(2))
-	Store(nout, ReturnIndex(3))
-	Store(i, ReturnIndex(4))
-	VZEROUPPER()
-	RET()
+	packExits(lanes64(), &c, nk, no)
 }
 
 func countScores64() {
