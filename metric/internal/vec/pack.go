@@ -67,21 +67,27 @@ func (c *Pack32) Pack(lab, sc []float32, keys, oth []uint64) Packed {
 	return r
 }
 
-// config returns the kernel's broadcast constants: the threshold's bits, then
-// all-ones or zero for Ragged, KeysNonzero, KeysRelevant, KeysAll, the tie
-// bit's inversion and its mask.
+// config returns the kernel's broadcast constants (packConfig).
 func (c *Pack32) config() [8]uint32 {
-	const ones = 1<<32 - 1
-	var cfg [8]uint32
-	cfg[0] = math.Float32bits(c.Thr)
-	if c.Ragged {
+	return packConfig(math.Float32bits(c.Thr), c.Ragged, c.Keys, c.Tie)
+}
+
+// packConfig returns the broadcast constants of pack32AVX2 or pack64AVX2, in
+// words of their lanes: the threshold's bits thr, then all-ones or zero for
+// ragged, KeysNonzero, KeysRelevant and KeysAll (by keys, which must be one
+// of them), the tie bit's inversion (TieOther), and the tie bit's mask.
+func packConfig[W uint32 | uint64](thr W, ragged bool, keys, tie int) [8]W {
+	ones := ^W(0)
+	var cfg [8]W
+	cfg[0] = thr
+	if ragged {
 		cfg[1] = ones
 	}
-	cfg[2+c.Keys] = ones // KeysNonzero, KeysRelevant, KeysAll: 2, 3, 4
-	if c.Tie == TieOther {
+	cfg[2+keys] = ones
+	if tie == TieOther {
 		cfg[5] = ones
 	}
-	if c.Tie != TieIndex {
+	if tie != TieIndex {
 		cfg[6] = 1 << 31
 	}
 	return cfg

@@ -40,21 +40,9 @@ func (c *Pack64) Pack(lab, sc []float64, keys, oth []uint64) Packed {
 	return r
 }
 
-// config returns the kernel's broadcast constants: the threshold's bits, then
-// all-ones or zero for Ragged, KeysNonzero, KeysRelevant, KeysAll, the tie
-// bit's inversion and its mask.
+// config returns the kernel's broadcast constants (packConfig).
 func (c *Pack64) config() [8]uint64 {
-	b := func(t bool) uint64 {
-		if t {
-			return 1<<64 - 1
-		}
-		return 0
-	}
-	return [8]uint64{
-		math.Float64bits(c.Thr), b(c.Ragged),
-		b(c.Keys == KeysNonzero), b(c.Keys == KeysRelevant), b(c.Keys == KeysAll),
-		b(c.Tie == TieOther), b(c.Tie != TieIndex) & (1 << 31),
-	}
+	return packConfig(math.Float64bits(c.Thr), c.Ragged, c.Keys, c.Tie)
 }
 
 // key64 is the score word of package metric's makeKey64(s, tb).
