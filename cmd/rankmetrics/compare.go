@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"math"
 	"path/filepath"
@@ -131,7 +132,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 		return bad("--correction %q: want none, bonferroni, holm or bh", *correction)
 	}
 	if len(o.measures) == 0 {
-		o.measures = []evaluate.Measure{evaluate.MAP()}
+		o.measures = []evaluate.Measure{measure.MAP()}
 	}
 	o.keepDocs()
 	for _, t := range tests {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"os"
 	"slices"
@@ -143,12 +144,15 @@ func (m *measureList) String() string {
 }
 
 func (m *measureList) Set(s string) error {
-	list, err := evaluate.ParseMeasures(s)
+	list, err := measure.ParseList(s)
 	if err != nil {
 		return err
 	}
 	for _, spec := range list {
-		*m = evaluate.AppendMeasure(*m, spec)
+		if d := spec.Def(); d != nil && d.Subtopics {
+			return fmt.Errorf("%w %q: %s needs subtopic labels, which eval's inputs do not have", measure.ErrUnknown, spec.Name, d.Key)
+		}
+		*m = measure.Append(*m, spec)
 	}
 	return nil
 }
@@ -198,10 +202,10 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 		return bad("--topn %d: want N >= 0", *topn)
 	}
 	if *topn >= 0 {
-		o.measures = evaluate.AppendMeasure(o.measures, evaluate.MAPAt(*topn))
+		o.measures = measure.Append(o.measures, measure.MAPAt(*topn))
 	}
 	if len(o.measures) == 0 {
-		o.measures = []evaluate.Measure{evaluate.MAP()}
+		o.measures = []evaluate.Measure{measure.MAP()}
 	}
 	if o.plotK < 1 || o.plotK > maxPlotK {
 		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)

@@ -272,7 +272,7 @@ func TestEvalBadCommandLine(t *testing.T) {
 		args []string
 		line string
 	}{
-		{[]string{"-m", "ndgc", in}, `eval: invalid value "ndgc" for flag -m: unknown measure "ndgc" (want map, map@K`},
+		{[]string{"-m", "ndgc", in}, `eval: invalid value "ndgc" for flag -m: unknown measure "ndgc" (names are case-sensitive); did you mean ndcg_metric (TF-Ranking:`},
 		{[]string{"--bogus", in}, "eval: flag provided but not defined: -bogus"},
 		{[]string{"--batch", "x", in}, `eval: invalid value "x" for flag -batch: parse error`},
 		{[]string{"--workers", "0", in}, "eval: --workers 0: want 1 to 256"},

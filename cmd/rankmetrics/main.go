@@ -59,6 +59,9 @@ func exitStatus(stderr io.Writer, err error) int {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmds := commands()
+	if len(args) == 2 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") && args[1] == "measures" {
+		return writeMeasures(stdout)
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr, cmds)
 		if len(args) == 0 {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"os"
 	"slices"
@@ -175,7 +176,10 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 	}
 	o.valuesBudget = budget
 	ev, initErr := treceval.NewEvaluator(o.cfg, o.measures)
-	if errors.Is(initErr, treceval.ErrIllegalMeasure) || errors.Is(initErr, treceval.ErrUnsupported) {
+	if errors.Is(initErr, treceval.ErrIllegalMeasure) {
+		return exitf(1, "trec_eval: %w%s", initErr, illegalMeasureHint(o.measures, o.cfg.Version))
+	}
+	if errors.Is(initErr, treceval.ErrUnsupported) {
 		return exitf(1, "trec_eval: %w", initErr)
 	}
 	// trec_eval reports bad measure parameters after reading the files,
@@ -554,4 +558,26 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		w.Write(buf)
 	}
 	return nil
+}
+
+// illegalMeasureHint returns, for the first of specs that trec_eval does not
+// know, the nearest names of the registry written as -m takes them (P_10:
+// -m P.10), or "" when none is near.
+func illegalMeasureHint(specs []string, v treceval.Version) string {
+	for _, spec := range specs {
+		if _, err := treceval.NewEvaluator(treceval.DefaultConfig(v), []string{spec}); !errors.Is(err, treceval.ErrIllegalMeasure) {
+			continue
+		}
+		var names []string
+		for _, x := range measure.Suggest(spec, true) {
+			if x.Def.Family == measure.TrecEval && (!x.Def.V10Only || v == treceval.V10) {
+				names = append(names, "-m "+x.Name+" ("+x.Def.Doc+")")
+			}
+		}
+		if len(names) > 0 {
+			return "; did you mean " + strings.Join(names, ", or ") + "?"
+		}
+		return ""
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -155,7 +156,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 	specs := append([]Measure(nil), o.Measures...)
 	e := &engine{o: &o}
 	for k := 1; k <= o.CurveK; k++ {
-		specs = AppendMeasure(specs, MAPAt(k))
+		specs = measure.Append(specs, measure.MAPAt(k))
 		e.curve = append(e.curve, index(specs, k))
 	}
 	var err error

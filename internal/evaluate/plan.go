@@ -72,6 +72,9 @@ func newPlan(measures []Measure, reported int, o PlanOptions) (*Plan, error) {
 		if m.Family == nil && m.TrecEval == "" && m.TopN < 0 && m.TopN != metric.NoTopN {
 			return nil, fmt.Errorf("evaluate: measure %q: topn %d", m.Name, m.TopN)
 		}
+		if m.Family != nil && m.Family.Kind.Subtopics() {
+			return nil, fmt.Errorf("evaluate: measure %q: %s needs subtopic labels, which eval's inputs do not have", m.Name, m.Family.Kind)
+		}
 	}
 	c := o.Config
 	c.TopN = metric.NoTopN

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"log/slog"
 	"math"
@@ -462,7 +463,7 @@ func printReport(w io.Writer, p *plan, rep rm.Report) error {
 // shortest form of the dtype it was computed in (d, or float64 for a
 // trec_eval measure), so the two tables read the same.
 func formatMeasure(m rm.MeasureResult, d metric.DType) string {
-	if x, err := evaluate.ParseMeasure(m.Name); err == nil {
+	if x, err := measure.Parse(m.Name); err == nil {
 		d = x.ValueDType(d)
 	} else {
 		d = metric.Float64
