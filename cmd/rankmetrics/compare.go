@@ -55,6 +55,8 @@ mean_run are the plain means over the paired queries. Non-finite statistics
 one query) are null in JSON. Monte Carlo results depend only on --seed, never
 on --workers.
 
+` + plotPathHelp + `
+
 Flags:
 `
 
@@ -110,7 +112,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	fs.StringVar(&o.baseline, "baseline", "", "the baseline `RUN` (its name or path; default the first run)")
 	fs.BoolVar(&o.allPairs, "all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
-	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure")
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure (at most 64)")
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, compareUsage)
@@ -186,6 +188,9 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	if nRuns < 2 {
 		return bad("want at least two runs (QRELS RUN_A RUN_B, FILE_A FILE_B, or FILE with two --score-col); got %d paths (see rankmetrics compare -h)", len(o.paths))
 	}
+	if n := (nRuns - 1) * len(o.measures); o.plotPath != "" && n > maxPlotPanels {
+		return bad("--plot: %d runs compared with the baseline x %d measures = %d panels; at most %d (compare fewer runs or measures, or leave out --plot)", nRuns-1, len(o.measures), n, maxPlotPanels)
+	}
 	return o, false, nil
 }
 
@@ -202,6 +207,11 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	o, help, err := parseCompareArgs(args, stderr)
 	if help || err != nil {
 		return err
+	}
+	if o.plotPath != "" {
+		if err := checkPlotPath(o.plotPath, o.paths); err != nil {
+			return usageError(stderr, "compare", err.Error())
+		}
 	}
 	o.read.Stdin = stdin
 	runs, err := o.evaluateRuns(ctx)

@@ -66,6 +66,8 @@ an interrupt the output holds whole records only, and JSON gets an "error"
 member so that it stays a valid document; the exit status is 1 (2 for a bad
 command line).
 
+` + plotPathHelp + `
+
 Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
@@ -220,6 +222,11 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	o, help, err := parseEvalArgs(args, stderr)
 	if help || err != nil {
 		return err
+	}
+	if o.plotPath != "" {
+		if err := checkPlotPath(o.plotPath, o.paths); err != nil {
+			return usageError(stderr, "eval", err.Error())
+		}
 	}
 	o.read.Stdin = stdin
 	var bytesRead atomic.Int64
