@@ -55,6 +55,15 @@ mean_run are the plain means over the paired queries. Non-finite statistics
 one query) are null in JSON. Monte Carlo results depend only on --seed, never
 on --workers.
 
+Every name (of a run, a file, a measure) is written as inert text. The
+markdown format backslash-escapes \ | * _ (but between letters or digits)
+` + "`" + ` [ ] < > & ~ ! $ #; the latex format escapes the ten special characters
+\ { } $ & # ^ _ ~ % (\textbackslash{}, \{, ...); both show any other
+character that is not printable as its escape, after a backslash (\n, \x01,
+\u202e, \xff for invalid UTF-8).
+
+` + namesHelp + `
+
 ` + plotPathHelp + `
 
 Flags:
@@ -324,7 +333,7 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 	values := make([][][]float64, len(runs))
 	for i, r := range runs {
 		if dropped := len(r.qids) - len(qids); dropped > 0 {
-			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", r.name, dropped, len(r.qids))
+			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", textCell(r.name), dropped, len(r.qids))
 		}
 		pos := make(map[string]int, len(r.qids))
 		for k, q := range r.qids {
