@@ -55,6 +55,11 @@ mean_run are the plain means over the paired queries. Non-finite statistics
 one query) are null in JSON. Monte Carlo results depend only on --seed, never
 on --workers.
 
+Runs are named by their file names; runs of the same file name by the
+shortest ending of their paths that tells them apart (a/x.run, b/x.run);
+with --score-col, by their columns. --baseline takes a run's name, or its
+path written any way (./x.run, an absolute path, a link to the file).
+
 Every name (of a run, a file, a measure) is written as inert text. The
 markdown format backslash-escapes \ | * _ (but between letters or digits)
 ` + "`" + ` [ ] < > & ~ ! $ #; the latex format escapes the ten special characters
@@ -261,16 +266,18 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 	var inputs []input
 	switch {
 	case o.trec:
-		for _, p := range o.paths[1:] {
-			inputs = append(inputs, input{filepath.Base(p), p, []string{o.paths[0], p}, "score"})
+		labels := runLabels(o.paths[1:])
+		for i, p := range o.paths[1:] {
+			inputs = append(inputs, input{labels[i], p, []string{o.paths[0], p}, "score"})
 		}
 	case len(o.scoreCols) > 1:
 		for _, c := range o.scoreCols {
 			inputs = append(inputs, input{c, o.paths[0], o.paths[:1], c})
 		}
 	default:
-		for _, p := range o.paths {
-			inputs = append(inputs, input{filepath.Base(p), p, []string{p}, o.scoreCols[0]})
+		labels := runLabels(o.paths)
+		for i, p := range o.paths {
+			inputs = append(inputs, input{labels[i], p, []string{p}, o.scoreCols[0]})
 		}
 	}
 	seen := map[string]int{}
@@ -311,6 +318,44 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		runs[i] = rv
 	}
 	return runs, nil
+}
+
+// runLabels returns the names of the runs read from paths: the name of
+// each file, or, for files of the same name, the shortest ending of their
+// cleaned paths that tells them apart (a/x.run and b/x.run). Paths that no
+// ending tells apart (x.run and ./x.run) keep the same name, which
+// evaluateRuns numbers.
+func runLabels(paths []string) []string {
+	sep := string(filepath.Separator)
+	parts := make([][]string, len(paths))
+	depth := make([]int, len(paths))
+	for i, p := range paths {
+		parts[i] = strings.Split(filepath.Clean(p), sep)
+		depth[i] = 1
+	}
+	label := func(i int) string {
+		return strings.Join(parts[i][len(parts[i])-depth[i]:], sep)
+	}
+	for grew := true; grew; {
+		grew = false
+		groups := map[string][]int{}
+		for i := range paths {
+			groups[label(i)] = append(groups[label(i)], i)
+		}
+		for _, g := range groups {
+			for _, i := range g {
+				if len(g) > 1 && depth[i] < len(parts[i]) {
+					depth[i]++
+					grew = true
+				}
+			}
+		}
+	}
+	labels := make([]string, len(paths))
+	for i := range paths {
+		labels[i] = label(i)
+	}
+	return labels
 }
 
 // pairQueries returns the queries every run has, in the first run's order,

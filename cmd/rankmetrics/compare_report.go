@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -60,17 +62,10 @@ func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []
 	if o.allPairs {
 		rep.base = -1
 	} else if o.baseline != "" {
-		rep.base = -1
-		for i, r := range runs {
-			if r.name == o.baseline || r.file == o.baseline {
-				rep.base = i
-				break
-			}
-		}
-		if rep.base < 0 {
+		if rep.base = o.findBaseline(runs); rep.base < 0 {
 			names := make([]string, len(runs))
 			for i, r := range runs {
-				names[i] = r.name
+				names[i] = textCell(r.name)
 			}
 			return nil, fmt.Errorf("--baseline %q: no such run (runs: %s)", o.baseline, strings.Join(names, ", "))
 		}
@@ -138,6 +133,40 @@ func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []
 		}
 	}
 	return rep, nil
+}
+
+// findBaseline returns the index of the run --baseline names, or -1: the
+// run of that name, else, when runs are files, the run of that path (the
+// same once cleaned and made absolute), else the run of the same file
+// (through any link).
+func (o *compareOptions) findBaseline(runs []*runValues) int {
+	for i, r := range runs {
+		if r.name == o.baseline {
+			return i
+		}
+	}
+	if len(o.scoreCols) > 1 {
+		return -1 // the runs are columns of one file
+	}
+	want, err := filepath.Abs(o.baseline)
+	if err != nil {
+		return -1
+	}
+	for i, r := range runs {
+		if p, err := filepath.Abs(r.file); err == nil && p == want {
+			return i
+		}
+	}
+	st, err := os.Stat(o.baseline)
+	if err != nil {
+		return -1
+	}
+	for i, r := range runs {
+		if rst, err := os.Stat(r.file); err == nil && os.SameFile(st, rst) {
+			return i
+		}
+	}
+	return -1
 }
 
 func containsTest(tests []string, t string) bool {
