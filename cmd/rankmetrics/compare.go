@@ -56,6 +56,22 @@ mean_run are the plain means over the paired queries. Non-finite statistics
 one query) are null in JSON. Monte Carlo results depend only on --seed, never
 on --workers.
 
+Runs are named by their file names; runs of the same file name by the
+shortest ending of their paths that tells them apart (a/x.run, b/x.run);
+with --score-col, by their columns. --baseline takes a run's name, or its
+path written any way (./x.run, an absolute path, a link to the file).
+
+Every name (of a run, a file, a measure) is written as inert text. The
+markdown format backslash-escapes \ | * _ (but between letters or digits)
+` + "`" + ` [ ] < > & ~ ! $ #; the latex format escapes the ten special characters
+\ { } $ & # ^ _ ~ % (\textbackslash{}, \{, ...); both show any other
+character that is not printable as its escape, after a backslash (\n, \x01,
+\u202e, \xff for invalid UTF-8).
+
+` + namesHelp + `
+
+` + plotPathHelp + `
+
 Flags:
 `
 
@@ -111,7 +127,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	fs.StringVar(&o.baseline, "baseline", "", "the baseline `RUN` (its name or path; default the first run)")
 	fs.BoolVar(&o.allPairs, "all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
-	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure")
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure (at most 64)")
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, compareUsage)
@@ -187,6 +203,9 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	if nRuns < 2 {
 		return bad("want at least two runs (QRELS RUN_A RUN_B, FILE_A FILE_B, or FILE with two --score-col); got %d paths (see rankmetrics compare -h)", len(o.paths))
 	}
+	if n := (nRuns - 1) * len(o.measures); o.plotPath != "" && n > maxPlotPanels {
+		return bad("--plot: %d runs compared with the baseline x %d measures = %d panels; at most %d (compare fewer runs or measures, or leave out --plot)", nRuns-1, len(o.measures), n, maxPlotPanels)
+	}
 	return o, false, nil
 }
 
@@ -203,6 +222,11 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	o, help, err := parseCompareArgs(args, stderr)
 	if help || err != nil {
 		return err
+	}
+	if o.plotPath != "" {
+		if err := checkPlotPath(o.plotPath, o.paths); err != nil {
+			return usageError(stderr, "compare", err.Error())
+		}
 	}
 	o.read.Stdin = stdin
 	runs, err := o.evaluateRuns(ctx)
@@ -243,16 +267,18 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 	var inputs []input
 	switch {
 	case o.trec:
-		for _, p := range o.paths[1:] {
-			inputs = append(inputs, input{filepath.Base(p), p, []string{o.paths[0], p}, "score"})
+		labels := runLabels(o.paths[1:])
+		for i, p := range o.paths[1:] {
+			inputs = append(inputs, input{labels[i], p, []string{o.paths[0], p}, "score"})
 		}
 	case len(o.scoreCols) > 1:
 		for _, c := range o.scoreCols {
 			inputs = append(inputs, input{c, o.paths[0], o.paths[:1], c})
 		}
 	default:
-		for _, p := range o.paths {
-			inputs = append(inputs, input{filepath.Base(p), p, []string{p}, o.scoreCols[0]})
+		labels := runLabels(o.paths)
+		for i, p := range o.paths {
+			inputs = append(inputs, input{labels[i], p, []string{p}, o.scoreCols[0]})
 		}
 	}
 	seen := map[string]int{}
@@ -295,6 +321,44 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 	return runs, nil
 }
 
+// runLabels returns the names of the runs read from paths: the name of
+// each file, or, for files of the same name, the shortest ending of their
+// cleaned paths that tells them apart (a/x.run and b/x.run). Paths that no
+// ending tells apart (x.run and ./x.run) keep the same name, which
+// evaluateRuns numbers.
+func runLabels(paths []string) []string {
+	sep := string(filepath.Separator)
+	parts := make([][]string, len(paths))
+	depth := make([]int, len(paths))
+	for i, p := range paths {
+		parts[i] = strings.Split(filepath.Clean(p), sep)
+		depth[i] = 1
+	}
+	label := func(i int) string {
+		return strings.Join(parts[i][len(parts[i])-depth[i]:], sep)
+	}
+	for grew := true; grew; {
+		grew = false
+		groups := map[string][]int{}
+		for i := range paths {
+			groups[label(i)] = append(groups[label(i)], i)
+		}
+		for _, g := range groups {
+			for _, i := range g {
+				if len(g) > 1 && depth[i] < len(parts[i]) {
+					depth[i]++
+					grew = true
+				}
+			}
+		}
+	}
+	labels := make([]string, len(paths))
+	for i := range paths {
+		labels[i] = label(i)
+	}
+	return labels
+}
+
 // pairQueries returns the queries every run has, in the first run's order,
 // and values[run][measure][query] on them. It counts on stderr the queries
 // of each run that are not in every run. A non-finite value is an error
@@ -315,7 +379,7 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 	values := make([][][]float64, len(runs))
 	for i, r := range runs {
 		if dropped := len(r.qids) - len(qids); dropped > 0 {
-			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", r.name, dropped, len(r.qids))
+			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", textCell(r.name), dropped, len(r.qids))
 		}
 		pos := make(map[string]int, len(r.qids))
 		for k, q := range r.qids {

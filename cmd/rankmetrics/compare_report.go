@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -60,17 +62,10 @@ func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []
 	if o.allPairs {
 		rep.base = -1
 	} else if o.baseline != "" {
-		rep.base = -1
-		for i, r := range runs {
-			if r.name == o.baseline || r.file == o.baseline {
-				rep.base = i
-				break
-			}
-		}
-		if rep.base < 0 {
+		if rep.base = o.findBaseline(runs); rep.base < 0 {
 			names := make([]string, len(runs))
 			for i, r := range runs {
-				names[i] = r.name
+				names[i] = textCell(r.name)
 			}
 			return nil, fmt.Errorf("--baseline %q: no such run (runs: %s)", o.baseline, strings.Join(names, ", "))
 		}
@@ -138,6 +133,40 @@ func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []
 		}
 	}
 	return rep, nil
+}
+
+// findBaseline returns the index of the run --baseline names, or -1: the
+// run of that name, else, when runs are files, the run of that path (the
+// same once cleaned and made absolute), else the run of the same file
+// (through any link).
+func (o *compareOptions) findBaseline(runs []*runValues) int {
+	for i, r := range runs {
+		if r.name == o.baseline {
+			return i
+		}
+	}
+	if len(o.scoreCols) > 1 {
+		return -1 // the runs are columns of one file
+	}
+	want, err := filepath.Abs(o.baseline)
+	if err != nil {
+		return -1
+	}
+	for i, r := range runs {
+		if p, err := filepath.Abs(r.file); err == nil && p == want {
+			return i
+		}
+	}
+	st, err := os.Stat(o.baseline)
+	if err != nil {
+		return -1
+	}
+	for i, r := range runs {
+		if rst, err := os.Stat(r.file); err == nil && os.SameFile(st, rst) {
+			return i
+		}
+	}
+	return -1
 }
 
 func containsTest(tests []string, t string) bool {
@@ -237,19 +266,20 @@ func pval(p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
-// header describes the settings in one line.
-func (r *compareReport) header() string {
+// header describes the settings in one line, with the names escaped by
+// esc.
+func (r *compareReport) header(esc func(string) string) string {
 	o := r.o
 	base := "all pairs"
 	if r.base >= 0 {
-		base = "baseline " + r.runs[r.base].name
+		base = "baseline " + esc(r.runs[r.base].name)
 	}
 	return fmt.Sprintf("%d paired queries; %s; tests %s; correction %s; alpha %v; %d samples, seed %d",
 		r.queries, base, strings.Join(o.tests, ", "), o.correction, o.alpha, o.samples, o.seed)
 }
 
-// legend explains the superscripts.
-func (r *compareReport) legend(sup func(string) string) string {
+// legend explains the superscripts, with the names escaped by esc.
+func (r *compareReport) legend(sup, esc func(string) string) string {
 	parts := make([]string, len(r.o.tests))
 	for i, t := range r.o.tests {
 		parts[i] = sup(testMark[t]) + " " + t
@@ -258,15 +288,16 @@ func (r *compareReport) legend(sup func(string) string) string {
 	if r.o.correction == significance.None {
 		corr = ""
 	}
-	return fmt.Sprintf("%s: significant difference from %s (%sp <= %v)", strings.Join(parts, ", "), r.runs[r.base].name, corr, r.o.alpha)
+	return fmt.Sprintf("%s: significant difference from %s (%sp <= %v)", strings.Join(parts, ", "), esc(r.runs[r.base].name), corr, r.o.alpha)
 }
 
-// cells returns the rows of the table of means: one per run, one cell per
-// measure, with the marks of the tests significant against the baseline.
-func (r *compareReport) cells(sup func(string) string) [][]string {
+// cells returns the rows of the table of means: one per run (its name
+// escaped by esc), one cell per measure, with the marks of the tests
+// significant against the baseline.
+func (r *compareReport) cells(sup, esc func(string) string) [][]string {
 	rows := make([][]string, len(r.runs))
 	for i, run := range r.runs {
-		rows[i] = []string{run.name}
+		rows[i] = []string{esc(run.name)}
 		for m := range r.o.measures {
 			cell := num(meanOf(r, i, m))
 			if r.base >= 0 {
@@ -299,16 +330,20 @@ func meanOf(r *compareReport, i, m int) float64 {
 	return 0
 }
 
-// pairRows returns the header and rows of the table of comparisons.
-func (r *compareReport) pairRows() ([]string, [][]string) {
+// pairRows returns the header and rows of the table of comparisons, their
+// text escaped by esc.
+func (r *compareReport) pairRows(esc func(string) string) ([]string, [][]string) {
 	head := []string{"measure", "baseline", "run", "diff", "effect", fmt.Sprintf("%g%% CI", 100*(1-r.o.alpha)), "W/T/L"}
 	for _, t := range r.o.tests {
 		head = append(head, t+" p", "p_adj")
 	}
+	for i, h := range head {
+		head[i] = esc(h)
+	}
 	var rows [][]string
 	for _, c := range r.comps {
 		s := c.sum
-		row := []string{r.o.measures[c.measure].Name, r.runs[c.base].name, r.runs[c.run].name, signed(s.Diff),
+		row := []string{esc(r.o.measures[c.measure].Name), esc(r.runs[c.base].name), esc(r.runs[c.run].name), signed(s.Diff),
 			num(s.EffectSize), "[" + signed(s.CILow) + ", " + signed(s.CIHigh) + "]",
 			fmt.Sprintf("%d/%d/%d", s.Wins, s.Ties, s.Losses)}
 		for _, t := range c.tests {
@@ -323,19 +358,29 @@ func (r *compareReport) pairRows() ([]string, [][]string) {
 	return head, rows
 }
 
+// writeTables writes the table, markdown or latex format: every name goes
+// through the format's escaping (textCell, markdownText, latexText), and
+// only the marks the report adds are markup.
 func (r *compareReport) writeTables(w io.Writer, format string) error {
-	measureHead := []string{"run"}
-	for _, m := range r.o.measures {
-		measureHead = append(measureHead, m.Name)
+	esc := textCell
+	switch format {
+	case "markdown":
+		esc = markdownText
+	case "latex":
+		esc = latexText
 	}
-	pairHead, pairRows := r.pairRows()
+	measureHead := []string{esc("run")}
+	for _, m := range r.o.measures {
+		measureHead = append(measureHead, esc(m.Name))
+	}
+	pairHead, pairRows := r.pairRows(esc)
 	switch format {
 	case "markdown":
 		sup := func(s string) string { return "<sup>" + s + "</sup>" }
-		fmt.Fprintf(w, "%s\n\n", r.header())
-		writeMarkdown(w, measureHead, r.cells(sup))
+		fmt.Fprintf(w, "%s\n\n", r.header(esc))
+		writeMarkdown(w, measureHead, r.cells(sup, esc))
 		if r.base >= 0 {
-			fmt.Fprintf(w, "\n%s\n", r.legend(sup))
+			fmt.Fprintf(w, "\n%s\n", r.legend(sup, esc))
 		}
 		fmt.Fprintln(w)
 		writeMarkdown(w, pairHead, pairRows)
@@ -343,21 +388,21 @@ func (r *compareReport) writeTables(w io.Writer, format string) error {
 		return nil
 	case "latex":
 		sup := func(s string) string { return "$^{" + s + "}$" }
-		fmt.Fprintf(w, "%% %s\n", r.header())
-		writeLatex(w, measureHead, r.cells(sup), "")
+		fmt.Fprintf(w, "%% %s\n", r.header(esc))
+		writeLatex(w, measureHead, r.cells(sup, esc), "")
 		if r.base >= 0 {
-			fmt.Fprintf(w, "%% %s\n", r.legend(func(s string) string { return s }))
+			fmt.Fprintf(w, "%% %s\n", r.legend(func(s string) string { return s }, esc))
 		}
 		fmt.Fprintln(w)
 		writeLatex(w, pairHead, pairRows, "* significant at alpha after the correction")
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, r.header())
+	fmt.Fprintln(tw, r.header(esc))
 	fmt.Fprintln(tw)
-	writeTabbed(tw, measureHead, r.cells(unicodeSup.Replace))
+	writeTabbed(tw, measureHead, r.cells(unicodeSup.Replace, esc))
 	if r.base >= 0 {
-		fmt.Fprintf(tw, "\n%s\n", r.legend(unicodeSup.Replace))
+		fmt.Fprintf(tw, "\n%s\n", r.legend(unicodeSup.Replace, esc))
 	}
 	fmt.Fprintln(tw)
 	writeTabbed(tw, pairHead, pairRows)
@@ -379,27 +424,13 @@ func writeMarkdown(w io.Writer, head []string, rows [][]string) {
 	}
 }
 
-// latexEscape escapes the characters special to LaTeX in a cell, leaving
-// the math of the superscripts alone.
-var latexEscape = strings.NewReplacer("_", `\_`, "%", `\%`, "&", `\&`, "#", `\#`)
-
+// writeLatex writes a tabular of cells already escaped (latexText) or
+// markup.
 func writeLatex(w io.Writer, head []string, rows [][]string, note string) {
 	fmt.Fprintf(w, "\\begin{tabular}{l%s}\n\\hline\n", strings.Repeat("r", len(head)-1))
-	esc := func(cells []string) string {
-		out := make([]string, len(cells))
-		for i, c := range cells {
-			if strings.Contains(c, "$") {
-				k := strings.Index(c, "$")
-				out[i] = latexEscape.Replace(c[:k]) + c[k:]
-			} else {
-				out[i] = latexEscape.Replace(c)
-			}
-		}
-		return strings.Join(out, " & ")
-	}
-	fmt.Fprintf(w, "%s \\\\\n\\hline\n", esc(head))
+	fmt.Fprintf(w, "%s \\\\\n\\hline\n", strings.Join(head, " & "))
 	for _, row := range rows {
-		fmt.Fprintf(w, "%s \\\\\n", esc(row))
+		fmt.Fprintf(w, "%s \\\\\n", strings.Join(row, " & "))
 	}
 	fmt.Fprintln(w, "\\hline\n\\end{tabular}")
 	if note != "" {
@@ -506,7 +537,7 @@ func (r *compareReport) writeTSV(w io.Writer) error {
 		s := c.sum
 		for _, t := range c.tests {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%v\n",
-				r.o.measures[c.measure].Name, r.runs[c.base].name, r.runs[c.run].name, s.N,
+				textCell(r.o.measures[c.measure].Name), textCell(r.runs[c.base].name), textCell(r.runs[c.run].name), s.N,
 				g(s.MeanBaseline), g(s.MeanRun), g(s.Diff), g(s.EffectSize), g(s.CILow), g(s.CIHigh),
 				s.Wins, s.Ties, s.Losses, t.name, g(t.statistic), g(t.p), g(t.pAdj), r.significant(t))
 		}

@@ -345,3 +345,59 @@ func TestComparePairing(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// TestCompareRunNames: runs of the same file name are named by the
+// shortest ending of their paths that tells them apart, and --baseline
+// finds a run by that name, by its path written another way, or through a
+// link to its file.
+func TestCompareRunNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, d := range []string{"a", "b", "c/b", "d", "e/b"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeTemp(t, dir, "q", handQrels)
+	for _, p := range []string{"a/x.run", "b/x.run", "c/b/x.run", "e/b/x.run", "d/x.run", "x.run", "B.run"} {
+		writeTemp(t, dir, p, handRunA)
+	}
+	if err := os.Symlink(filepath.Join(dir, "B.run"), filepath.Join(dir, "link.run")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args     []string
+		names    []string
+		baseline string
+	}{
+		{[]string{"q", "a/x.run", "b/x.run"}, []string{"a/x.run", "b/x.run"}, "a/x.run"},
+		{[]string{"q", "c/b/x.run", "e/b/x.run", "d/x.run"}, []string{"c/b/x.run", "e/b/x.run", "d/x.run"}, "c/b/x.run"},
+		{[]string{"q", "x.run", "a/x.run"}, []string{"x.run", "a/x.run"}, "x.run"},
+		{[]string{"q", "x.run", "./x.run"}, []string{"x.run", "x.run#2"}, "x.run"},
+		{[]string{"q", "B.run", "a/x.run"}, []string{"B.run", "x.run"}, "B.run"},
+		{[]string{"--baseline", "b/x.run", "q", "a/x.run", "b/x.run"}, []string{"a/x.run", "b/x.run"}, "b/x.run"},
+		{[]string{"--baseline", "./B.run", "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", filepath.Join(dir, "B.run"), "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", "a/../B.run", "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", "link.run", "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", "B.run", "q", "a/x.run", "link.run"}, []string{"x.run", "link.run"}, "link.run"},
+	}
+	for _, c := range cases {
+		out, _, err := compareRun(t, append([]string{"--format", "json", "--test", "t"}, c.args...)...)
+		if err != nil {
+			t.Errorf("%v: %v", c.args, err)
+			continue
+		}
+		var r compareJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, run := range r.Runs {
+			names = append(names, run.Name)
+		}
+		if fmt.Sprint(names) != fmt.Sprint(c.names) || r.Comparisons[0].Baseline != c.baseline {
+			t.Errorf("%v: runs %q, baseline %q; want %q, %q", c.args, names, r.Comparisons[0].Baseline, c.names, c.baseline)
+		}
+	}
+}

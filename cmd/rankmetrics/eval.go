@@ -67,6 +67,10 @@ an interrupt the output holds whole records only, and JSON gets an "error"
 member so that it stays a valid document; the exit status is 1 (2 for a bad
 command line).
 
+` + namesHelp + `
+
+` + plotPathHelp + `
+
 Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
@@ -225,6 +229,11 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if help || err != nil {
 		return err
 	}
+	if o.plotPath != "" {
+		if err := checkPlotPath(o.plotPath, o.paths); err != nil {
+			return usageError(stderr, "eval", err.Error())
+		}
+	}
 	o.read.Stdin = stdin
 	var bytesRead atomic.Int64
 	o.read.BytesRead = &bytesRead
@@ -359,14 +368,14 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			if !r.wroteQuery && i == 0 {
 				r.w.WriteString("measure\tqid\tvalue\n")
 			}
-			qid = textField(qid)
+			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				fmt.Fprintf(r.w, "%s\t%s\t%s\n", textCell(m.Name), qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
 			}
 		default:
-			qid = textField(qid)
+			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", textCell(m.Name), qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
 			}
 		}
 		r.wroteQuery = true
@@ -399,16 +408,6 @@ func jsonString(s string) string {
 		}
 	}
 	return `"` + s + `"`
-}
-
-// textField returns a qid for a tab-separated line: as it is, or, when it
-// holds a tab or a line break (JSON Lines qids may), as a JSON string, so
-// that a record stays one line of three fields.
-func textField(qid string) string {
-	if strings.ContainsAny(qid, "\t\n\r") {
-		return jsonString(qid)
-	}
-	return qid
 }
 
 // jsonNumber keeps a formatted float valid JSON (it always is for AP values
@@ -524,7 +523,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString("measure\tqid\tvalue\n")
 		}
 		for s, m := range o.measures {
-			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
+			fmt.Fprintf(r.w, "%s\tall\t%s\n", textCell(m.Name), evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
 		}
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(r.w, "%s\tall\t%d\n", c.key, c.n)
@@ -534,7 +533,11 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		if r.wroteQuery {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "input\t%s (%s)\n", strings.Join(o.paths, " "), inputFormat(o))
+		paths := make([]string, len(o.paths))
+		for i, p := range o.paths {
+			paths[i] = textCell(p)
+		}
+		fmt.Fprintf(tw, "input\t%s (%s)\n", strings.Join(paths, " "), inputFormat(o))
 		fmt.Fprintf(tw, "settings\t%s\n", o.settings())
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(tw, "%s\t%d\n", c.text, c.n)
@@ -542,7 +545,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "measure\tvalue")
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", m.Name, evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
+			fmt.Fprintf(tw, "%s\t%s\n", textCell(m.Name), evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
 		}
 		return tw.Flush()
 	}

@@ -401,8 +401,8 @@ func TestEvalOddQIDs(t *testing.T) {
 		for i, q := range qids {
 			f := strings.Split(lines[i], "\t")
 			want := q
-			if strings.ContainsAny(q, "\t\n") {
-				want = jsonString(q)
+			if strings.ContainsAny(q, "\t\n\x01") {
+				want = strconv.Quote(q) // eval -h: a Go string
 			}
 			if len(f) != 3 || f[1] != want || f[2] != "1" {
 				t.Errorf("%s: line %q, want qid %q and AP 1", format, lines[i], want)
