@@ -32,9 +32,10 @@ func TestExactTotals(t *testing.T) {
 				num.Add(num, new(big.Rat).SetFloat64(vw))
 				den.Add(den, new(big.Rat).SetFloat64(l.w))
 			}
-			want := 0.0
+			want, want32 := 0.0, float32(0)
 			if den.Sign() != 0 {
 				want, _ = new(big.Rat).Quo(num, den).Float64()
+				want32, _ = new(big.Rat).Quo(num, den).Float32()
 			}
 			// Forwards in one, backwards split in two and merged.
 			var fwd, a, b ExactTotals
@@ -64,6 +65,12 @@ func TestExactTotals(t *testing.T) {
 				if got != want {
 					t.Errorf("%s: Result = %v, want %v", name, got, want)
 				}
+			}
+			if got := back.ResultIn(Float64); got != want {
+				t.Errorf("ResultIn(Float64) = %v, want %v", got, want)
+			}
+			if got := back.ResultIn(Float32); got != float64(want32) {
+				t.Errorf("ResultIn(Float32) = %v, want %v", got, want32)
 			}
 			back.Reset()
 			if got := back.Result(); got != 0 {
