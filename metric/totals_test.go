@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/big"
 	"testing"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // TestExactTotals checks ExactTotals against sums of big.Rat: the result
@@ -100,5 +102,44 @@ func TestExactTotalsSetStateErrors(t *testing.T) {
 				t.Errorf("after a failed SetState: Result = %v, want 0.5", got)
 			}
 		})
+	}
+}
+
+// TestExactResultInDType: a float32 metric under Exact accumulation returns
+// the exact weighted mean rounded once to float32, computed here with
+// big.Rat from the per-list values and list weights the metric reports.
+func TestExactResultInDType(t *testing.T) {
+	for _, d := range []DType{Float32, Float64} {
+		m, err := NewMeanAveragePrecision(WithDType(d), WithAccumulation(Exact), WithTies(Stable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		num, den := new(big.Rat), new(big.Rat)
+		for b := range 40 {
+			labels, _ := tensor.DenseRows([][]float32{{float32(b % 3), 1, 0, float32(b % 2)}, {0, 0, 1, 1}})
+			scores, _ := tensor.DenseRows([][]float32{{0.5, float32(b%5) / 5, 0.25, 0.75}, {float32(b%7) / 7, 0.3, 0.2, 0.1}})
+			var pl PerList
+			if err := m.UpdatePerList(&pl, labels, scores, tensor.Weights{}); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range pl.Values {
+				w := pl.Weights[i]
+				vw := v * w
+				if d == Float32 {
+					vw = float64(float32(v) * float32(w))
+				}
+				num.Add(num, new(big.Rat).SetFloat64(vw))
+				den.Add(den, new(big.Rat).SetFloat64(w))
+			}
+		}
+		q := new(big.Rat).Quo(num, den)
+		want, _ := q.Float64()
+		if d == Float32 {
+			w32, _ := q.Float32()
+			want = float64(w32)
+		}
+		if got := m.Result(); got != want {
+			t.Errorf("%s: Result %v, want %v", d, got, want)
+		}
 	}
 }
