@@ -110,7 +110,7 @@ func TestComputeReadmeExample(t *testing.T) {
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
 	}
-	m := regexp.MustCompile("(?s)```(?:json|sh)\n(.*?)```").FindAllStringSubmatch(section, -1)
+	m := regexp.MustCompile("(?s)```(?:json|sh|text)\n(.*?)```").FindAllStringSubmatch(section, -1)
 	if len(m) == 0 {
 		t.Fatal("no code block in README's compute section")
 	}
