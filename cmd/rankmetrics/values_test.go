@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,6 +95,17 @@ func TestEvalSummaryPrinting(t *testing.T) {
 		if _, err := evalRun(t, "--digits", bad, qrels, a); err == nil {
 			t.Errorf("--digits %s: no error", bad)
 		}
+	}
+}
+
+// TestPlotTitleValue: the title of eval's plot gives the summary value in
+// its shortest form: P_10 = 0.496, 248/500 rounded once.
+func TestPlotTitleValue(t *testing.T) {
+	dir := t.TempDir()
+	qrels, a, _ := tenthsTREC(t, dir)
+	d := plotOf(t, "-m", "P_10", "--plot", filepath.Join(dir, "p.png"), qrels, a)
+	if want := "A.run: P_10 = 0.496 over 50 queries"; d.Title != want {
+		t.Errorf("title %q, want %q", d.Title, want)
 	}
 }
 
