@@ -72,12 +72,12 @@ func (a *meanAcc) add(exactly bool, exactTotal, exactCount string, total, count 
 
 // result returns total / count, or 0 when count is 0 (TF's
 // divide_no_nan), in dtype d; under Exact accumulation the exact quotient
-// rounded once. flush says a float32 quotient is flushed to zero when
+// rounded once to d. flush says a float32 quotient is flushed to zero when
 // subnormal, as MAP has always done.
 func (a *meanAcc) result(d DType, exactly, flush bool) float64 {
 	switch {
 	case exactly:
-		return a.ex.Result()
+		return a.ex.ResultIn(d)
 	case d == Float64:
 		if a.count64 == 0 {
 			return 0

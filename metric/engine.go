@@ -306,7 +306,7 @@ func (f *family) result(j int) float64 {
 // Result returns the weighted mean of the per-list values over every batch
 // since the last Reset: total / count, or 0 when count is 0 (TF's
 // divide_no_nan), in the metric's dtype; with Exact accumulation the exact
-// quotient of the exact sums, rounded once.
+// quotient of the exact sums, rounded once to the metric's dtype.
 func (f *family) Result() float64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()

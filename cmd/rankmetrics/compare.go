@@ -51,7 +51,12 @@ effect_size is diff / sd of the differences; ci_low and ci_high bound the
 (1 - alpha) t interval of diff. A difference is significant (a superscript in
 the tables, a * after p_adj) when p_adjusted <= alpha. In JSON, runs[].mean is
 the value eval reports for the run over its queries; mean_baseline and
-mean_run are the plain means over the paired queries. Non-finite statistics
+mean_run are the means over the paired queries, as the tables' means: the
+exact sum over the number of queries, rounded once in the measure's dtype.
+The tables print means, differences, effect sizes and intervals with
+--digits decimals (4 by default; -1: the shortest form that reads back to
+the same number); JSON and TSV print every number in that shortest form.
+Non-finite statistics
 (t of equal non-zero differences, the effect size with sd 0, the interval of
 one query) are null in JSON. Monte Carlo results depend only on --seed, never
 on --workers.
@@ -107,6 +112,10 @@ type compareOptions struct {
 	allPairs   bool
 	format     string
 	plotPath   string
+	// digits is the number of decimals of the tables' means, differences,
+	// effect sizes and intervals; -1 prints the shortest form that reads
+	// back to the same number.
+	digits int
 }
 
 func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, error) {
@@ -127,6 +136,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	fs.StringVar(&o.baseline, "baseline", "", "the baseline `RUN` (its name or path; default the first run)")
 	fs.BoolVar(&o.allPairs, "all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
+	fs.IntVar(&o.digits, "digits", 4, digitsUsage("4"))
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure (at most 64)")
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
 	fs.Usage = func() {
@@ -176,6 +186,9 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	case "table", "markdown", "latex", "json", "tsv":
 	default:
 		return bad("--format %q: want table, markdown, latex, json or tsv", o.format)
+	}
+	if err := checkDigits(o.digits); err != nil {
+		return bad("%v", err)
 	}
 	o.scoreCols = scoreCols
 	if len(o.scoreCols) == 0 {

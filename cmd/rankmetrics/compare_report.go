@@ -12,6 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
+	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 
@@ -46,6 +48,9 @@ type compareReport struct {
 	queries int
 	base    int // index of the baseline; -1 with --all-pairs
 	comps   []*comparison
+	// means holds per run and measure the mean over the paired queries,
+	// correctly rounded in the measure's dtype (meanIn).
+	means [][]float64
 }
 
 // stream returns the Monte Carlo stream of the comparison of runs i and j
@@ -58,7 +63,12 @@ func stream(m, i, j int) uint64 {
 
 // compare runs the tests of o on the paired values[run][measure][query].
 func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []string, values [][][]float64) (*compareReport, error) {
-	rep := &compareReport{o: o, runs: runs, queries: len(qids)}
+	rep := &compareReport{o: o, runs: runs, queries: len(qids), means: make([][]float64, len(runs))}
+	for i := range runs {
+		for m, ms := range o.measures {
+			rep.means[i] = append(rep.means[i], meanIn(values[i][m], ms.ValueDType(o.cfg.DType)))
+		}
+	}
 	if o.allPairs {
 		rep.base = -1
 	} else if o.baseline != "" {
@@ -239,23 +249,34 @@ func (r *compareReport) write(w io.Writer, format string) error {
 	return r.writeTables(w, format)
 }
 
-// num formats a value of a table.
-func num(v float64) string {
+// num formats a statistic of a table with --digits decimals.
+func (r *compareReport) num(v float64) string {
 	switch {
 	case math.IsInf(v, 1):
 		return "inf"
 	case math.IsInf(v, -1):
 		return "-inf"
+	case r.o.digits < 0:
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', 4, 64)
+	return strconv.FormatFloat(v, 'f', r.o.digits, 64)
 }
 
 // signed formats a difference with its sign.
-func signed(v float64) string {
+func (r *compareReport) signed(v float64) string {
 	if v >= 0 && !math.IsInf(v, 0) {
-		return "+" + num(v)
+		return "+" + r.num(v)
 	}
-	return num(v)
+	return r.num(v)
+}
+
+// mean formats the mean of run i on measure m over the paired queries.
+func (r *compareReport) mean(i, m int) string {
+	v := r.means[i][m]
+	if math.IsInf(v, 0) {
+		return r.num(v)
+	}
+	return formatValue(v, r.o.measures[m], r.o.cfg.DType, r.o.digits)
 }
 
 // pval formats a p-value of a table.
@@ -299,7 +320,7 @@ func (r *compareReport) cells(sup, esc func(string) string) [][]string {
 	for i, run := range r.runs {
 		rows[i] = []string{esc(run.name)}
 		for m := range r.o.measures {
-			cell := num(meanOf(r, i, m))
+			cell := r.mean(i, m)
 			if r.base >= 0 {
 				for _, c := range r.comps {
 					if c.measure == m && c.run == i {
@@ -315,21 +336,6 @@ func (r *compareReport) cells(sup, esc func(string) string) [][]string {
 	return rows
 }
 
-// meanOf returns the mean of run i on measure m over the paired queries.
-func meanOf(r *compareReport, i, m int) float64 {
-	for _, c := range r.comps {
-		if c.measure == m {
-			if c.base == i {
-				return c.sum.MeanBaseline
-			}
-			if c.run == i {
-				return c.sum.MeanRun
-			}
-		}
-	}
-	return 0
-}
-
 // pairRows returns the header and rows of the table of comparisons, their
 // text escaped by esc.
 func (r *compareReport) pairRows(esc func(string) string) ([]string, [][]string) {
@@ -343,8 +349,8 @@ func (r *compareReport) pairRows(esc func(string) string) ([]string, [][]string)
 	var rows [][]string
 	for _, c := range r.comps {
 		s := c.sum
-		row := []string{esc(r.o.measures[c.measure].Name), esc(r.runs[c.base].name), esc(r.runs[c.run].name), signed(s.Diff),
-			num(s.EffectSize), "[" + signed(s.CILow) + ", " + signed(s.CIHigh) + "]",
+		row := []string{esc(r.o.measures[c.measure].Name), esc(r.runs[c.base].name), esc(r.runs[c.run].name), r.signed(s.Diff),
+			r.num(s.EffectSize), "[" + r.signed(s.CILow) + ", " + r.signed(s.CIHigh) + "]",
 			fmt.Sprintf("%d/%d/%d", s.Wins, s.Ties, s.Losses)}
 		for _, t := range c.tests {
 			adj := pval(t.pAdj)
@@ -441,6 +447,22 @@ func writeLatex(w io.Writer, head []string, rows [][]string, note string) {
 // jnum is a JSON number that is null when not finite.
 type jnum float64
 
+// jval is a value of a measure, a JSON number in the shortest form that
+// reads back to the same number in the measure's dtype, or null when not
+// finite.
+type jval struct {
+	v float64
+	d metric.DType
+}
+
+// MarshalJSON writes v in the shortest form of its dtype, or null.
+func (v jval) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
+		return []byte("null"), nil
+	}
+	return []byte(evaluate.FormatValue(v.v, v.d)), nil
+}
+
 // MarshalJSON writes the shortest decimal that parses back to v, or null.
 func (v jnum) MarshalJSON() ([]byte, error) {
 	f := float64(v)
@@ -466,8 +488,8 @@ type jsonComparison struct {
 	Baseline     string              `json:"baseline"`
 	Run          string              `json:"run"`
 	Queries      int                 `json:"queries"`
-	MeanBaseline jnum                `json:"mean_baseline"`
-	MeanRun      jnum                `json:"mean_run"`
+	MeanBaseline jval                `json:"mean_baseline"`
+	MeanRun      jval                `json:"mean_run"`
 	Diff         jnum                `json:"diff"`
 	EffectSize   jnum                `json:"effect_size"`
 	CILow        jnum                `json:"ci_low"`
@@ -482,7 +504,7 @@ type jsonRun struct {
 	Name    string          `json:"name"`
 	File    string          `json:"file"`
 	Queries int             `json:"queries"`
-	Mean    map[string]jnum `json:"mean"`
+	Mean    map[string]jval `json:"mean"`
 }
 
 type jsonReport struct {
@@ -502,16 +524,17 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 		out.Measures = append(out.Measures, m.Name)
 	}
 	for _, run := range r.runs {
-		jr := jsonRun{Name: run.name, File: run.file, Queries: len(run.qids), Mean: map[string]jnum{}}
+		jr := jsonRun{Name: run.name, File: run.file, Queries: len(run.qids), Mean: map[string]jval{}}
 		for m, ms := range o.measures {
-			jr.Mean[ms.Name] = jnum(run.means[m])
+			jr.Mean[ms.Name] = jval{run.means[m], ms.ValueDType(o.cfg.DType)}
 		}
 		out.Runs = append(out.Runs, jr)
 	}
 	for _, c := range r.comps {
 		s := c.sum
+		d := o.measures[c.measure].ValueDType(o.cfg.DType)
 		jc := jsonComparison{Measure: o.measures[c.measure].Name, Baseline: r.runs[c.base].name, Run: r.runs[c.run].name,
-			Queries: s.N, MeanBaseline: jnum(s.MeanBaseline), MeanRun: jnum(s.MeanRun), Diff: jnum(s.Diff),
+			Queries: s.N, MeanBaseline: jval{r.means[c.base][c.measure], d}, MeanRun: jval{r.means[c.run][c.measure], d}, Diff: jnum(s.Diff),
 			EffectSize: jnum(s.EffectSize), CILow: jnum(s.CILow), CIHigh: jnum(s.CIHigh),
 			Wins: s.Wins, Ties: s.Ties, Losses: s.Losses, Tests: map[string]jsonTest{}}
 		for _, t := range c.tests {
@@ -535,10 +558,11 @@ func (r *compareReport) writeTSV(w io.Writer) error {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, c := range r.comps {
 		s := c.sum
+		d := r.o.measures[c.measure].ValueDType(r.o.cfg.DType)
 		for _, t := range c.tests {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%v\n",
 				textCell(r.o.measures[c.measure].Name), textCell(r.runs[c.base].name), textCell(r.runs[c.run].name), s.N,
-				g(s.MeanBaseline), g(s.MeanRun), g(s.Diff), g(s.EffectSize), g(s.CILow), g(s.CIHigh),
+				evaluate.FormatValue(r.means[c.base][c.measure], d), evaluate.FormatValue(r.means[c.run][c.measure], d), g(s.Diff), g(s.EffectSize), g(s.CILow), g(s.CIHigh),
 				s.Wins, s.Ties, s.Losses, t.name, g(t.statistic), g(t.p), g(t.pAdj), r.significant(t))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -126,8 +127,11 @@ func TestCompareHandWorked(t *testing.T) {
 		got, want float64
 	}{
 		{"queries", float64(c.Queries), 5},
-		{"mean_baseline", c.MeanBaseline, (1 + 0.5 + third + 1 + 1) / 5},
-		{"mean_run", c.MeanRun, (1 + 1 + 1 + 0.5 + 0) / 5},
+		// map is float32: the means are the exact means rounded once to
+		// float32, printed in the shortest form that reads back to them as
+		// float32
+		{"mean_baseline", float64(float32(c.MeanBaseline)), ratMean32(1, 0.5, third, 1, 1)},
+		{"mean_run", float64(float32(c.MeanRun)), ratMean32(1, 1, 1, 0.5, 0)},
 		{"diff", c.Diff, mean},
 		{"wins", float64(c.Wins), 2},
 		{"ties", float64(c.Ties), 1},
@@ -150,6 +154,17 @@ func TestCompareHandWorked(t *testing.T) {
 	if r.Runs[0].Queries != 5 || r.Runs[1].Queries != 5 || len(r.Measures) != 1 || r.Measures[0] != "map" {
 		t.Errorf("runs %+v measures %v", r.Runs, r.Measures)
 	}
+}
+
+// ratMean32 returns the exact mean of xs rounded once to float32, with
+// math/big.
+func ratMean32(xs ...float64) float64 {
+	s := new(big.Rat)
+	for _, x := range xs {
+		s.Add(s, new(big.Rat).SetFloat64(x))
+	}
+	m, _ := s.Quo(s, big.NewRat(int64(len(xs)), 1)).Float32()
+	return float64(m)
 }
 
 // randomTREC writes a qrels file and nRuns runs of nq queries; run k is

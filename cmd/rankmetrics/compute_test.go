@@ -111,7 +111,7 @@ func TestComputeReadmeExample(t *testing.T) {
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
 	}
-	m := regexp.MustCompile("(?s)```(?:json|sh)\n(.*?)```").FindAllStringSubmatch(section, -1)
+	m := regexp.MustCompile("(?s)```(?:json|sh|text)\n(.*?)```").FindAllStringSubmatch(section, -1)
 	if len(m) == 0 {
 		t.Fatal("no code block in README's compute section")
 	}
@@ -155,8 +155,8 @@ func TestComputeErrorsReadable(t *testing.T) {
 		in, want, id string
 	}{
 		{`{"id":"a<b>&c","topn":-1,"updates":[]}`, `{"id":"a<b>&c","error":`, "a<b>&c"},
-		{`{"id":"x","metric":"x>y","updates":[]}`, `\"x>y\" is not a metric`, "x"},
-		{`{"id":"\u2028<\t\"\\","metric":"&","updates":[]}`, `\"&\" is not a metric`, "\u2028<\t\"\\"},
+		{`{"id":"x","metric":"x>y","updates":[]}`, `\"x>y\": not a TF-Ranking metric key`, "x"},
+		{`{"id":"\u2028<\t\"\\","metric":"&","updates":[]}`, `\"&\": not a TF-Ranking metric key`, "\u2028<\t\"\\"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer

@@ -170,6 +170,9 @@ type evalOptions struct {
 	quiet    bool
 	plotPath string
 	plotK    int
+	// digits is the number of decimals of the table's values; -1 prints
+	// the shortest form that reads back to the same number.
+	digits int
 }
 
 func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) {
@@ -184,6 +187,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
+	fs.IntVar(&o.digits, "digits", -1, digitsUsage("-1"))
 	fs.Usage = func() {
 		fmt.Fprint(stderr, evalUsage)
 		fs.PrintDefaults()
@@ -218,6 +222,9 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	case "table", "json", "tsv":
 	default:
 		return bad("--format %q: want table, json or tsv", o.format)
+	}
+	if err := checkDigits(o.digits); err != nil {
+		return bad("%v", err)
 	}
 	o.keepDocs()
 	return o, false, nil
@@ -375,7 +382,7 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 		default:
 			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", textCell(m.Name), qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", textCell(m.Name), qid, formatValue(b.Value(s, i), m, d, r.o.digits))
 			}
 		}
 		r.wroteQuery = true
@@ -545,7 +552,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "measure\tvalue")
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", textCell(m.Name), evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
+			fmt.Fprintf(tw, "%s\t%s\n", textCell(m.Name), formatValue(res.Values[s], m, d, o.digits))
 		}
 		return tw.Flush()
 	}

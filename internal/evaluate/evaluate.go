@@ -68,7 +68,8 @@ type Progress struct {
 
 // Result is what Run found.
 type Result struct {
-	// Values holds the overall value of each measure of Options.Measures.
+	// Values holds the summary value of each measure of Options.Measures,
+	// as Totals.Values: the correctly rounded mean of its per-query values.
 	Values []float64
 	// Curve holds MAP@k for k = 1 .. Options.CurveK.
 	Curve []float64

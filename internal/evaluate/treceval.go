@@ -17,8 +17,38 @@ import (
 // registry, package measure) is computed (trecEval.compute), by the same
 // code as "rankmetrics trec_eval".
 
-// trecRef locates one engine measure among the trec_eval evaluators.
-type trecRef struct{ ev, val int }
+// trecRef locates one engine measure among the trec_eval evaluators, and
+// says how trec_eval summarises it.
+type trecRef struct {
+	ev, val int
+	summary summaryKind
+}
+
+// summaryKind is how trec_eval makes a value's summary from the sum of its
+// per-query values.
+type summaryKind int
+
+const (
+	summaryMean  summaryKind = iota // the sum over the number of queries
+	summarySum                      // the sum: num_ret, num_rel, num_rel_ret...
+	summaryOther                    // another function of the sum (gm_map's geometric mean)
+)
+
+// summaryOf returns how ev summarises its value val, from what its
+// summary makes of a sum of 1 over 2 queries: 1/2 for a mean, 1 for a sum.
+// metric/treceval keeps the rule per measure; this reads it without
+// duplicating its table.
+func summaryOf(ev *treceval.Evaluator, val int) summaryKind {
+	sums := make([]float64, ev.NumValues())
+	sums[val] = 1
+	switch ev.SummaryOf(sums, 2).Final(0, 0)[val] {
+	case 0.5:
+		return summaryMean
+	case 1:
+		return summarySum
+	}
+	return summaryOther
+}
 
 // trecEval is the trec_eval part of one Run.
 type trecEval struct {
@@ -141,7 +171,7 @@ func (t *trecEval) build(specs []Measure, groups [][]string, own map[string]int)
 		if !ok {
 			return fmt.Errorf("evaluate: measure %q: not a value of trec_eval's %q", m.Name, m.TrecEval)
 		}
-		t.refs[s] = trecRef{k, v}
+		t.refs[s] = trecRef{ev: k, val: v, summary: summaryOf(t.evs[k], v)}
 	}
 	return nil
 }
@@ -292,44 +322,24 @@ func missing908(ev *treceval.Evaluator, judged []treceval.Judgment, tv *treceval
 	}
 }
 
-// newSummaries returns one empty summary per evaluator.
-func (t *trecEval) newSummaries() []*treceval.Summary {
-	out := make([]*treceval.Summary, len(t.evs))
-	for k, ev := range t.evs {
-		out[k] = ev.NewSummary()
-	}
-	return out
-}
-
-// reduce adds the values of j's queries to the summaries, in order.
-func (t *trecEval) reduce(j *Batch, sums []*treceval.Summary) {
-	for k, sum := range sums {
-		n := t.evs[k].NumValues()
-		for i := range j.qids {
-			sum.Add(&treceval.TopicValues{V: j.trec.vals[k][i*n : (i+1)*n]})
-		}
-	}
-}
-
-// final sets the overall values of the trec_eval measures: trec_eval's
-// summaries over the queries evaluated.
-func (t *trecEval) final(sums []*treceval.Summary, values []float64) {
-	for s, r := range t.refs {
-		if s < len(values) {
-			values[s] = sums[r.ev].Final(0, 0)[r.val]
-		}
-	}
-}
-
-// finalExact sets the overall values of the trec_eval measures from exact
-// sums of their per-query values (weight 1 each): trec_eval's summary
-// (mean, sum, geometric mean...) of the sums rounded once.
+// finalExact sets the summary values of the trec_eval measures from the
+// exact sums of their per-query values (weight 1 each): a mean is the
+// exact sum over the number of queries rounded once, as one correctly
+// rounded division; a count is the exact sum rounded once; another
+// summary (a geometric mean) is trec_eval's of the sum rounded once.
 func (t *trecEval) finalExact(exact []metric.ExactTotals, values []float64) {
 	for s, r := range t.refs {
-		ev := t.evs[r.ev]
-		st := exact[s].State(metric.Config{})
-		sums := make([]float64, ev.NumValues())
-		sums[r.val] = st.Total
-		values[s] = ev.SummaryOf(sums, int64(st.Count)).Final(0, 0)[r.val]
+		switch r.summary {
+		case summaryMean:
+			values[s] = exact[s].ResultIn(metric.Float64)
+		case summarySum:
+			values[s] = exact[s].State(metric.Config{}).Total
+		default:
+			ev := t.evs[r.ev]
+			st := exact[s].State(metric.Config{})
+			sums := make([]float64, ev.NumValues())
+			sums[r.val] = st.Total
+			values[s] = ev.SummaryOf(sums, int64(st.Count)).Final(0, 0)[r.val]
+		}
 	}
 }
