@@ -118,7 +118,7 @@ type compareOptions struct {
 	digits int
 }
 
-func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, error) {
+func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions, bool, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &compareOptions{}
@@ -126,11 +126,11 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	// --seed is the Monte Carlo seed here; the tie seed is --ties-seed. A
 	// run missing a judged query scores 0 on it (--qrels-only keep), so
 	// that every run has a value on every query of the comparison.
-	ef.register(fs, &o.engineArgs, "ties-seed", "keep", false)
+	ef.register(fs, &o.engineArgs, "keep", false)
 	var tests, scoreCols stringList
 	fs.Var(&tests, "test", "`TEST`: t, wilcoxon, randomization, bootstrap or tukey; repeatable (default t and randomization)")
 	fs.IntVar(&o.samples, "samples", significance.DefaultSamples, "Monte Carlo samples of randomization, bootstrap and tukey")
-	fs.Uint64Var(&o.seed, "seed", 0, "seed of the Monte Carlo samples")
+	fs.Uint64Var(&o.seed, "seed", 0, "`SEED` of the Monte Carlo samples of randomization, bootstrap and tukey (the tie seed is --ties-seed)")
 	fs.Float64Var(&o.alpha, "alpha", significance.DefaultAlpha, "significance level; intervals cover 1 - alpha")
 	correction := fs.String("correction", "holm", "multiple-comparison correction per measure and test: none, bonferroni, holm or bh")
 	fs.StringVar(&o.baseline, "baseline", "", "the baseline `RUN` (its name or path; default the first run)")
@@ -140,12 +140,12 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure (at most 64)")
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, compareUsage)
+		fmt.Fprint(fs.Output(), compareUsage)
 		fs.PrintDefaults()
 	}
 	var help bool
 	var err error
-	if o.paths, help, err = parseInterleaved(fs, args); help || err != nil {
+	if o.paths, help, err = parseInterleaved(fs, args, stdout); help || err != nil {
 		return nil, help, err
 	}
 	bad := func(format string, a ...any) (*compareOptions, bool, error) {
@@ -232,7 +232,7 @@ type runValues struct {
 
 // runCompare implements "rankmetrics compare".
 func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	o, help, err := parseCompareArgs(args, stderr)
+	o, help, err := parseCompareArgs(args, stdout, stderr)
 	if help || err != nil {
 		return err
 	}

@@ -142,8 +142,8 @@ func TestComputeReadmeExample(t *testing.T) {
 	if err := run(context.Background(), []string{"compute", "-h"}, nil, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut.String(), in) || !strings.Contains(errOut.String(), wantOut) {
-		t.Fatalf("compute -h does not show README's example:\n%s", errOut.String())
+	if !strings.Contains(out.String(), in) || !strings.Contains(out.String(), wantOut) {
+		t.Fatalf("compute -h does not show README's example:\n%s", out.String())
 	}
 }
 

@@ -82,7 +82,7 @@ says when most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
-arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype), or by the
+arp, opa (TF-Ranking's definitions, with --ties, --ties-seed and --dtype), or by the
 name Keras gives it (ndcg_metric: TF-Ranking's NDCG over the whole list).
 map:CONVENTION and map@K:CONVENTION are MAP under another convention
 (treceval, minrk, retrieved, xgboost, xgboost-): map@10:treceval divides by
@@ -110,7 +110,7 @@ the definition it follows.
 
 Lists go to the metric in updates of --batch queries in input order, so
 TF-Ranking's per-list weights (which depend on the update) and random tie
-draws (seeded from --seed and the update's number) do not depend on the
+draws (seeded from --ties-seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
 Memory: input sorted by qid (numerically when both ids are integers, byte-wise
@@ -175,13 +175,12 @@ type evalOptions struct {
 	digits int
 }
 
-func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) {
+func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &evalOptions{}
 	var ef engineFlags
-	ef.register(fs, &o.engineArgs, "seed", "skip", true)
-	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
+	ef.register(fs, &o.engineArgs, "skip", true)
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
@@ -189,12 +188,12 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
 	fs.IntVar(&o.digits, "digits", -1, digitsUsage("-1"))
 	fs.Usage = func() {
-		fmt.Fprint(stderr, evalUsage)
+		fmt.Fprint(fs.Output(), evalUsage)
 		fs.PrintDefaults()
 	}
 	var help bool
 	var err error
-	if o.paths, help, err = parseInterleaved(fs, args); help || err != nil {
+	if o.paths, help, err = parseInterleaved(fs, args, stdout); help || err != nil {
 		return nil, help, err
 	}
 	bad := func(format string, a ...any) (*evalOptions, bool, error) {
@@ -205,12 +204,6 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	}
 	if err := ef.parse(&o.engineArgs); err != nil {
 		return bad("%v", err)
-	}
-	if *topn < -1 {
-		return bad("--topn %d: want N >= 0", *topn)
-	}
-	if *topn >= 0 {
-		o.measures = measure.Append(o.measures, measure.MAPAt(*topn))
 	}
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{measure.MAP()}
@@ -232,7 +225,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 
 // runEval implements "rankmetrics eval".
 func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	o, help, err := parseEvalArgs(args, stderr)
+	o, help, err := parseEvalArgs(args, stdout, stderr)
 	if help || err != nil {
 		return err
 	}

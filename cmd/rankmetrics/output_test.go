@@ -223,7 +223,7 @@ var nameSeeds = [][2]string{
 // and n2 with t and randomization tests, built without reading files.
 func compareReportOf(t *testing.T, n1, n2 string) *compareReport {
 	t.Helper()
-	o, _, err := parseCompareArgs([]string{"--samples", "20", "-m", "map", "-m", "P_10", "q", "a", "b"}, io.Discard)
+	o, _, err := parseCompareArgs([]string{"--samples", "20", "-m", "map", "-m", "P_10", "q", "a", "b"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func FuzzEvalReportNames(f *testing.F) {
 		res := &evaluate.Result{Values: []float64{0.5}, Read: 1, Evaluated: 1}
 		for _, format := range []string{"table", "tsv", "json"} {
 			write := func(p string) string {
-				o, _, err := parseEvalArgs([]string{"--format", format, "--input-format", "tsv", "x"}, io.Discard)
+				o, _, err := parseEvalArgs([]string{"--format", format, "--input-format", "tsv", "x"}, io.Discard, io.Discard)
 				if err != nil {
 					t.Fatal(err)
 				}
