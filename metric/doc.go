@@ -117,4 +117,14 @@
 // or infinite (naming the row and column). ±Inf scores sort normally. A NaN
 // label is masked in dense batches, as in TF. The errors wrap ErrInput,
 // ErrConfig or tensor.ErrShape.
+//
+// Values that TF-Ranking's own arithmetic makes NaN or infinite are kept as
+// TF-Ranking gives them. The default gain 2^label - 1 of NDCG and DCG
+// overflows to +Inf for a label >= 128 in float32 (>= 1024 in float64), so
+// that such a list's NDCG, DCG and list weight are Inf/Inf = NaN, and the
+// metric's mean is NaN; WithDType(Float64) or WithGain(IdentityGain())
+// compute them. MRR and hits at cutoff 0 are -Inf. Such totals are states
+// like any other: their JSON form writes them "NaN", "Infinity" or
+// "-Infinity", and SetState and Merge take them, so a Suite or a merge keeps
+// its other metrics.
 package metric

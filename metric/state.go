@@ -1,6 +1,9 @@
 package metric
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // State is the accumulator of a metric: what must travel to merge partial
 // results computed elsewhere. Its JSON form has the keys config, total,
@@ -141,7 +144,7 @@ func checkTotals(exactTotal, exactCount string, total, count float64, exactly bo
 			return fmt.Errorf("metric: state %s is %v; a state's total and count must be finite: %w", v.key, v.x, ErrInput)
 		case bounded && v.x < 0:
 			return fmt.Errorf("metric: state %s is %v; this metric's totals are never negative: %w", v.key, v.x, ErrInput)
-		case !exactly && d == Float32 && float64(float32(v.x)) != v.x:
+		case !exactly && d == Float32 && !math.IsNaN(v.x) && float64(float32(v.x)) != v.x:
 			return fmt.Errorf("metric: state %s %v is not a float32 value, as a float32 metric's totals are: %w", v.key, v.x, ErrInput)
 		}
 	}
