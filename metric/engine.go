@@ -209,18 +209,56 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 }
 
 // accumulate adds the last batch of bsz lists to every metric's totals.
-// The caller holds f.mu.
-func (f *family) accumulate(bsz int) {
+// It returns an error, and adds nothing, when a bounded metric (MAP, whose
+// states must be finite) would get a non-finite list term, or, under
+// Sequential accumulation, a total or count that overflows the dtype, so
+// that every state an Update leaves is one SetState and Merge take. The
+// caller holds f.mu.
+func (f *family) accumulate(bsz int) error {
 	exactly := f.sets[0].accumulation() == Exact
+	f64 := f.sets[0].DType == Float64
 	for j := range f.acc {
-		if f.sets[0].DType == Float64 {
-			o := &f.ws64.out[j]
-			f.acc[j].add64(o.v[:bsz], o.lw[:bsz], exactly)
-		} else {
-			o := &f.ws32.out[j]
-			f.acc[j].add32(o.v[:bsz], o.lw[:bsz], exactly)
+		if !f.sets[j].bounded() {
+			continue
+		}
+		for b := range bsz {
+			var v, lw float64
+			if f64 {
+				v, lw = f.ws64.out[j].v[b], f.ws64.out[j].lw[b]
+			} else {
+				v, lw = float64(f.ws32.out[j].v[b]), float64(f.ws32.out[j].lw[b])
+			}
+			if notFinite(v) || notFinite(lw) {
+				return fmt.Errorf("metric: %s: list %d weighs %v: the sum of its weights overflows %s; scale the weights down: %w",
+					f.sets[j].Name, b, lw, f.sets[0].DType, ErrInput)
+			}
 		}
 	}
+	for j := range f.acc {
+		a := &f.acc[j]
+		a.save()
+		if f64 {
+			o := &f.ws64.out[j]
+			a.add64(o.v[:bsz], o.lw[:bsz], exactly)
+		} else {
+			o := &f.ws32.out[j]
+			a.add32(o.v[:bsz], o.lw[:bsz], exactly)
+		}
+	}
+	if exactly {
+		return nil
+	}
+	for j := range f.acc {
+		if t, c := f.acc[j].sums(f.sets[0].DType); f.sets[j].bounded() && (notFinite(t) || notFinite(c)) {
+			for k := range f.acc {
+				f.acc[k].restore()
+			}
+			return fmt.Errorf("metric: %s: the sum of the list weights of this batch of %d lists overflows %s (total %v, count %v); "+
+				"scale the weights down, or accumulate exactly (WithAccumulation(Exact), eval --accumulation exact): %w",
+				f.sets[j].Name, bsz, f.sets[0].DType, t, c, ErrInput)
+		}
+	}
+	return nil
 }
 
 // perList copies metric j's per-list values of the last batch of bsz lists
@@ -240,6 +278,21 @@ func (f *family) perList(j int, dst *PerList, bsz int) {
 	for b := range bsz {
 		dst.Values[b], dst.Weights[b] = float64(o.val[b]), float64(o.lw[b])
 	}
+}
+
+// update computes one batch and adds it to the totals; on an error it
+// changes nothing, the tie-break generator included. The caller holds
+// f.mu.
+func (f *family) update(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
+	saved := f.pcg
+	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+		return err
+	}
+	if err := f.accumulate(labels.Len()); err != nil {
+		f.pcg = saved
+		return err
+	}
+	return nil
 }
 
 // Update adds one batch: labels and predictions of the same shape, and
@@ -268,10 +321,9 @@ func (f *family) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, w
 func (f *family) UpdateUnranked(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+	if err := f.update(labels, predictions, weights, unranked); err != nil {
 		return err
 	}
-	f.accumulate(labels.Len())
 	f.perList(0, dst, labels.Len())
 	return nil
 }

@@ -2,7 +2,9 @@ package metric
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/rankmetrics/rankmetrics/tensor"
@@ -90,5 +92,80 @@ func TestStateJSONNonFinite(t *testing.T) {
 				t.Errorf("%s %s: SetState(%s): %v, result %v; want -Inf", d, acc, b, err, fresh.Result())
 			}
 		}
+	}
+}
+
+// TestWeightOverflowStates checks the rule that every state a successful
+// Update or Merge leaves goes through JSON, SetState and Merge: MAP refuses
+// at Update (changing nothing) the weights whose sums overflow its
+// Sequential totals or a list weight, and under Exact accumulation, whose
+// sums do not overflow, keeps them. The lists {1, 0} scored {0.9, 0.5} and
+// {0.3, 0.8} have AP 1 and 1/2: with equal list weights MAP is 0.75.
+func TestWeightOverflowStates(t *testing.T) {
+	labels, _ := tensor.DenseRows([][]float64{{1, 0}, {1, 0}})
+	preds, _ := tensor.DenseRows([][]float64{{0.9, 0.5}, {0.3, 0.8}})
+	both, _ := tensor.DenseRows([][]float64{{1, 1}, {1, 0}})
+	huge, _ := tensor.DenseRows([][]float64{{1.7e308, 1.7e308}, {1, 1}})
+	for _, tc := range []struct {
+		name    string
+		d       DType
+		acc     Accumulation
+		labels  tensor.Lists
+		weights tensor.Weights
+		want    string // the error; "" for MAP 0.75
+	}{
+		{"float64 sequential totals", Float64, Sequential, labels, tensor.PerList([]float64{1.7e308, 1.7e308}), "the sum of the list weights of this batch of 2 lists overflows float64"},
+		{"float32 sequential totals", Float32, Sequential, labels, tensor.PerList([]float32{3e38, 3e38}), "the sum of the list weights of this batch of 2 lists overflows float32"},
+		{"float64 exact totals", Float64, Exact, labels, tensor.PerList([]float64{1.7e308, 1.7e308}), ""},
+		{"float32 exact totals", Float32, Exact, labels, tensor.PerList([]float32{3e38, 3e38}), ""},
+		{"list weight sequential", Float64, Sequential, both, tensor.PerItem(huge), "list 0 weighs +Inf: the sum of its weights overflows float64"},
+		{"list weight exact", Float64, Exact, both, tensor.PerItem(huge), "list 0 weighs +Inf: the sum of its weights overflows float64"},
+	} {
+		m, _ := NewMeanAveragePrecision(WithDType(tc.d), WithAccumulation(tc.acc), WithTies(Stable))
+		before, _ := json.Marshal(m.State())
+		err := m.Update(tc.labels, preds, tc.weights)
+		if tc.want != "" {
+			after, _ := json.Marshal(m.State())
+			if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) || string(after) != string(before) {
+				t.Errorf("%s: Update: %v, state %s; want ErrInput containing %q and the state unchanged", tc.name, err, after, tc.want)
+			}
+			continue
+		}
+		if err != nil || m.Result() != 0.75 {
+			t.Fatalf("%s: Update: %v, MAP %v; want 0.75", tc.name, err, m.Result())
+		}
+		b, err := json.Marshal(m.State())
+		if err != nil {
+			t.Fatalf("%s: Marshal: %v", tc.name, err)
+		}
+		var st State
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatalf("%s: Unmarshal %s: %v", tc.name, b, err)
+		}
+		fresh, _ := NewMeanAveragePrecision(WithDType(tc.d), WithAccumulation(tc.acc), WithTies(Stable))
+		if err := fresh.SetState(st); err != nil || fresh.Result() != 0.75 {
+			t.Errorf("%s: SetState(%s): %v, MAP %v; want 0.75", tc.name, b, err, fresh.Result())
+		}
+		merged, _ := NewMeanAveragePrecision(WithDType(tc.d), WithAccumulation(tc.acc), WithTies(Stable))
+		if err := merged.Merge(m, fresh); err != nil || merged.Result() != 0.75 {
+			t.Errorf("%s: Merge: %v, MAP %v; want 0.75", tc.name, err, merged.Result())
+		}
+	}
+	// Two Sequential states of one list each are fine; their merge would
+	// overflow, so Merge refuses it and leaves the receiver as it was.
+	one, _ := tensor.DenseRows([][]float64{{1, 0}})
+	p1, _ := tensor.DenseRows([][]float64{{0.9, 0.5}})
+	var parts [2]*MeanAveragePrecision
+	for i := range parts {
+		parts[i], _ = NewMeanAveragePrecision(WithDType(Float64), WithAccumulation(Sequential))
+		if err := parts[i].Update(one, p1, tensor.PerList([]float64{1.7e308})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := parts[0].Merge(parts[1]); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "merged total and count overflow float64") {
+		t.Errorf("Merge of overflowing states: %v", err)
+	}
+	if st := parts[0].State(); st.Total != 1.7e308 || st.Count != 1.7e308 {
+		t.Errorf("after a refused Merge the state is %v / %v, want 1.7e308 / 1.7e308", st.Total, st.Count)
 	}
 }

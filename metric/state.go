@@ -51,9 +51,14 @@ func (f *family) checkState(j int, s *State) error {
 	// totals as TF-Ranking does: MRR and hits of a batch of width 0 are the
 	// max over no ranks, -Inf; ARP's 0/0 is NaN; negative per-list weights
 	// make negative counts.
-	bounded := own.Kind == KindMAP && own.Convention == TFRanking
-	return checkTotals(s.ExactTotal, s.ExactCount, s.Total, s.Count, own.accumulation() == Exact, own.DType, bounded)
+	return checkTotals(s, own.accumulation() == Exact, own.DType, own.bounded())
 }
+
+// bounded reports whether the metric of c has values in [0, 1] and finite
+// list weights that are never negative, so that its totals are finite,
+// never negative, and the total at most the count: MAP of the TFRanking
+// convention.
+func (c *Config) bounded() bool { return c.Kind == KindMAP && c.Convention == TFRanking }
 
 // addState adds a checked state to metric j's totals. The caller holds
 // f.mu.
@@ -65,7 +70,8 @@ func (f *family) addState(j int, s *State) {
 // metric of the same kind (see Merge). A float32 metric with Sequential
 // accumulation takes only totals that are float32 values. MAP of the
 // TFRanking convention refuses a NaN, an infinite or a negative total or
-// count, naming it; the other metrics reach such totals as TF-Ranking does
+// count, naming it (under Exact, the exact sums, which may exceed the
+// float64 range); the other metrics reach such totals as TF-Ranking does
 // (MRR of a batch of width 0 is -Inf, for one).
 func (f *family) SetState(s State) error {
 	if err := f.checkState(0, &s); err != nil {
@@ -86,7 +92,8 @@ func (f *family) SetState(s State) error {
 // merge adds the totals of others to f, metric by metric and in order, as
 // Keras merge_state does. Each other's state is read before f changes, so
 // f may be among them: it then adds its own totals once more. On an error
-// f is unchanged.
+// f is unchanged: a bounded metric (MAP) whose merged Sequential totals
+// would overflow the dtype is one.
 func (f *family) merge(others []*family) error {
 	states := make([][]State, len(others))
 	for i, o := range others {
@@ -109,41 +116,61 @@ func (f *family) merge(others []*family) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	for j := range f.acc {
+		f.acc[j].save()
+	}
 	for i := range states {
 		for j := range states[i] {
 			f.addState(j, &states[i][j])
 		}
 	}
+	if f.sets[0].accumulation() == Exact {
+		return nil
+	}
+	// A bounded metric's totals must stay finite, as Update keeps them.
+	for j := range f.acc {
+		if t, c := f.acc[j].sums(f.sets[0].DType); f.sets[j].bounded() && (notFinite(t) || notFinite(c)) {
+			for k := range f.acc {
+				f.acc[k].restore()
+			}
+			return fmt.Errorf("metric: Merge: %s: the merged total and count overflow %s (%v, %v); accumulate exactly (WithAccumulation(Exact)), whose sums do not overflow: %w",
+				f.sets[j].Name, f.sets[0].DType, t, c, ErrInput)
+		}
+	}
 	return nil
 }
 
-// checkTotals returns an error naming the total or count of a state that
-// cannot come from the metric: a total that is not a float32 value in a
-// float32 metric with Sequential accumulation, and, when bounded says the
-// metric's values and list weights are finite and never negative (MAP), a
-// NaN, an infinity or a negative value. Under Exact accumulation the exact
-// sums are checked and the rounded total and count ignored, as SetState
-// ignores them.
-func checkTotals(exactTotal, exactCount string, total, count float64, exactly bool, d DType, bounded bool) error {
+// checkTotals returns an error naming the field of a state that cannot
+// come from the metric: under Exact accumulation, exact sums that do not
+// decode; otherwise a total or count that is not a float32 value in a
+// float32 metric. When bounded says the metric's values are in [0, 1] and
+// its list weights finite and never negative (MAP), it also refuses a NaN,
+// an infinite or a negative total or count. Under Exact these are judged on
+// the exact sums, which may exceed the float64 range where their rounded
+// values are ±Inf.
+func checkTotals(s *State, exactly bool, d DType, bounded bool) error {
+	total, count := s.Total, s.Count
+	var ex ExactTotals
 	if exactly {
-		var ex ExactTotals
-		if err := ex.SetState(State{ExactTotal: exactTotal, ExactCount: exactCount}); err != nil {
+		if err := ex.SetState(*s); err != nil {
 			return err
 		}
 		total, count = ex.total.Float64(), ex.count.Float64()
 	}
+	prefix := ""
+	if exactly {
+		prefix = "exact_"
+	}
 	for _, v := range []struct {
-		key string
-		x   float64
-	}{{"total", total}, {"count", count}} {
-		if exactly {
-			v.key = "exact_" + v.key
-		}
+		key    string
+		x      float64
+		finite bool
+	}{{"total", total, !notFinite(total) || exactly && ex.total.IsFinite()}, {"count", count, !notFinite(count) || exactly && ex.count.IsFinite()}} {
 		switch {
-		case bounded && notFinite(v.x):
-			return fmt.Errorf("metric: state %s is %v; a state's total and count must be finite: %w", v.key, v.x, ErrInput)
+		case bounded && !v.finite:
+			return fmt.Errorf("metric: state %s%s is %v; a state's total and count must be finite: %w", prefix, v.key, v.x, ErrInput)
 		case bounded && v.x < 0:
-			return fmt.Errorf("metric: state %s is %v; this metric's totals are never negative: %w", v.key, v.x, ErrInput)
+			return fmt.Errorf("metric: state %s%s is %v; this metric's totals are never negative: %w", prefix, v.key, v.x, ErrInput)
 		case !exactly && d == Float32 && !math.IsNaN(v.x) && float64(float32(v.x)) != v.x:
 			return fmt.Errorf("metric: state %s %v is not a float32 value, as a float32 metric's totals are: %w", v.key, v.x, ErrInput)
 		}

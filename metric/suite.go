@@ -210,10 +210,9 @@ func (s *Suite) UpdateUnranked(dst []PerList, labels, predictions tensor.Lists, 
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+	if err := f.update(labels, predictions, weights, unranked); err != nil {
 		return err
 	}
-	f.accumulate(labels.Len())
 	for j := range dst {
 		f.perList(j, &dst[j], labels.Len())
 	}

@@ -223,6 +223,22 @@ func (s *Sum) Ratio(d *Sum) float64 {
 	return x
 }
 
+// IsFinite reports whether the sum was given finite values only, so that
+// it has an exact value (which Float64 may still round to ±Inf).
+func (s *Sum) IsFinite() bool {
+	_, ok := s.nonFinite()
+	return !ok
+}
+
+// Sign returns -1, 0 or +1, the sign of a finite sum, and 0 for a sum
+// given a NaN or an infinity.
+func (s *Sum) Sign() int {
+	if _, ok := s.nonFinite(); ok {
+		return 0
+	}
+	return s.scaled().Sign()
+}
+
 // IsZero reports whether the sum is exactly 0.
 func (s *Sum) IsZero() bool {
 	if _, ok := s.nonFinite(); ok {
