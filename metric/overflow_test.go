@@ -169,3 +169,42 @@ func TestWeightOverflowStates(t *testing.T) {
 		t.Errorf("after a refused Merge the state is %v / %v, want 1.7e308 / 1.7e308", st.Total, st.Count)
 	}
 }
+
+// TestSetStateImpossible checks that SetState refuses, naming the field,
+// the states no MAP reaches: a total with a count of 0, a total above the
+// count (MAP is at most 1), and under Exact a rounded total that is not the
+// exact one rounded; the refused metric is unchanged.
+func TestSetStateImpossible(t *testing.T) {
+	var ex ExactTotals
+	ex.Add(Float64, 0.75, 2) // total 1.5, count 2
+	good := ex.State(Config{})
+	var over ExactTotals
+	over.Add(Float64, 3, 2) // total 6, count 2: MAP 3
+	for _, tc := range []struct {
+		name  string
+		acc   Accumulation
+		state State
+		want  string
+	}{
+		{"total with count 0", Sequential, State{Total: 5, Count: 0}, "state total is 5 with a count of 0"},
+		{"total above count", Sequential, State{Total: 5, Count: 1}, "state total 5 is 5 times the count 1"},
+		{"exact total above count", Exact, over.State(Config{}), "state exact_total 6 is 3 times the exact_count 2"},
+		{"rounded total disagrees", Exact, State{Total: 5, Count: 2, ExactTotal: good.ExactTotal, ExactCount: good.ExactCount}, "state total 5 is not exact_total rounded once (1.5)"},
+		{"rounded count disagrees", Exact, State{Total: 1.5, Count: 0, ExactTotal: good.ExactTotal, ExactCount: good.ExactCount}, "state count 0 is not exact_count rounded once (2)"},
+		{"fine", Exact, good, ""},
+		{"fine sequential", Sequential, State{Total: 1.5, Count: 2}, ""},
+	} {
+		for _, d := range []DType{Float32, Float64} {
+			m, _ := NewMeanAveragePrecision(WithDType(d), WithAccumulation(tc.acc))
+			st := tc.state
+			st.Config = m.Config()
+			err := m.SetState(st)
+			switch {
+			case tc.want == "" && (err != nil || m.Result() != 0.75):
+				t.Errorf("%s %s: SetState: %v, MAP %v; want 0.75", tc.name, d, err, m.Result())
+			case tc.want != "" && (!errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) || m.Result() != 0 || m.State().Count != 0):
+				t.Errorf("%s %s: SetState: %v, MAP %v; want ErrInput containing %q and the metric unchanged", tc.name, d, err, m.Result(), tc.want)
+			}
+		}
+	}
+}

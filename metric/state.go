@@ -68,11 +68,14 @@ func (f *family) addState(j int, s *State) {
 
 // SetState replaces the metric's accumulator with s, which must come from a
 // metric of the same kind (see Merge). A float32 metric with Sequential
-// accumulation takes only totals that are float32 values. MAP of the
-// TFRanking convention refuses a NaN, an infinite or a negative total or
-// count, naming it (under Exact, the exact sums, which may exceed the
-// float64 range); the other metrics reach such totals as TF-Ranking does
-// (MRR of a batch of width 0 is -Inf, for one).
+// accumulation takes only totals that are float32 values; under Exact
+// accumulation the total and count must be exact_total and exact_count
+// rounded once, as State writes them. MAP of the TFRanking convention
+// refuses a NaN, an infinite or a negative total or count, and a total
+// above the count (its values are at most 1), naming the field (under
+// Exact, the exact sums, which may exceed the float64 range); the other
+// metrics reach such totals as TF-Ranking does (MRR of a batch of width 0
+// is -Inf, for one).
 func (f *family) SetState(s State) error {
 	if err := f.checkState(0, &s); err != nil {
 		return fmt.Errorf("metric: SetState: %w", err)
@@ -140,14 +143,21 @@ func (f *family) merge(others []*family) error {
 	return nil
 }
 
+// boundSlack is how far above the count a bounded metric's total may be:
+// a float32 AP can round an ulp above 1, and so can its products with the
+// list weights.
+const boundSlack = 1e-4
+
 // checkTotals returns an error naming the field of a state that cannot
 // come from the metric: under Exact accumulation, exact sums that do not
-// decode; otherwise a total or count that is not a float32 value in a
-// float32 metric. When bounded says the metric's values are in [0, 1] and
-// its list weights finite and never negative (MAP), it also refuses a NaN,
-// an infinite or a negative total or count. Under Exact these are judged on
-// the exact sums, which may exceed the float64 range where their rounded
-// values are ±Inf.
+// decode, or a rounded total or count that is not its exact sum rounded
+// once (as State writes them); otherwise a total or count that is not a
+// float32 value in a float32 metric. When bounded says the metric's values
+// are in [0, 1] and its list weights finite and never negative (MAP), it
+// also refuses a NaN, an infinite or a negative total or count, and a total
+// above the count (a total with a count of 0, for one). Under Exact these
+// are judged on the exact sums, which may exceed the float64 range where
+// their rounded values are ±Inf.
 func checkTotals(s *State, exactly bool, d DType, bounded bool) error {
 	total, count := s.Total, s.Count
 	var ex ExactTotals
@@ -173,6 +183,29 @@ func checkTotals(s *State, exactly bool, d DType, bounded bool) error {
 			return fmt.Errorf("metric: state %s%s is %v; this metric's totals are never negative: %w", prefix, v.key, v.x, ErrInput)
 		case !exactly && d == Float32 && !math.IsNaN(v.x) && float64(float32(v.x)) != v.x:
 			return fmt.Errorf("metric: state %s %v is not a float32 value, as a float32 metric's totals are: %w", v.key, v.x, ErrInput)
+		}
+	}
+	if bounded {
+		zeroCount, zeroTotal, ratio := count == 0, total == 0, total/count
+		if exactly {
+			zeroCount, zeroTotal, ratio = ex.count.Sign() == 0, ex.total.Sign() == 0, ex.Result()
+		}
+		switch {
+		case zeroCount && !zeroTotal:
+			return fmt.Errorf("metric: state %stotal is %v with a %scount of 0; lists of weight 0 add 0 to the total: %w", prefix, total, prefix, ErrInput)
+		case !zeroCount && ratio > 1+boundSlack:
+			return fmt.Errorf("metric: state %stotal %v is %v times the %scount %v; this metric's values are at most 1, so its total is at most its count: %w",
+				prefix, total, ratio, prefix, count, ErrInput)
+		}
+	}
+	if exactly {
+		for _, v := range []struct {
+			key       string
+			got, want float64
+		}{{"total", s.Total, total}, {"count", s.Count, count}} {
+			if v.got != v.want && !(math.IsNaN(v.got) && math.IsNaN(v.want)) {
+				return fmt.Errorf("metric: state %s %v is not exact_%s rounded once (%v); a state's rounded and exact sums must agree: %w", v.key, v.got, v.key, v.want, ErrInput)
+			}
 		}
 	}
 	return nil
