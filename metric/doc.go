@@ -10,7 +10,11 @@
 // configuration (through JSON too). Compute returns the per-list values of
 // a batch, like TF-Ranking's compute(). One Config type configures every
 // metric, one Option type sets its fields, and one State type carries any
-// metric's accumulator.
+// metric's accumulator. Make metrics with their New functions: the zero
+// value of a metric type or of Suite has no configuration, so its methods
+// that return an error return one wrapping ErrConfig that says so, and the
+// others report an empty metric; Merge on a nil receiver, and every method
+// of a nil *Suite, do the same.
 //
 // In float32 mode (the default) every operation is done in float32 as TF
 // 2.15's CPU kernels do it: sums in Eigen's 8-lane AVX packet order, and

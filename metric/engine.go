@@ -58,11 +58,31 @@ func (f *family) init(sets []Config) error {
 
 func (f *family) fam() *family { return f }
 
+// unset returns an error when f is the zero value of a metric, which has no
+// configuration: its methods that return an error return this one, the
+// others report an empty metric (Name "", Result 0).
+func (f *family) unset() error {
+	if len(f.sets) == 0 {
+		return fmt.Errorf("metric: the zero value of a metric has no configuration; make it with its New function (NewMeanAveragePrecision, NewNDCG, ...), New(Config) or NewSuite: %w", ErrConfig)
+	}
+	return nil
+}
+
 // Name returns the metric's name.
-func (f *family) Name() string { return f.sets[0].Name }
+func (f *family) Name() string {
+	if len(f.sets) == 0 {
+		return ""
+	}
+	return f.sets[0].Name
+}
 
 // Config returns the metric's configuration.
-func (f *family) Config() Config { return f.sets[0] }
+func (f *family) Config() Config {
+	if len(f.sets) == 0 {
+		return Config{}
+	}
+	return f.sets[0]
+}
 
 // Reset sets every total and count to 0 and restarts the tie-break
 // generator from the seed, so a reset metric repeats its results.
@@ -72,7 +92,9 @@ func (f *family) Reset() {
 	for i := range f.acc {
 		f.acc[i].reset()
 	}
-	f.pcg.Seed(f.sets[0].Seed, 0)
+	if len(f.sets) > 0 {
+		f.pcg.Seed(f.sets[0].Seed, 0)
+	}
 }
 
 // Reseed restarts the tie-break generator from seed, which becomes the
@@ -171,6 +193,9 @@ func (f *family) checkUnranked(unranked []int, bsz int, weights tensor.Weights) 
 // holds each list's number of unranked relevant items. It leaves the
 // tie-break generator as it was when it fails. The caller holds f.mu.
 func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
+	if err := f.unset(); err != nil {
+		return err
+	}
 	if err := f.check(labels, predictions, weights); err != nil {
 		return err
 	}
@@ -362,6 +387,9 @@ func (f *family) result(j int) float64 {
 func (f *family) Result() float64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.sets) == 0 {
+		return 0
+	}
 	return f.result(0)
 }
 

@@ -37,11 +37,17 @@ func (f *family) state(j int) State {
 func (f *family) State() State {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.sets) == 0 {
+		return State{}
+	}
 	return f.state(0)
 }
 
 // checkState returns an error when s cannot be the state of metric j.
 func (f *family) checkState(j int, s *State) error {
+	if err := f.unset(); err != nil {
+		return err
+	}
 	own := &f.sets[j]
 	if err := own.sameKind(&s.Config); err != nil {
 		return err
@@ -98,10 +104,19 @@ func (f *family) SetState(s State) error {
 // f is unchanged: a bounded metric (MAP) whose merged Sequential totals
 // would overflow the dtype is one.
 func (f *family) merge(others []*family) error {
+	if f == nil {
+		return fmt.Errorf("metric: Merge: the receiver is nil: %w", ErrConfig)
+	}
+	if err := f.unset(); err != nil {
+		return fmt.Errorf("metric: Merge: the receiver: %w", err)
+	}
 	states := make([][]State, len(others))
 	for i, o := range others {
 		if o == nil {
 			return fmt.Errorf("metric: Merge: metric %d is nil: %w", i, ErrConfig)
+		}
+		if err := o.unset(); err != nil {
+			return fmt.Errorf("metric: Merge: metric %d: %w", i, err)
 		}
 		if len(o.sets) != len(f.sets) {
 			return fmt.Errorf("metric: Merge: metric %d has %d metrics, the receiver %d: %w", i, len(o.sets), len(f.sets), ErrConfig)
