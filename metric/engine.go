@@ -235,10 +235,12 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 
 // accumulate adds the last batch of bsz lists to every metric's totals.
 // It returns an error, and adds nothing, when a bounded metric (MAP, whose
-// states must be finite) would get a non-finite list term, or, under
-// Sequential accumulation, a total or count that overflows the dtype, so
-// that every state an Update leaves is one SetState and Merge take. The
-// caller holds f.mu.
+// states must be finite with a total at most the count) would get a
+// non-finite list term, a value above 1 (float32 sums of millions of item
+// weights can round AP up), or, under Sequential accumulation, totals
+// that overflow the dtype or whose rounding puts the total above the
+// count, so that every state an Update leaves is one SetState and Merge
+// take. The caller holds f.mu.
 func (f *family) accumulate(bsz int) error {
 	exactly := f.sets[0].accumulation() == Exact
 	f64 := f.sets[0].DType == Float64
@@ -247,15 +249,19 @@ func (f *family) accumulate(bsz int) error {
 			continue
 		}
 		for b := range bsz {
-			var v, lw float64
+			var val, v, lw float64
 			if f64 {
-				v, lw = f.ws64.out[j].v[b], f.ws64.out[j].lw[b]
+				val, v, lw = f.ws64.out[j].val[b], f.ws64.out[j].v[b], f.ws64.out[j].lw[b]
 			} else {
-				v, lw = float64(f.ws32.out[j].v[b]), float64(f.ws32.out[j].lw[b])
+				val, v, lw = float64(f.ws32.out[j].val[b]), float64(f.ws32.out[j].v[b]), float64(f.ws32.out[j].lw[b])
 			}
-			if notFinite(v) || notFinite(lw) {
+			switch {
+			case notFinite(v) || notFinite(lw):
 				return fmt.Errorf("metric: %s: list %d weighs %v: the sum of its weights overflows %s; scale the weights down: %w",
 					f.sets[j].Name, b, lw, f.sets[0].DType, ErrInput)
+			case val > 1+boundSlack/2:
+				return fmt.Errorf("metric: %s: list %d has the value %v, above 1: %s sums its item weights with too little precision (list weight %v); use float64 (WithDType(Float64), --dtype float64): %w",
+					f.sets[j].Name, b, val, f.sets[0].DType, lw, ErrInput)
 			}
 		}
 	}
@@ -274,13 +280,22 @@ func (f *family) accumulate(bsz int) error {
 		return nil
 	}
 	for j := range f.acc {
-		if t, c := f.acc[j].sums(f.sets[0].DType); f.sets[j].bounded() && (notFinite(t) || notFinite(c)) {
+		if !f.sets[j].bounded() {
+			continue
+		}
+		t, c := f.acc[j].sums(f.sets[0].DType)
+		if err := checkBounded(t, c); err != nil {
 			for k := range f.acc {
 				f.acc[k].restore()
 			}
-			return fmt.Errorf("metric: %s: the sum of the list weights of this batch of %d lists overflows %s (total %v, count %v); "+
-				"scale the weights down, or accumulate exactly (WithAccumulation(Exact), eval --accumulation exact): %w",
-				f.sets[j].Name, bsz, f.sets[0].DType, t, c, ErrInput)
+			if notFinite(t) || notFinite(c) {
+				return fmt.Errorf("metric: %s: the sum of the list weights of this batch of %d lists overflows %s (total %v, count %v); "+
+					"scale the weights down, or accumulate exactly (WithAccumulation(Exact), eval --accumulation exact): %w",
+					f.sets[j].Name, bsz, f.sets[0].DType, t, c, ErrInput)
+			}
+			return fmt.Errorf("metric: %s: this batch of %d lists would leave the total above the count (%v, %v): %s sums the list weights with too little precision; "+
+				"accumulate exactly (WithAccumulation(Exact), eval --accumulation exact) or use float64: %w",
+				f.sets[j].Name, bsz, t, c, f.sets[0].DType, ErrInput)
 		}
 	}
 	return nil

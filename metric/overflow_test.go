@@ -162,7 +162,7 @@ func TestWeightOverflowStates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := parts[0].Merge(parts[1]); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "merged total and count overflow float64") {
+	if err := parts[0].Merge(parts[1]); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "the merged total and count (+Inf, +Inf) are no state of the metric") {
 		t.Errorf("Merge of overflowing states: %v", err)
 	}
 	if st := parts[0].State(); st.Total != 1.7e308 || st.Count != 1.7e308 {
@@ -205,6 +205,42 @@ func TestSetStateImpossible(t *testing.T) {
 			case tc.want != "" && (!errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) || m.Result() != 0 || m.State().Count != 0):
 				t.Errorf("%s %s: SetState: %v, MAP %v; want ErrInput containing %q and the metric unchanged", tc.name, d, err, m.Result(), tc.want)
 			}
+		}
+	}
+}
+
+// TestAccumulateRefusesValuesAboveOne checks the guard that keeps MAP's
+// states within what SetState takes when float32 rounding puts a list's AP
+// or the Sequential total above 1 (it does, by 1e-5 for lists of 100,000
+// weighted items; far more than boundSlack needs lists of many millions,
+// so the rounded values are set by hand here): Update refuses such a batch
+// and changes nothing.
+func TestAccumulateRefusesValuesAboveOne(t *testing.T) {
+	labels, _ := tensor.DenseRows([][]float32{{1, 0}, {1, 0}})
+	preds, _ := tensor.DenseRows([][]float32{{0.9, 0.5}, {0.3, 0.8}})
+	for _, tc := range []struct {
+		name   string
+		val, v float32 // list 0's value and value·weight (weight 1)
+		acc    Accumulation
+		want   string
+	}{
+		{"value above 1", 1.5, 1.5, Sequential, "list 0 has the value 1.5, above 1: float32 sums its item weights with too little precision"},
+		{"value above 1, exact", 1.5, 1.5, Exact, "list 0 has the value 1.5, above 1"},
+		{"total above count", 1, 2.5, Sequential, "would leave the total above the count (3, 2)"},
+	} {
+		m, _ := NewMeanAveragePrecision(WithTies(Stable), WithAccumulation(tc.acc))
+		m.mu.Lock()
+		if err := m.compute(labels, preds, tensor.Weights{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		m.ws32.out[0].val[0], m.ws32.out[0].v[0] = tc.val, tc.v
+		err := m.accumulate(2)
+		m.mu.Unlock()
+		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrInput containing %q", tc.name, err, tc.want)
+		}
+		if st := m.State(); st.Total != 0 || st.Count != 0 {
+			t.Errorf("%s: the refused batch left %v / %v", tc.name, st.Total, st.Count)
 		}
 	}
 }

@@ -145,23 +145,36 @@ func (f *family) merge(others []*family) error {
 	if f.sets[0].accumulation() == Exact {
 		return nil
 	}
-	// A bounded metric's totals must stay finite, as Update keeps them.
+	// A bounded metric's totals must stay a state SetState takes, as
+	// Update keeps them.
 	for j := range f.acc {
-		if t, c := f.acc[j].sums(f.sets[0].DType); f.sets[j].bounded() && (notFinite(t) || notFinite(c)) {
+		if !f.sets[j].bounded() {
+			continue
+		}
+		if t, c := f.acc[j].sums(f.sets[0].DType); checkBounded(t, c) != nil {
 			for k := range f.acc {
 				f.acc[k].restore()
 			}
-			return fmt.Errorf("metric: Merge: %s: the merged total and count overflow %s (%v, %v); accumulate exactly (WithAccumulation(Exact)), whose sums do not overflow: %w",
-				f.sets[j].Name, f.sets[0].DType, t, c, ErrInput)
+			return fmt.Errorf("metric: Merge: %s: the merged total and count (%v, %v) are no state of the metric: they overflow %s or their rounding puts the total above the count; "+
+				"accumulate exactly (WithAccumulation(Exact)), whose sums do not overflow or round: %w",
+				f.sets[j].Name, t, c, f.sets[0].DType, ErrInput)
 		}
 	}
 	return nil
 }
 
-// boundSlack is how far above the count a bounded metric's total may be:
-// a float32 AP can round an ulp above 1, and so can its products with the
-// list weights.
-const boundSlack = 1e-4
+// boundSlack is how far above the count a bounded metric's total may be,
+// relative to the count: a float32 AP of a list of many weighted items can
+// round above 1 (1 + 1e-5 for 100,000 items), and so can the sums of its
+// products with the list weights. Update refuses a list whose value is
+// above 1 + boundSlack/2, and totals above 1 + boundSlack times the count.
+const boundSlack = 1e-3
+
+// checkBounded returns an error when total and count, Sequential sums of
+// a bounded metric, are not a state SetState takes.
+func checkBounded(total, count float64) error {
+	return checkTotals(&State{Total: total, Count: count}, false, Float64, true)
+}
 
 // checkTotals returns an error naming the field of a state that cannot
 // come from the metric: under Exact accumulation, exact sums that do not
