@@ -132,11 +132,13 @@
 // "-Infinity", and SetState and Merge take them, so a Suite or a merge keeps
 // its other metrics.
 //
-// MAP's totals stay finite, so that every state an Update or a Merge leaves
-// goes through JSON, SetState and Merge: Update refuses, naming the list,
-// weights whose sum overflows a list weight in the dtype, and, under
-// Sequential accumulation, a batch whose total or count would overflow it;
-// Merge refuses a merge that would. Exact sums do not overflow: a State's
-// rounded Total and Count may then be ±Inf while its exact sums and Result
-// are finite.
+// MAP's totals stay finite, with the total at most the count (up to a
+// relative 1e-3 of rounding), so that every state an Update or a Merge
+// leaves goes through JSON, SetState and Merge: Update refuses, naming the
+// list, weights whose sum overflows a list weight in the dtype and a list
+// whose AP rounds above 1 + 5e-4 (float32 sums of many millions of weighted
+// items), and, under Sequential accumulation, a batch whose total or count
+// would overflow the dtype or leave that bound; Merge refuses a merge that
+// would. Exact sums do not overflow: a State's rounded Total and Count may
+// then be ±Inf while its exact sums and Result are finite.
 package metric
