@@ -245,6 +245,22 @@ func (s *Sum) quo(d *Sum) (q *big.Rat, v float64, ok bool) {
 	return new(big.Rat).SetFrac(s.scaled(), den), 0, true
 }
 
+// IsFinite reports whether the sum was given finite values only, so that
+// it has an exact value (which Float64 may still round to ±Inf).
+func (s *Sum) IsFinite() bool {
+	_, ok := s.nonFinite()
+	return !ok
+}
+
+// Sign returns -1, 0 or +1, the sign of a finite sum, and 0 for a sum
+// given a NaN or an infinity.
+func (s *Sum) Sign() int {
+	if _, ok := s.nonFinite(); ok {
+		return 0
+	}
+	return s.scaled().Sign()
+}
+
 // IsZero reports whether the sum is exactly 0.
 func (s *Sum) IsZero() bool {
 	if _, ok := s.nonFinite(); ok {
