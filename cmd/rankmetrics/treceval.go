@@ -423,7 +423,9 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 			return nil, false, err
 		}
 		e := &evaluated{}
-		if e.err = ev.Evaluate(qid, judged, docs, &tv); e.err == nil {
+		if e.err = ev.EvaluateContext(ctx, qid, judged, docs, &tv); ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		} else if e.err == nil {
 			e.tv = treceval.TopicValues{Qid: qid, V: slices.Clone(tv.V), Relstring: slices.Clone(tv.Relstring)}
 		}
 		topics = append(topics, topic{qid: qid, done: e})
@@ -475,6 +477,9 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		}
 	}
 	calcErr := func(err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return exitf(4, "trec_eval: %s: %w", o.runName, err)
 	}
 	skip := func(qid string) bool { return o.debugQuery != "" && qid != o.debugQuery }
@@ -494,7 +499,7 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			if err != nil {
 				return exitf(2, "trec_eval: %w", err)
 			}
-			if err := ev.EvaluateMissing(tq, judged, &tv); err != nil {
+			if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
 				return calcErr(err)
 			}
 			emit()
@@ -536,7 +541,7 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			if err != nil {
 				return exitf(2, "trec_eval: %w", err)
 			}
-			if err := ev.Evaluate(qid, judged, tp.docs, &tv); err != nil {
+			if err := ev.EvaluateContext(ctx, qid, judged, tp.docs, &tv); err != nil {
 				return calcErr(err)
 			}
 		}

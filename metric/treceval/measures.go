@@ -1,6 +1,7 @@
 package treceval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -147,9 +148,12 @@ type Evaluator struct {
 	ranker  *Ranker
 	relstr  []byte
 	longs   []int64
-	gainBuf []relGain
+	gainSet gainSet
 	gainTmp []relGain
-	log2s   []float64
+	// ctx is the context of the topic being evaluated, nil outside
+	// EvaluateContext.
+	ctx   context.Context
+	log2s []float64
 }
 
 // lg returns log2(k) for an integer k >= 1 from a table grown on demand

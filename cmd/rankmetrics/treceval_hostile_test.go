@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeFiles writes name=content files into a new temporary directory and
+// returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestTrecEvalInterruptedInsideATopic interrupts the evaluation of a topic
+// with a judgement of 2^22 (seconds of gain set-up for five measures) and
+// expects it to stop within two seconds, with exit status 130 and
+// "rankmetrics: interrupted".
+func TestTrecEvalInterruptedInsideATopic(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"q": "1 0 a 4194304\n1 0 b 1\n",
+		"r": "1 Q0 a 1 1 r\n1 Q0 b 2 2 r\n",
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	args := []string{"-q", "-m", "ndcg", "-m", "G", "-m", "Rndcg", "-m", "ndcg_rel", "-m", "ideal_dcg",
+		"-m", "ndcg_rel.1=2", "-m", "Rndcg.1=3", filepath.Join(dir, "q"), filepath.Join(dir, "r")}
+	go func() { done <- runTrecEval(ctx, args, nil, io.Discard, io.Discard) }()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("still evaluating 2 s after the interrupt")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	var errb bytes.Buffer
+	if code := exitStatus(&errb, err); code != 130 || errb.String() != "rankmetrics: interrupted\n" {
+		t.Errorf("exit status %d, message %q; want 130, %q", code, errb.String(), "rankmetrics: interrupted\n")
+	}
+	if strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("message %q", errb.String())
+	}
+}
