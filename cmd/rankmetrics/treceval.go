@@ -256,6 +256,10 @@ type runSource struct {
 	next  func(ctx context.Context) (topic, error)
 	runid func() string
 	close func()
+	// outOfOrder: topics were evaluated in the run's order, so the
+	// state trec_eval carries between topics in qid order must be set
+	// before each all-negative topic evaluated in the merge.
+	outOfOrder bool
 }
 
 // topic is one run topic: its documents, or its evaluation (values or
@@ -269,6 +273,8 @@ type topic struct {
 type evaluated struct {
 	tv  treceval.TopicValues
 	err error
+	// nonneg: the topic has a judgement of 0 or more.
+	nonneg bool
 }
 
 // openRunSource reads the run file once to check every line (trec_eval
@@ -311,18 +317,50 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		// the budget: evaluate in one pass, keeping each topic's
 		// values, unless a topic's lines are scattered.
 		src, scattered, err := evaluatedSource(ctx, trecfile.NewRunScanner(f, name, v), o, ev, qrels)
-		if err != nil || !scattered {
+		switch {
+		case errors.Is(err, errOverBudget):
+			// Too many all-negative topics to keep: read the run
+			// again in topic order, from no topic evaluated.
+			if err := ev.Follow(nil); err != nil {
+				f.Close()
+				return nil, err
+			}
+			if err := rewind(); err != nil {
+				f.Close()
+				return nil, err
+			}
+			return indexedSource(ctx, f, name, v, fail)
+		case err != nil || !scattered:
 			f.Close()
 			if err != nil {
 				return fail(err)
 			}
 			return src, nil
 		}
+		// The topics evaluated so far left the state trec_eval
+		// carries between topics: start again from none.
+		if err := ev.Follow(nil); err != nil {
+			f.Close()
+			return nil, err
+		}
 		if err := rewind(); err != nil {
 			f.Close()
 			return nil, err
 		}
 		return collectSource(ctx, f, name, v, fail)
+	}
+	return indexedSource(ctx, f, name, v, fail)
+}
+
+// indexedSource finds where the run's topics are in f and reads them in
+// qid order: as a stream if they are sorted, block by block if each is in
+// one block, gathered in memory otherwise. It closes f at the end.
+func indexedSource(ctx context.Context, f *os.File, name string, v treceval.Version, fail func(error) (*runSource, error)) (*runSource, error) {
+	rewind := func() error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return exitf(2, "trec_eval: %s: %w", name, err)
+		}
+		return nil
 	}
 	x, err := trecfile.IndexRun(ctx, trecfile.NewRunScanner(f, name, v))
 	if err != nil {
@@ -397,11 +435,15 @@ func collectSource(ctx context.Context, f *os.File, name string, v treceval.Vers
 
 // evaluatedSource evaluates each judged topic of s as it is read and
 // keeps only its values. It stops early, reporting scattered, when a
-// topic's lines are not consecutive.
+// topic's lines are not consecutive. A topic whose judgements are all
+// negative depends on the topic before it in qid order (trec_eval's
+// order): its documents are kept, to be evaluated in that order, and
+// errOverBudget is returned when they do not fit in o.valuesBudget.
 func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements) (src *runSource, scattered bool, err error) {
 	var topics []topic
 	var tv treceval.TopicValues
 	seen := map[string]struct{}{}
+	kept := int64(0) // bytes of the kept documents
 	for {
 		qid, docs, err := s.Next(ctx)
 		if err == io.EOF {
@@ -422,7 +464,20 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 		if err != nil {
 			return nil, false, err
 		}
-		e := &evaluated{}
+		if !slices.ContainsFunc(judged, func(j treceval.Judgment) bool { return j.Rel >= 0 }) {
+			kept += int64(len(qid)) + 64
+			keep := make([]treceval.Doc, len(docs))
+			for i, d := range docs {
+				keep[i] = treceval.Doc{Docno: strings.Clone(d.Docno), Score: d.Score}
+				kept += int64(len(d.Docno)) + 24
+			}
+			if kept > o.valuesBudget {
+				return nil, false, errOverBudget
+			}
+			topics = append(topics, topic{qid: qid, docs: keep})
+			continue
+		}
+		e := &evaluated{nonneg: true}
 		if e.err = ev.EvaluateContext(ctx, qid, judged, docs, &tv); ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		} else if e.err == nil {
@@ -443,8 +498,12 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 		return nil, false, trecfile.ErrEmptyRun
 	}
 	runid := s.Runid()
-	return &runSource{next: next, runid: func() string { return runid }, close: func() {}}, false, nil
+	return &runSource{next: next, runid: func() string { return runid }, close: func() {}, outOfOrder: true}, false, nil
 }
+
+// errOverBudget stops the one-pass summary when the documents it keeps
+// do not fit in its budget.
+var errOverBudget = errors.New("over the one-pass budget")
 
 func memorySource(run *trecfile.Run) *runSource {
 	i := 0
@@ -483,6 +542,37 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		return exitf(4, "trec_eval: %s: %w", o.runName, err)
 	}
 	skip := func(qid string) bool { return o.debugQuery != "" && qid != o.debugQuery }
+	// prev is the last topic evaluated in qid order with a judgement of
+	// 0 or more (-1: none), for sources evaluated out of that order.
+	prev := -1
+	// follow returns topic ti's judgements (Judged's buffer may be
+	// reused by the next call), after setting the state.
+	follow := func(ti int) ([]treceval.Judgment, error) {
+		judged, err := qrels.Judged(ti)
+		if err != nil {
+			return nil, exitf(2, "trec_eval: %w", err)
+		}
+		if slices.ContainsFunc(judged, func(j treceval.Judgment) bool { return j.Rel >= 0 }) {
+			prev = ti
+			return judged, nil
+		}
+		if !src.outOfOrder {
+			return judged, nil
+		}
+		var pj []treceval.Judgment
+		if prev >= 0 {
+			if pj, err = qrels.Judged(prev); err != nil {
+				return nil, exitf(2, "trec_eval: %w", err)
+			}
+		}
+		if err := ev.Follow(pj); err != nil {
+			return nil, calcErr(err)
+		}
+		if judged, err = qrels.Judged(ti); err != nil {
+			return nil, exitf(2, "trec_eval: %w", err)
+		}
+		return judged, nil
+	}
 	qi := 0 // next judged topic
 	// missingBefore handles judged topics that sort before qid (or all
 	// remaining ones at the end) and are absent from the run.
@@ -495,9 +585,9 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			if !cfg.Complete {
 				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
 			}
-			judged, err := qrels.Judged(qi)
+			judged, err := follow(qi)
 			if err != nil {
-				return exitf(2, "trec_eval: %w", err)
+				return err
 			}
 			if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
 				return calcErr(err)
@@ -535,11 +625,14 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			if tp.done.err != nil {
 				return calcErr(tp.done.err)
 			}
+			if tp.done.nonneg {
+				prev = ti
+			}
 			tv = tp.done.tv
 		} else {
-			judged, err := qrels.Judged(ti)
+			judged, err := follow(ti)
 			if err != nil {
-				return exitf(2, "trec_eval: %w", err)
+				return err
 			}
 			if err := ev.EvaluateContext(ctx, qid, judged, tp.docs, &tv); err != nil {
 				return calcErr(err)

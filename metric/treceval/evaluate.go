@@ -40,9 +40,12 @@ func (e *Evaluator) EvaluateContext(ctx context.Context, qid string, judged []Ju
 	tv.V = slices.Grow(tv.V[:0], e.nvals)[:e.nvals]
 	clear(tv.V)
 	tv.Relstring = tv.Relstring[:0]
-	r, err := e.ranker.Rank(judged, docs)
-	if err != nil {
-		return fmt.Errorf("topic %s: %w", qid, err)
+	var r *Ranked
+	if e.rank {
+		var err error
+		if r, err = e.ranker.Rank(judged, docs); err != nil {
+			return fmt.Errorf("topic %s: %w", qid, err)
+		}
 	}
 	for _, m := range e.ms {
 		if err := m.def.calc(e, m, r, tv.V[m.off:m.off+len(m.names)]); err != nil {
@@ -56,6 +59,25 @@ func (e *Evaluator) EvaluateContext(ctx context.Context, qid string, judged []Ju
 		}
 	}
 	return nil
+}
+
+// Follow sets the state trec_eval carries from topic to topic to what it
+// is after a topic judged prev, or before the first topic when prev is
+// nil: a topic whose judgements are all negative inherits the judgement
+// levels of the topic evaluated before it, and fails as the first topic.
+// Topics with a judgement of 0 or more do not depend on it. A caller that
+// evaluates topics out of trec_eval's order (increasing qid) calls Follow
+// before each all-negative topic, with the topic that precedes it in that
+// order; prev must have a judgement of 0 or more.
+func (e *Evaluator) Follow(prev []Judgment) error {
+	k := e.ranker
+	k.levelBound = 0
+	k.ranked.levels, k.ranked.NumRelLevels = nil, 0
+	if prev == nil {
+		return nil
+	}
+	_, err := k.Rank(prev, nil)
+	return err
 }
 
 // ctxErr is the error of the context of the topic being evaluated.

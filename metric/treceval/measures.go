@@ -150,6 +150,8 @@ type Evaluator struct {
 	longs   []int64
 	gainSet gainSet
 	gainTmp []relGain
+	// rank is false when no measure uses the ranking (runid, num_q).
+	rank bool
 	// ctx is the context of the topic being evaluated, nil outside
 	// EvaluateContext.
 	ctx   context.Context
@@ -247,6 +249,9 @@ func NewEvaluator(cfg Config, specs []string) (*Evaluator, error) {
 		}
 		e.ms = append(e.ms, m)
 		e.nvals += len(m.names)
+		// trec_eval ranks a topic (and checks it: duplicates, levels)
+		// only when a measure other than runid and num_q asks for it.
+		e.rank = e.rank || d.name != "runid" && d.name != "num_q"
 	}
 	return e, nil
 }
