@@ -49,6 +49,7 @@ type trecEvalOptions struct {
 	measures   []string
 	debugQuery string
 	runName    string
+	qrelsName  string
 	help       bool
 	version    bool
 	// valuesBudget bounds the one-pass summary's stored values (bytes).
@@ -192,7 +193,7 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 		return exitf(1, "trec_eval: need exactly two files, QRELS and RUN\n%s", trecEvalUsage)
 	}
 	qrelsName, runName := operands[0], operands[1]
-	o.runName = runName
+	o.runName, o.qrelsName = runName, qrelsName
 	qrels, closeQrels, err := readQrels(ctx, qrelsName, o.cfg.Version)
 	if err != nil {
 		return err
@@ -521,6 +522,34 @@ func memorySource(run *trecfile.Run) *runSource {
 	}
 }
 
+// qrelsPlace is "QRELS:LINE", where the judgement of je is, or the qrels
+// file's name if the line cannot be found.
+func qrelsPlace(ctx context.Context, o *trecEvalOptions, je *treceval.JudgmentError) string {
+	f, err := os.Open(o.qrelsName)
+	if err != nil {
+		return o.qrelsName
+	}
+	defer f.Close()
+	line, err := trecfile.QrelsLine(ctx, f, o.qrelsName, o.cfg.Version, je.Qid, je.Index)
+	if err != nil || line == 0 {
+		return o.qrelsName
+	}
+	return fmt.Sprintf("%s:%d", o.qrelsName, line)
+}
+
+// judgmentHint tells how to get past a JudgmentError.
+func judgmentHint(err error) string {
+	switch {
+	case errors.Is(err, treceval.ErrDuplicate):
+		return " (trec_eval stops here too: remove the repeated judgement)"
+	case errors.Is(err, treceval.ErrJudgmentTooLarge):
+		return " (trec_eval allocates one counter per level up to it: lower the judgement)"
+	case errors.Is(err, treceval.ErrNegativeFirst):
+		return "; give the topic a judgement of 0 or more, or remove its lines (-m runid and -m num_q alone do not need it)"
+	}
+	return ""
+}
+
 // evaluateTrecEval merges the judged topics with the run's (both in qid
 // order) as the chosen trec_eval version does, printing as it goes.
 func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements, src *runSource, w *bufio.Writer) error {
@@ -538,6 +567,10 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 	calcErr := func(err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		var je *treceval.JudgmentError
+		if errors.As(err, &je) {
+			return exitf(4, "trec_eval: %s: %w%s", qrelsPlace(ctx, o, je), err, judgmentHint(err))
 		}
 		return exitf(4, "trec_eval: %s: %w", o.runName, err)
 	}

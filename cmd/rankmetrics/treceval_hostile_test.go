@@ -58,3 +58,36 @@ func TestTrecEvalInterruptedInsideATopic(t *testing.T) {
 		t.Errorf("message %q", errb.String())
 	}
 }
+
+// TestTrecEvalJudgmentErrorsNameTheQrels checks that errors about the
+// judgements name the qrels file and the line at fault, not the run, with
+// trec_eval's exit status 4.
+func TestTrecEvalJudgmentErrorsNameTheQrels(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"dup":  "1 0 a 1\n1 0 b 0\n2 0 c 1\n1 0 b 2\n",
+		"huge": "1 0 a 1\n1 0 b 16777217\n",
+		"neg":  "2 0 a 1\n1 0 a -1\n1 0 b -2\n",
+		"run":  "1 Q0 a 1 1 r\n2 Q0 a 1 1 r\n",
+	})
+	tests := []struct {
+		qrels, flags, where, what string
+	}{
+		{"dup", "-q", "dup:4: topic 1:", `duplicate document "b" in the judgements`},
+		{"dup", "", "dup:4: topic 1:", `duplicate document "b" in the judgements`},
+		{"huge", "", "huge:2: topic 1:", "judgement 16777217, maximum 16777216"},
+		{"neg", "-m ndcg", "neg:2: topic 1:", "only negative judgements"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.qrels+tc.flags, func(t *testing.T) {
+			args := append(strings.Fields(tc.flags), filepath.Join(dir, tc.qrels), filepath.Join(dir, "run"))
+			err := runTrecEval(context.Background(), args, nil, io.Discard, io.Discard)
+			if code := trecEvalExitCode(err); code != 4 {
+				t.Fatalf("exit status %d (%v), want 4", code, err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, filepath.Join(dir, tc.where)) || !strings.Contains(msg, tc.what) || strings.Contains(msg, filepath.Join(dir, "run")) {
+				t.Errorf("error %q, want %q and %q, without the run's name", msg, tc.where, tc.what)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package treceval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -44,6 +45,10 @@ func (e *Evaluator) EvaluateContext(ctx context.Context, qid string, judged []Ju
 	if e.rank {
 		var err error
 		if r, err = e.ranker.Rank(judged, docs); err != nil {
+			var je *JudgmentError
+			if errors.As(err, &je) {
+				je.Qid = qid
+			}
 			return fmt.Errorf("topic %s: %w", qid, err)
 		}
 	}
