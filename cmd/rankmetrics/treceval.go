@@ -297,7 +297,7 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		return nil, exitf(2, "trec_eval: %w", err)
 	}
 	if v == treceval.V10 && strings.HasPrefix(name, "-") {
-		run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(stdin, "stdin", v))
+		run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(trecfile.StdinReader(stdin), "stdin", v))
 		if err != nil {
 			return fail(err)
 		}

@@ -12,7 +12,7 @@ import (
 // 0, in file order, as Judged returns them) of topic qid in the qrels file
 // read from r, or 0 if there is no such judgement: for error messages.
 func QrelsLine(ctx context.Context, r io.Reader, name string, v treceval.Version, qid string, k int) (int64, error) {
-	sc := runio.NewTRECScanner(r, name, true, mode(v), lineOptions())
+	sc := runio.NewTRECScanner(cutAtLineNUL(r), name, true, mode(v), lineOptions())
 	for n := 1; ; n++ {
 		if n%ctxCheckLines == 0 {
 			if err := ctx.Err(); err != nil {
