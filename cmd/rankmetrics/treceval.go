@@ -92,7 +92,8 @@ bytes per topic plus the qid). Without -q, a run is evaluated in a single
 pass when every topic's values fit in %d MiB. Any other line order is
 gathered in memory at about %d bytes per line plus the docno's bytes. The
 qrels file is indexed the same way when each topic is in one block, and
-held in memory otherwise.
+held in memory otherwise. A file that cannot seek (a pipe, a FIFO,
+<(...)) is first copied to a temporary file (in TMPDIR).
 `, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 
@@ -228,7 +229,7 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 // readQrels indexes the qrels file by topic blocks (memory per topic,
 // not per line), or reads it whole if its topics are scattered.
 func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.Judgements, func(), error) {
-	f, err := os.Open(name)
+	f, err := openSeekable(ctx, name)
 	if err != nil {
 		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
 	}
@@ -236,11 +237,12 @@ func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.J
 	if err == nil {
 		return x, func() { f.Close() }, nil
 	}
-	f.Close()
 	if !errors.Is(err, trecfile.ErrScatteredQrels) {
+		f.Close()
 		return nil, nil, exitf(2, "trec_eval: %w", err)
 	}
-	data, err := os.ReadFile(name)
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	f.Close()
 	if err != nil {
 		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
 	}
@@ -249,6 +251,55 @@ func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.J
 		return nil, nil, exitf(2, "trec_eval: %w", err)
 	}
 	return q, func() {}, nil
+}
+
+// openSeekable opens the file name for reading. The trec_eval readers read
+// a file more than once (a check, then topic by topic), so a file that
+// cannot seek (a pipe, a FIFO, a process substitution <(...)) is first
+// copied into a temporary file, removed at once (its space is freed when
+// it is closed), and that copy is returned.
+func openSeekable(ctx context.Context, name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		return f, nil
+	}
+	if _, err := f.Seek(0, io.SeekCurrent); err == nil {
+		return f, nil
+	}
+	defer f.Close()
+	tmp, err := os.CreateTemp("", "rankmetrics-trec_eval-*")
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot seek, and copying it to a temporary file failed (give a regular file, or set TMPDIR): %w", name, err)
+	}
+	os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, ctxReader{ctx, f}); err != nil {
+		tmp.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s cannot seek, and copying it to a temporary file failed (give a regular file, or set TMPDIR): %w", name, err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return tmp, nil
+}
+
+// ctxReader is r stopping with ctx's error once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // runSource yields a run's topics in increasing qid order, either as
@@ -303,7 +354,7 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		}
 		return memorySource(run), nil
 	}
-	f, err := os.Open(name)
+	f, err := openSeekable(ctx, name)
 	if err != nil {
 		return nil, exitf(2, "trec_eval: cannot read results file: %w", err)
 	}
