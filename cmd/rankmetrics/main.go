@@ -33,8 +33,6 @@ var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	// After the first interrupt, a second one ends the process at once.
-	context.AfterFunc(ctx, stop)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitStatus(os.Stderr, err))
@@ -42,15 +40,11 @@ func main() {
 
 // exitStatus prints err, if any, and returns the exit status of the
 // process: 0 without error, 2 for a bad command line (already printed),
-// 130 when interrupted (the command stopped at its context's
-// cancellation), 1 for any other error.
+// 1 for any other error.
 func exitStatus(stderr io.Writer, err error) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "rankmetrics: interrupted")
-		return 130
 	case errors.Is(err, errUsage):
 		return 2
 	case errors.As(err, new(*exitError)):

@@ -163,9 +163,14 @@ func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
 	return o, operands, nil
 }
 
-// runTrecEval is the trec_eval subcommand.
+// runTrecEval is the trec_eval subcommand. Interrupted, it ends with
+// "interrupted" and exit status 130.
 func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return runTrecEvalBudget(ctx, args, storedValuesBudget, stdin, stdout, stderr)
+	err := runTrecEvalBudget(ctx, args, storedValuesBudget, stdin, stdout, stderr)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return &exitError{code: 130, err: errors.New("interrupted")}
+	}
+	return err
 }
 
 // runTrecEvalBudget is runTrecEval with the one-pass summary's memory

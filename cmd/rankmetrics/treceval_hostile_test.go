@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,9 +45,6 @@ func TestTrecEvalInterruptedInsideATopic(t *testing.T) {
 	case err = <-done:
 	case <-time.After(2 * time.Second):
 		t.Fatal("still evaluating 2 s after the interrupt")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v, want context.Canceled", err)
 	}
 	var errb bytes.Buffer
 	if code := exitStatus(&errb, err); code != 130 || errb.String() != "rankmetrics: interrupted\n" {
