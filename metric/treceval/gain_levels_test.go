@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,5 +87,72 @@ func TestEvaluateContextStopsInsideATopic(t *testing.T) {
 				t.Fatalf("EvaluateContext: %v, want context.Canceled", err)
 			}
 		})
+	}
+}
+
+// TestGainIndexMatchesLinearSearch compares gains and gainSet.get with
+// trec_eval's set-up written as it does it (a linear search of each level
+// among the entries, then of each judgement among the sorted entries), on
+// random parameters with repeated, negative and absent levels.
+func TestGainIndexMatchesLinearSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 1))
+	for iter := 0; iter < 2000; iter++ {
+		levels := r.IntN(12)
+		counts := make([]int64, levels)
+		for i := range counts {
+			counts[i] = int64(r.IntN(3))
+		}
+		var spec []string
+		for range r.IntN(6) {
+			lvl := r.IntN(16) - 3
+			spec = append(spec, strconv.Itoa(lvl)+"="+strconv.FormatFloat(float64(r.IntN(40))/4-2, 'g', -1, 64))
+		}
+		m := "ndcg"
+		if len(spec) > 0 {
+			m += "." + strings.Join(spec, ",")
+		}
+		for _, v := range []Version{V10, V908} {
+			ev, err := NewEvaluator(DefaultConfig(v), []string{m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rk := &Ranked{NumRelLevels: int64(levels), levels: counts}
+			gs, err := ev.gains(ev.ms[0], rk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// trec_eval's way.
+			var ref []relGain
+			for _, p := range ev.ms[0].pairs {
+				ref = append(ref, relGain{level: Atol(p.name), gain: p.value})
+			}
+			for i := int64(0); i < int64(levels); i++ {
+				j := 0
+				for j < len(ref) && ref[j].level != i {
+					j++
+				}
+				if j < len(ref) {
+					ref[j].count = counts[i]
+				} else {
+					ref = append(ref, relGain{level: i, gain: float64(i), count: counts[i]})
+				}
+			}
+			msort(ref, make([]relGain, len(ref)), func(a, b *relGain) int { return cInt(a.gain - b.gain) })
+			if !slices.Equal(gs.g, ref) {
+				t.Fatalf("%s %s levels %v: gains %v, trec_eval's %v", v, m, counts, gs.g, ref)
+			}
+			for rel := int64(-4); rel < int64(levels)+14; rel++ {
+				want := 0.0
+				for _, g := range ref {
+					if g.level == rel {
+						want = g.gain
+						break
+					}
+				}
+				if got := gs.get(rel); got != want {
+					t.Fatalf("%s %s levels %v: gain of %d = %v, trec_eval's %v", v, m, counts, rel, got, want)
+				}
+			}
+		}
 	}
 }
