@@ -75,6 +75,9 @@ func (e *Evaluator) EvaluateContext(ctx context.Context, qid string, judged []Ju
 // before each all-negative topic, with the topic that precedes it in that
 // order; prev must have a judgement of 0 or more.
 func (e *Evaluator) Follow(prev []Judgment) error {
+	if !e.rank {
+		return nil // no topic is ranked: there is no such state
+	}
 	k := e.ranker
 	k.levelBound = 0
 	k.ranked.levels, k.ranked.NumRelLevels = nil, 0
