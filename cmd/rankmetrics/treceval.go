@@ -600,6 +600,8 @@ func judgmentHint(err error) string {
 		return " (trec_eval stops here too: remove the repeated judgement)"
 	case errors.Is(err, treceval.ErrJudgmentTooLarge):
 		return " (trec_eval allocates one counter per level up to it: lower the judgement)"
+	case errors.Is(err, treceval.ErrCrashLevels):
+		return "; make one of its judgements -1, or 0 or more, or remove its lines (-m runid and -m num_q alone do not need them)"
 	case errors.Is(err, treceval.ErrNegativeFirst):
 		return "; give the topic a judgement of 0 or more, or remove its lines (-m runid and -m num_q alone do not need it)"
 	}

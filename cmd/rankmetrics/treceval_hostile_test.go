@@ -63,7 +63,9 @@ func TestTrecEvalJudgmentErrorsNameTheQrels(t *testing.T) {
 		"dup":  "1 0 a 1\n1 0 b 0\n2 0 c 1\n1 0 b 2\n",
 		"huge": "1 0 a 1\n1 0 b 16777217\n",
 		"neg":  "2 0 a 1\n1 0 a -1\n1 0 b -2\n",
-		"run":  "1 Q0 a 1 1 r\n2 Q0 a 1 1 r\n",
+		// trec_eval crashes (segmentation fault) on topic 2.
+		"crash": "1 0 a 1\n2 0 a -2\n2 0 b -3\n",
+		"run":   "1 Q0 a 1 1 r\n2 Q0 a 1 1 r\n",
 	})
 	tests := []struct {
 		qrels, flags, where, what string
@@ -72,6 +74,8 @@ func TestTrecEvalJudgmentErrorsNameTheQrels(t *testing.T) {
 		{"dup", "", "dup:4: topic 1:", `duplicate document "b" in the judgements`},
 		{"huge", "", "huge:2: topic 1:", "judgement 16777217, maximum 16777216"},
 		{"neg", "-m ndcg", "neg:2: topic 1:", "only negative judgements"},
+		{"crash", "-q", "crash:2: topic 2:", "-2 or lower: trec_eval crashes"},
+		{"crash", "-m ndcg", "crash:2: topic 2:", "-2 or lower: trec_eval crashes"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.qrels+tc.flags, func(t *testing.T) {

@@ -84,6 +84,10 @@ var ErrJudgmentTooLarge = errors.New("judgement above the supported maximum")
 // negative, where trec_eval fails.
 var ErrNegativeFirst = errors.New("the first topic evaluated has only negative judgements (trec_eval fails here too)")
 
+// ErrCrashLevels reports a topic (not the first) whose judgements are all
+// -2 or lower, where trec_eval crashes.
+var ErrCrashLevels = errors.New("every judgement of the topic is -2 or lower: trec_eval crashes here (it clears a negative number of level counters)")
+
 // JudgmentError is an error about a topic's judgements rather than its
 // retrieved documents: a document judged twice, a judgement above the
 // supported maximum, or a first topic whose judgements are all negative.
@@ -306,6 +310,11 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		// trec_eval's allocation fails when the first topic has only
 		// negative judgements.
 		return nil, &JudgmentError{Err: ErrNegativeFirst}
+	}
+	if need < 0 {
+		// trec_eval clears max_rel+1 level counters, a negative size
+		// that crashes it.
+		return nil, &JudgmentError{Index: maxAt, Err: ErrCrashLevels}
 	}
 	if need > 0 {
 		clear(r.levels[:need])
