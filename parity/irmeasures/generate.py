@@ -12,6 +12,7 @@ Usage: generate.py --seed S --cases N --out FILE.jsonl.gz
 """
 import argparse
 import gzip
+import io
 import json
 import os
 import random
@@ -109,7 +110,11 @@ def main():
     args = ap.parse_args()
     measures = args.measures.split() or MEASURES
     rng = random.Random(args.seed)
-    out = gzip.open(args.out, "wt") if args.out.endswith(".gz") else open(args.out, "w")
+    if args.out.endswith(".gz"):
+        # mtime 0: the same seed gives the same bytes.
+        out = io.TextIOWrapper(gzip.GzipFile(args.out, "wb", mtime=0), encoding="utf-8")
+    else:
+        out = open(args.out, "w")
     with tempfile.TemporaryDirectory() as tmp:
         qp, rp = os.path.join(tmp, "qrels"), os.path.join(tmp, "run")
         for c in range(args.cases):
