@@ -192,7 +192,7 @@ func (r *registry) irRecords() {
 		}
 		var ps []string
 		for _, p := range x.params {
-			if p.name != x.at {
+			if p.name != x.at && p.kind != 'd' {
 				ps = append(ps, p.name+"=")
 			}
 		}
@@ -201,6 +201,10 @@ func (r *registry) irRecords() {
 			form += "(" + strings.Join(ps, ",") + ")"
 		}
 		switch {
+		case x.key == "Rprec":
+			d.Forms = []string{"Rprec()", form}
+		case len(ps) == 0:
+			d.Forms = []string{x.key}
 		case x.at == "recall":
 			d.Forms = []string{x.key + "@X", form + "@X"}
 		case x.needAt:
@@ -209,12 +213,8 @@ func (r *registry) irRecords() {
 			d.Forms = []string{x.key, form}
 		case x.at != "":
 			d.Forms = []string{x.key, x.key + "@K", form + "@K"}
-		case x.key == "Rprec":
-			d.Forms = []string{"Rprec()", form}
-		case len(ps) > 0:
-			d.Forms = []string{x.key, form}
 		default:
-			d.Forms = []string{x.key}
+			d.Forms = []string{x.key, form}
 		}
 		r.ir[x.key] = d
 		r.defs = append(r.defs, d)
