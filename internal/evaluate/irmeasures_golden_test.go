@@ -2,13 +2,15 @@ package evaluate
 
 import (
 	"bufio"
-	"context"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,17 +174,7 @@ func ulps(a, b float64) uint64 {
 	return y - x
 }
 
+// sortedKeys returns the keys of m in order.
 func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
+	return slices.Sorted(maps.Keys(m))
 }
