@@ -6,10 +6,10 @@ import (
 	"github.com/rankmetrics/rankmetrics/measure"
 )
 
-// ExampleParse reads names of the three families and shows the record each
+// ExampleParse reads names of the four families and shows the record each
 // follows; an unknown name lists the nearest names of every family.
 func ExampleParse() {
-	for _, name := range []string{"ndcg@10", "ndcg_cut_10", "map@10:minrk", "P.5"} {
+	for _, name := range []string{"ndcg@10", "ndcg_cut_10", "map@10:minrk", "P.5", "nDCG@10", "AP(rel=2)@100"} {
 		m, err := measure.Parse(name)
 		if err != nil {
 			fmt.Println(err)
@@ -26,6 +26,9 @@ func ExampleParse() {
 	// ndcg_cut_10: trec_eval ndcg_cut, mean
 	// map@10:minrk: convention minrk, weighted mean
 	// P_5: trec_eval P, mean
+	// nDCG@10: ir_measures nDCG, mean
+	// AP(rel=2)@100: ir_measures AP, mean
 	// NDCG@10? ndcg@10 (TF-Ranking)
 	// NDCG@10? ndcg_cut_10 (trec_eval)
+	// NDCG@10? nDCG@10 (ir_measures)
 }

@@ -34,6 +34,10 @@ type Measure struct {
 	// TrecEval, when not empty, is the trec_eval -m specification ("P.10",
 	// "ndcg", "P.5,10") one of whose values, named Name, the measure is.
 	TrecEval string
+	// IR, when not nil, makes the measure one of ir_measures (Name is its
+	// name, "nDCG@10", "AP(rel=2)@100"): its value is that of the
+	// trec_eval measure TrecEval under IR's settings.
+	IR *IRSpec
 }
 
 // MAP returns the measure map: MAP over the whole list.
@@ -67,6 +71,9 @@ func Parse(s string) (Measure, error) {
 		return Measure{}, fmt.Errorf("%w: empty name", ErrUnknown)
 	}
 	r := reg()
+	if m, ok, err := r.parseIR(name); ok {
+		return m, err
+	}
 	if base, conv, ok := strings.Cut(name, ":"); ok {
 		return r.parseConvention(s, base, conv)
 	}
@@ -180,7 +187,8 @@ func (r *registry) parseSpec(s string) ([]Measure, error) {
 // ParseList reads the value of one -m flag: a trec_eval specification with
 // parameters takes the whole value, as trec_eval's -m does (P.5,10 gives
 // P_5 and P_10); anything else is a comma-separated list of names (see
-// Parse). Repeats are left out. It takes time linear in the number of
+// Parse), but for the commas inside an ir_measures name's parentheses
+// (AP(rel=2,judged_only=True)@10). Repeats are left out. It takes time linear in the number of
 // names.
 func ParseList(s string) ([]Measure, error) {
 	t := strings.TrimSpace(s)
@@ -192,7 +200,7 @@ func ParseList(s string) ([]Measure, error) {
 		}
 		return dedupe(list), nil
 	}
-	parts := strings.Split(s, ",")
+	parts := splitTop(s)
 	out := make([]Measure, 0, len(parts))
 	for _, part := range parts {
 		m, err := Parse(part)

@@ -19,9 +19,12 @@ const (
 	Convention
 	// TrecEval is trec_eval's measures, version 10.0 or 9.0.8.
 	TrecEval
+	// IRMeasures is ir_measures 0.4.3's measures, by their default
+	// provider.
+	IRMeasures
 )
 
-// String returns "TF-Ranking", "convention" or "trec_eval".
+// String returns "TF-Ranking", "convention", "trec_eval" or "ir_measures".
 func (f Family) String() string {
 	switch f {
 	case TFRanking:
@@ -30,6 +33,8 @@ func (f Family) String() string {
 		return "convention"
 	case TrecEval:
 		return "trec_eval"
+	case IRMeasures:
+		return "ir_measures"
 	}
 	return fmt.Sprintf("Family(%d)", uint8(f))
 }
@@ -114,6 +119,7 @@ type Def struct {
 	conv    metric.Convention
 	trec    treceval.MeasureInfo
 	concept string // what the measure is about, for suggestions ("ndcg", "precision")
+	ir      *irDef // an ir_measures measure's parameters
 }
 
 // registry is every record, with the maps that parse names in constant
@@ -124,13 +130,15 @@ type registry struct {
 	kerasDef map[string]bool // the Keras default names among tf's keys
 	conv     map[string]*Def // convention name
 	trec     map[string]*Def // trec_eval measure name
+	ir       map[string]*Def // ir_measures measure name
 }
 
 // reg returns the registry, built on first use.
 var reg = sync.OnceValue(newRegistry)
 
 // Defs returns every record of the registry: TF-Ranking's metrics, then
-// MAP's conventions, then trec_eval's measures in trec_eval's order.
+// MAP's conventions, then trec_eval's measures in trec_eval's order, then
+// ir_measures'.
 func Defs() []Def {
 	r := reg()
 	out := make([]Def, len(r.defs))
@@ -282,6 +290,7 @@ func newRegistry() *registry {
 		r.trec[m.Name] = d
 		r.defs = append(r.defs, d)
 	}
+	r.irRecords()
 	return r
 }
 
@@ -289,6 +298,8 @@ func newRegistry() *registry {
 func (m Measure) Def() *Def {
 	r := reg()
 	switch {
+	case m.IR != nil:
+		return r.ir[m.IR.Key]
 	case m.TrecEval != "":
 		base, _, _ := strings.Cut(m.TrecEval, ".")
 		return r.trec[base]

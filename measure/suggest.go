@@ -169,6 +169,8 @@ func (d *Def) render(k string, trecSpec bool) string {
 			return "map:" + d.Key
 		}
 		return "map@" + k + ":" + d.Key
+	case IRMeasures:
+		return d.renderIR(k)
 	}
 	if d.Cutoff {
 		if k == "" {
@@ -218,4 +220,34 @@ func SuggestText(s string, trecSpec bool) string {
 	}
 	b.WriteString("?")
 	return b.String()
+}
+
+// renderIR writes the name of an ir_measures record with the cutoff k.
+func (d *Def) renderIR(k string) string {
+	x := d.ir
+	switch {
+	case !d.Cutoff || x.at == "recall" && k == "":
+		if d.Key == "Rprec" {
+			return "Rprec()"
+		}
+		if x.needAt {
+			return d.Key + "@X"
+		}
+		return d.Key
+	case k == "":
+		if x.needAt {
+			return d.Key + "@K"
+		}
+		return d.Key
+	case x.at == "recall":
+		f, err := strconv.ParseFloat(k, 64)
+		if err != nil {
+			return ""
+		}
+		return d.Key + "@" + pyFloat(f)
+	}
+	if n, err := strconv.Atoi(k); err != nil || n < 1 {
+		return ""
+	}
+	return d.Key + "@" + k
 }

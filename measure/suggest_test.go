@@ -17,17 +17,17 @@ func TestSuggest(t *testing.T) {
 		trecSpec bool
 		want     []string
 	}{
-		{"NDCG@10", false, []string{"ndcg@10", "ndcg_cut_10"}},
-		{"nDCG@10", false, []string{"ndcg@10", "ndcg_cut_10"}},
-		{"ndcg_cut10", false, []string{"ndcg@10", "ndcg_cut_10"}},
-		{"P@10", false, []string{"precision@10", "P_10"}},
-		{"p_10", false, []string{"precision@10", "P_10"}},
-		{"P_10", true, []string{"precision@10", "P.10"}},
-		{"R@1000", false, []string{"recall@1000", "recall_1000"}},
-		{"RR@10", false, []string{"mrr@10", "recip_rank"}},
-		{"MAP", false, []string{"map", "map:treceval", "map_cut_K"}},
-		{"AP@100", false, []string{"map@100", "map@100:treceval", "map_cut_100"}},
-		{"ndgc", false, []string{"ndcg_metric", "ndcg", "ndcg_cut_K"}},
+		{"NDCG@10", false, []string{"ndcg@10", "ndcg_cut_10", "nDCG@10"}},
+		{"nDCG@10", false, []string{"ndcg@10", "ndcg_cut_10", "nDCG@10"}},
+		{"ndcg_cut10", false, []string{"ndcg@10", "ndcg_cut_10", "nDCG@10"}},
+		{"P@10", false, []string{"precision@10", "P_10", "P@10"}},
+		{"p_10", false, []string{"precision@10", "P_10", "P@10"}},
+		{"P_10", true, []string{"precision@10", "P.10", "P@10"}},
+		{"R@1000", false, []string{"recall@1000", "recall_1000", "R@1000"}},
+		{"RR@10", false, []string{"mrr@10", "recip_rank", "RR"}},
+		{"MAP", false, []string{"map", "map:treceval", "map_cut_K", "AP"}},
+		{"AP@100", false, []string{"map@100", "map@100:treceval", "map_cut_100", "AP@100"}},
+		{"ndgc", false, []string{"ndcg_metric", "ndcg", "ndcg_cut_K", "nDCG"}},
 		{"iprec_at_recall@0.5", false, []string{"iprec_at_recall_0.50"}},
 		{"xyzzy", false, nil},
 	}

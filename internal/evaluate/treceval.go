@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
@@ -22,6 +23,10 @@ import (
 type trecRef struct {
 	ev, val int
 	summary summaryKind
+	// ir is set for a measure of ir_measures: a judged query the run
+	// lacks scores 0 (ir_measures' default value), and NumQ is 1 per
+	// query the run ranks.
+	ir *measure.IRSpec
 }
 
 // summaryKind is how trec_eval makes a value's summary from the sum of its
@@ -53,8 +58,10 @@ func summaryOf(ev *treceval.Evaluator, val int) summaryKind {
 // trecEval is the trec_eval part of one Run.
 type trecEval struct {
 	cfg   treceval.Config
-	specs [][]string      // the -m specifications of each evaluator
-	refs  map[int]trecRef // plan measure index -> its value
+	cfgs  []treceval.Config // the configuration of each evaluator
+	irEv  []bool            // whether each evaluator computes an ir_measures measure
+	specs [][]string        // the -m specifications of each evaluator
+	refs  map[int]trecRef   // plan measure index -> its value
 	evs   []*treceval.Evaluator
 	name  string // the first trec_eval measure, to name in messages
 }
@@ -66,7 +73,9 @@ type trecEval struct {
 // default parameters or with cutoffs (the cutoffs of one measure joined:
 // P_5 and P_10 give P.5,10); a measure with other parameters (ndcg.1=2,
 // utility.1,0,0,-1) takes an evaluator of its own, since trec_eval reads
-// one set of parameters per measure.
+// one set of parameters per measure. A measure of ir_measures takes an
+// evaluator of its own too, under its own settings (relevance level,
+// judged documents only, trec_eval 9.0.8 as pytrec_eval).
 func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*trecEval, error) {
 	t := &trecEval{cfg: treceval.DefaultConfig(version), refs: map[int]trecRef{}}
 	var (
@@ -86,6 +95,9 @@ func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*tr
 		}
 		if t.name == "" {
 			t.name = m.Name
+		}
+		if m.IR != nil {
+			continue
 		}
 		base, _, hasPar := strings.Cut(m.TrecEval, ".")
 		d := m.Def()
@@ -131,17 +143,32 @@ func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*tr
 			own[k]--
 		}
 	}
-	return t, t.build(specs, groups, own)
+	t.cfgs = make([]treceval.Config, len(groups))
+	t.irEv = make([]bool, len(groups))
+	for i := range t.cfgs {
+		t.cfgs[i] = t.cfg
+	}
+	irGroup := map[int]int{}
+	for s, m := range specs {
+		if m.IR != nil {
+			irGroup[s] = len(groups)
+			groups = append(groups, []string{m.TrecEval})
+			t.cfgs = append(t.cfgs, m.IR.TrecConfig())
+			t.irEv = append(t.irEv, true)
+		}
+	}
+	return t, t.build(specs, groups, own, irGroup)
 }
 
 // build makes one evaluator per group and locates each measure's value:
-// in its own group, or in the shared one (group 0).
-func (t *trecEval) build(specs []Measure, groups [][]string, own map[string]int) error {
-	for _, g := range groups {
-		ev, err := treceval.NewEvaluator(t.cfg, g)
+// in its own group, or in the shared one (group 0); an ir_measures
+// measure, in its group of irGroup, is the one value of its evaluator.
+func (t *trecEval) build(specs []Measure, groups [][]string, own map[string]int, irGroup map[int]int) error {
+	for i, g := range groups {
+		ev, err := treceval.NewEvaluator(t.cfgs[i], g)
 		if err != nil {
 			for _, spec := range g {
-				if _, err1 := treceval.NewEvaluator(t.cfg, []string{spec}); err1 != nil {
+				if _, err1 := treceval.NewEvaluator(t.cfgs[i], []string{spec}); err1 != nil {
 					return fmt.Errorf("evaluate: measure %q: %w", spec, err1)
 				}
 			}
@@ -153,6 +180,14 @@ func (t *trecEval) build(specs []Measure, groups [][]string, own map[string]int)
 	index := make([]map[string]int, len(t.evs))
 	for s, m := range specs {
 		if !m.IsTrecEval() {
+			continue
+		}
+		if m.IR != nil {
+			r := trecRef{ev: irGroup[s], summary: summaryMean, ir: m.IR}
+			if m.IR.Sum {
+				r.summary = summarySum
+			}
+			t.refs[s] = r
 			continue
 		}
 		k, ok := own[m.TrecEval]
@@ -264,7 +299,7 @@ func (t *trecEval) compute(j *Batch) error {
 		ev := tj.evs[k]
 		if ev == nil {
 			var err error
-			if ev, err = treceval.NewEvaluator(t.cfg, spec); err != nil {
+			if ev, err = treceval.NewEvaluator(t.cfgs[k], spec); err != nil {
 				return err
 			}
 			tj.evs[k] = ev
@@ -278,7 +313,12 @@ func (t *trecEval) compute(j *Batch) error {
 			switch {
 			case !tj.missing[i]:
 				err = ev.Evaluate(qid, judged, docs, &tj.tv)
-			case t.cfg.Version == treceval.V10:
+			case t.irEv[k]:
+				// ir_measures gives a judged query the run lacks its
+				// default value, 0.
+				tj.tv.V = slices.Grow(tj.tv.V[:0], ev.NumValues())[:ev.NumValues()]
+				clear(tj.tv.V)
+			case t.cfgs[k].Version == treceval.V10:
 				// trec_eval 10.0 -c scores a judged topic the run lacks.
 				err = ev.EvaluateMissing(qid, judged, &tj.tv)
 			default:
@@ -296,7 +336,14 @@ func (t *trecEval) compute(j *Batch) error {
 		n := t.evs[r.ev].NumValues()
 		v := tj.per[s][:0]
 		for i := range j.qids {
-			v = append(v, tj.vals[r.ev][i*n+r.val])
+			x := tj.vals[r.ev][i*n+r.val]
+			if r.ir != nil && r.ir.Count {
+				x = 1
+				if tj.missing[i] {
+					x = 0
+				}
+			}
+			v = append(v, x)
 		}
 		tj.per[s] = v
 		j.all[s] = metric.PerList{Values: v}

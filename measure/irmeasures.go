@@ -1,0 +1,396 @@
+package measure
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
+)
+
+// IRSpec says how a measure of ir_measures (family IRMeasures) is
+// computed: which trec_eval measure, under which settings, gives the value
+// ir_measures' default provider (pytrec_eval) gives.
+type IRSpec struct {
+	// Key is ir_measures' name of the measure: "AP", "nDCG", "NumQ".
+	Key string
+	// RelLevel is the smallest label that counts as relevant: the rel
+	// parameter, which ir_measures passes to pytrec_eval as its
+	// relevance_level (trec_eval -l).
+	RelLevel int64
+	// JudgedOnly is the judged_only parameter, pytrec_eval's
+	// judged_docs_only_flag (trec_eval -J).
+	JudgedOnly bool
+	// Sum is set for the counts (NumQ, NumRel, NumRet, NumRelRet), whose
+	// overall value is the sum of their per-query values; the others'
+	// is the mean.
+	Sum bool
+	// Count is set for NumQ: 1 for a query the run ranks documents of.
+	Count bool
+}
+
+// IRVersion is the trec_eval release whose code pytrec_eval (the
+// pytrec-eval-terrier distribution ir_measures 0.4.3 uses) runs: 9.0.8,
+// which keeps scores in a C float.
+const IRVersion = treceval.V908
+
+// TrecConfig returns the trec_eval configuration s's value is computed
+// under.
+func (s *IRSpec) TrecConfig() treceval.Config {
+	c := treceval.DefaultConfig(IRVersion)
+	c.RelLevel = s.RelLevel
+	c.JudgedOnly = s.JudgedOnly
+	return c
+}
+
+// irParam is one parameter of an ir_measures measure.
+type irParam struct {
+	name string
+	kind byte   // 'i' int, 'b' bool, 'f' float, 's' str
+	def  string // its default as ir_measures writes it; "" for none
+}
+
+// irDef is what the parser knows of one ir_measures measure.
+type irDef struct {
+	key    string
+	params []irParam // in the order the canonical name writes them
+	at     string    // the parameter @ sets: "cutoff", or "recall" (IPrec)
+	needAt bool      // the @ parameter is required
+	doc    string
+	// trec returns the trec_eval -m specification of the measure with
+	// these parameters (absent ones hold their defaults), or an error
+	// for parameters the default provider does not take.
+	trec    func(p map[string]string) (string, error)
+	sum     bool
+	unit    bool
+	concept string
+}
+
+var (
+	pRel      = irParam{"rel", 'i', "1"}
+	pJudged   = irParam{"judged_only", 'b', "False"}
+	pCutoff   = irParam{"cutoff", 'i', ""}
+	irDefList = []irDef{
+		{key: "AP", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", unit: true, concept: "ap",
+			doc:  "average precision (within the cutoff) over every judged relevant document, by pytrec_eval (trec_eval 9.0.8's map, map_cut)",
+			trec: func(p map[string]string) (string, error) { return withCut("map", "map_cut", p), nil }},
+		{key: "P", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "precision",
+			doc:  "precision at the cutoff: relevant documents in the top K, over K, by pytrec_eval (trec_eval 9.0.8's P)",
+			trec: func(p map[string]string) (string, error) { return "P." + p["cutoff"], nil }},
+		{key: "R", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "recall",
+			doc:  "recall at the cutoff, by pytrec_eval (trec_eval 9.0.8's recall)",
+			trec: func(p map[string]string) (string, error) { return "recall." + p["cutoff"], nil }},
+		{key: "nDCG", params: []irParam{pCutoff, {"dcg", 's', "'log2'"}, {"gains", 'd', ""}, pJudged}, at: "cutoff", unit: true, concept: "ndcg",
+			doc: "NDCG (at the cutoff), gain = label, by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut)",
+			trec: func(p map[string]string) (string, error) {
+				if p["dcg"] != "'log2'" {
+					return "", fmt.Errorf("dcg=%s is computed by ir_measures' gdeval provider, which rankmetrics does not reproduce yet; dcg='log2' is pytrec_eval's", p["dcg"])
+				}
+				if p["gains"] != "" {
+					return "", fmt.Errorf("gains is not supported yet")
+				}
+				return withCut("ndcg", "ndcg_cut", p), nil
+			}},
+		{key: "RR", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", unit: true, concept: "rr",
+			doc: "reciprocal rank of the first relevant document, by pytrec_eval (trec_eval 9.0.8's recip_rank)",
+			trec: func(p map[string]string) (string, error) {
+				if p["cutoff"] != "" {
+					return "", fmt.Errorf("RR with a cutoff is computed by ir_measures' msmarco provider, which rankmetrics does not reproduce yet")
+				}
+				return "recip_rank", nil
+			}},
+		{key: "Rprec", params: []irParam{pRel, pJudged}, unit: true, concept: "rprec",
+			doc:  "precision after R documents, R the number of relevant ones, by pytrec_eval (trec_eval 9.0.8's Rprec); write Rprec() for it without parameters, bare Rprec being trec_eval 10.0's",
+			trec: constSpec("Rprec")},
+		{key: "Bpref", params: []irParam{pRel}, unit: true, concept: "bpref",
+			doc: "binary preference, by pytrec_eval (trec_eval 9.0.8's bpref)", trec: constSpec("bpref")},
+		{key: "infAP", params: []irParam{pRel}, unit: true, concept: "infap",
+			doc: "inferred average precision, by pytrec_eval (trec_eval 9.0.8's infAP)", trec: constSpec("infAP")},
+		{key: "IPrec", params: []irParam{{"recall", 'f', ""}, pRel, pJudged}, at: "recall", needAt: true, unit: true, concept: "iprec",
+			doc: "interpolated precision at the recall level after @ (written with a decimal point), by pytrec_eval (trec_eval 9.0.8's iprec_at_recall)",
+			trec: func(p map[string]string) (string, error) {
+				x, _ := strconv.ParseFloat(p["recall"], 64)
+				return "iprec_at_recall." + strconv.FormatFloat(x, 'f', 2, 64), nil
+			}},
+		{key: "Success", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "hits",
+			doc:  "1 when a relevant document is in the top K, else 0, by pytrec_eval (trec_eval 9.0.8's success)",
+			trec: func(p map[string]string) (string, error) { return "success." + p["cutoff"], nil }},
+		{key: "SetP", params: []irParam{pRel, {"relative", 'b', "False"}, pJudged}, unit: true, concept: "setp",
+			doc: "precision of the retrieved set (relative=True: over the best possible), by pytrec_eval (trec_eval 9.0.8's set_P, set_relative_P)",
+			trec: func(p map[string]string) (string, error) {
+				if p["relative"] == "True" {
+					return "set_relative_P", nil
+				}
+				return "set_P", nil
+			}},
+		{key: "SetR", params: []irParam{pRel}, unit: true, concept: "setrecall",
+			doc: "recall of the retrieved set, by pytrec_eval (trec_eval 9.0.8's set_recall)", trec: constSpec("set_recall")},
+		{key: "SetF", params: []irParam{pRel, {"beta", 'f', "1.0"}, pJudged}, unit: true, concept: "setf",
+			doc: "F measure of the retrieved set, by pytrec_eval (trec_eval 9.0.8's set_F)",
+			trec: func(p map[string]string) (string, error) {
+				if p["beta"] == "1.0" {
+					return "set_F", nil
+				}
+				return "set_F." + p["beta"], nil
+			}},
+		{key: "SetAP", params: []irParam{pRel, pJudged}, unit: true, concept: "setmap",
+			doc: "set precision times set recall, by pytrec_eval (trec_eval 9.0.8's set_map)", trec: constSpec("set_map")},
+		{key: "NumQ", sum: true, concept: "numq",
+			doc: "1 for each query the run ranks documents of (the sum counts them), by pytrec_eval", trec: constSpec("num_ret")},
+		{key: "NumRel", params: []irParam{pRel}, sum: true, concept: "numrel",
+			doc: "relevant documents judged (rel=1 only, as pytrec_eval), by pytrec_eval (trec_eval 9.0.8's num_rel)",
+			trec: func(p map[string]string) (string, error) {
+				if p["rel"] != "1" {
+					return "", fmt.Errorf("ir_measures computes NumRel with rel=1 only")
+				}
+				return "num_rel", nil
+			}},
+		{key: "NumRet", params: []irParam{{"rel", 'i', ""}}, sum: true, concept: "numret",
+			doc:  "documents retrieved; with rel=N, relevant ones retrieved (NumRelRet), by pytrec_eval (trec_eval 9.0.8's num_ret, num_rel_ret)",
+			trec: numRet},
+		{key: "NumRelRet", params: []irParam{{"rel", 'i', "1"}}, sum: true, concept: "numrelret",
+			doc: "relevant documents retrieved (NumRet(rel=1)), by pytrec_eval (trec_eval 9.0.8's num_rel_ret)", trec: numRet},
+	}
+)
+
+// withCut returns the spec of measure full without a cutoff, cut.K with.
+func withCut(full, cut string, p map[string]string) string {
+	if k := p["cutoff"]; k != "" {
+		return cut + "." + k
+	}
+	return full
+}
+
+func constSpec(s string) func(map[string]string) (string, error) {
+	return func(map[string]string) (string, error) { return s, nil }
+}
+
+func numRet(p map[string]string) (string, error) {
+	if p["rel"] == "" {
+		return "num_ret", nil
+	}
+	return "num_rel_ret", nil
+}
+
+// irRecords adds a record per ir_measures measure to r.
+func (r *registry) irRecords() {
+	r.ir = map[string]*Def{}
+	for i := range irDefList {
+		x := &irDefList[i]
+		d := &Def{Key: x.key, Family: IRMeasures, Reference: "ir_measures 0.4.3, default provider pytrec_eval (pytrec-eval-terrier 0.5)",
+			Engine: "metric/treceval (float64), as trec_eval 9.0.8", Doc: x.doc, Unit: x.unit, Cutoff: x.at != "",
+			concept: x.concept, ir: x}
+		if x.key == "RR" {
+			// RR@K is the msmarco provider's, not reproduced yet.
+			d.Cutoff = false
+		}
+		d.Summary = Mean
+		if x.sum {
+			d.Summary = Sum
+		}
+		var ps []string
+		for _, p := range x.params {
+			if p.name != x.at && p.kind != 'd' {
+				ps = append(ps, p.name+"=")
+			}
+		}
+		form := x.key
+		if len(ps) > 0 {
+			form += "(" + strings.Join(ps, ",") + ")"
+		}
+		switch {
+		case x.key == "Rprec":
+			d.Forms = []string{"Rprec()", form}
+		case len(ps) == 0:
+			d.Forms = []string{x.key}
+		case x.at == "recall":
+			d.Forms = []string{x.key + "@X", form + "@X"}
+		case x.needAt:
+			d.Forms = []string{x.key + "@K", form + "@K"}
+		case !d.Cutoff:
+			d.Forms = []string{x.key, form}
+		case x.at != "":
+			d.Forms = []string{x.key, x.key + "@K", form + "@K"}
+		default:
+			d.Forms = []string{x.key, form}
+		}
+		r.ir[x.key] = d
+		r.defs = append(r.defs, d)
+	}
+}
+
+// irIdent returns the identifier s starts with.
+func irIdent(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	return s[:i]
+}
+
+// parseIR reads an ir_measures name, Name(param=value,...)@at; ok is
+// false when name is not one (its identifier is not an ir_measures
+// measure, or it is a bare name another family has: Rprec).
+func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
+	id := irIdent(name)
+	d := r.ir[id]
+	if d == nil {
+		return Measure{}, false, nil
+	}
+	rest := name[len(id):]
+	if rest == "" && (r.trec[id] != nil || r.tf[id] != nil) || rest != "" && rest[0] != '(' && rest[0] != '@' {
+		return Measure{}, false, nil
+	}
+	x := d.ir
+	fail := func(format string, a ...any) (Measure, bool, error) {
+		return Measure{}, true, fmt.Errorf("%w %q: %s (ir_measures' %s: %s)", ErrUnknown, name, fmt.Sprintf(format, a...), x.key, strings.Join(d.Forms, ", "))
+	}
+	given := map[string]string{}
+	if strings.HasPrefix(rest, "(") {
+		end := strings.LastIndexByte(rest, ')')
+		if end < 0 {
+			return fail("no closing parenthesis")
+		}
+		args := strings.TrimSpace(rest[1:end])
+		rest = rest[end+1:]
+		if args != "" {
+			for _, a := range splitTop(args) {
+				k, v, has := strings.Cut(a, "=")
+				k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+				if !has || k == "" {
+					return fail("parameters are named, as in rel=2")
+				}
+				if _, dup := given[k]; dup {
+					return fail("parameter %s given twice", k)
+				}
+				given[k] = v
+			}
+		}
+	}
+	if rest != "" {
+		at, has := strings.CutPrefix(rest, "@")
+		if !has || x.at == "" {
+			return fail("unexpected %q", rest)
+		}
+		if _, dup := given[x.at]; dup {
+			return fail("parameter %s given twice", x.at)
+		}
+		given[x.at] = strings.TrimSpace(at)
+	}
+	p := map[string]string{}
+	var shown []string
+	for _, pa := range x.params {
+		v, has := given[pa.name]
+		delete(given, pa.name)
+		if !has {
+			if pa.name == x.at && x.needAt {
+				return fail("%s needs @%s", x.key, pa.name)
+			}
+			p[pa.name] = pa.def
+			continue
+		}
+		canon, err := irValue(pa, v)
+		if err != nil {
+			return fail("parameter %s: %v", pa.name, err)
+		}
+		p[pa.name] = canon
+		if pa.name != x.at && canon != pa.def {
+			shown = append(shown, pa.name+"="+canon)
+		}
+	}
+	for k := range given {
+		return fail("%s takes no parameter %s", x.key, k)
+	}
+	spec, err := x.trec(p)
+	if err != nil {
+		return fail("%v", err)
+	}
+	canon := x.key
+	if len(shown) > 0 {
+		canon += "(" + strings.Join(shown, ",") + ")"
+	}
+	if v := p[x.at]; x.at != "" && v != "" {
+		canon += "@" + v
+	}
+	s := &IRSpec{Key: x.key, RelLevel: 1, Sum: x.sum, Count: x.key == "NumQ"}
+	if v := p["rel"]; v != "" {
+		s.RelLevel, _ = strconv.ParseInt(v, 10, 64)
+	}
+	s.JudgedOnly = p["judged_only"] == "True"
+	if _, err := treceval.NewEvaluator(s.TrecConfig(), []string{spec}); err != nil {
+		return fail("%v", err)
+	}
+	return Measure{Name: canon, TopN: metric.NoTopN, TrecEval: spec, IR: s}, true, nil
+}
+
+// irValue checks v, a value of parameter p as ir_measures reads it (a
+// Python literal of the parameter's type: an int, True or False, a float
+// with a decimal point or exponent, a quoted string), and returns it as
+// ir_measures writes it in a measure's name.
+func irValue(p irParam, v string) (string, error) {
+	switch p.kind {
+	case 'i':
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || strings.HasPrefix(v, "+") || len(v) > 1 && v[0] == '0' {
+			return "", fmt.Errorf("%q is not an integer", v)
+		}
+		if p.name == "cutoff" && n < 1 {
+			return "", fmt.Errorf("the cutoff must be at least 1")
+		}
+		return strconv.FormatInt(n, 10), nil
+	case 'b':
+		if v != "True" && v != "False" {
+			return "", fmt.Errorf("%q is not True or False", v)
+		}
+		return v, nil
+	case 'f':
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !strings.ContainsAny(v, ".eE") || math.IsInf(x, 0) || math.IsNaN(x) {
+			return "", fmt.Errorf("%q is not a float written with a decimal point (ir_measures takes 0.5, 1.0, not 1)", v)
+		}
+		return pyFloat(x), nil
+	case 's':
+		if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+			return "'" + v[1:len(v)-1] + "'", nil
+		}
+		return "", fmt.Errorf("%s is not a quoted string", v)
+	}
+	return v, nil
+}
+
+// pyFloat writes x as Python's repr does for the floats of measure
+// parameters: the shortest digits, with ".0" when integral.
+func pyFloat(x float64) string {
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	if e := math.Abs(x); e >= 1e16 || e != 0 && e < 1e-4 {
+		return s
+	}
+	s = strconv.FormatFloat(x, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// splitTop splits s at the commas outside parentheses, brackets and
+// braces, so that a measure's parameters stay with it.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
