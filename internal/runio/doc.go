@@ -66,7 +66,10 @@
 //     module writes them.
 //   - Parquet and RKM1 are read in place from a file; gzipped or from
 //     standard input they are decompressed into memory first, at most
-//     [Options.MaxInputBytes] (default 4 GiB, flag --max-input-bytes).
+//     [Options.MaxInputBytes] (default 4 GiB, flag --max-input-bytes),
+//     held once, in pieces of 1 MiB that are never copied again: memory
+//     is the decompressed size and at most 1 MiB more, not the up to
+//     three times of a buffer grown by doubling (TestReadWholeMemory).
 //     A Parquet file that makes the Parquet decoder panic (corrupt metadata
 //     or pages) is an error naming the file and row.
 //   - RKM1: the header's Q and L must match the file size (12 + 5*Q*L

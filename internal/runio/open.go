@@ -2,7 +2,6 @@ package runio
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -213,20 +212,67 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	return bytes.NewReader(data), int64(len(data)), io.NopCloser(nil), nil
+	return data, data.size, io.NopCloser(nil), nil
+}
+
+// wholeChunk is the size of the pieces in which readWhole holds an input.
+const wholeChunk = 1 << 20
+
+// chunks is an input held in memory in pieces of wholeChunk bytes (the
+// last may be shorter), read in place through ReadAt.
+type chunks struct {
+	pieces [][]byte
+	size   int64
+}
+
+// ReadAt implements io.ReaderAt.
+func (c *chunks) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("chunks.ReadAt: negative offset")
+	}
+	n := 0
+	for n < len(p) && off < c.size {
+		piece := c.pieces[off/wholeChunk][off%wholeChunk:]
+		k := copy(p[n:], piece)
+		n += k
+		off += int64(k)
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // readWhole reads r to its end, failing once it has given more than limit
-// bytes, so a decompression bomb costs at most the limit.
-func readWhole(r io.Reader, name string, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+// bytes, so a decompression bomb costs at most the limit. It holds the
+// input in pieces of wholeChunk bytes, never copied again, so an input of
+// n bytes takes n bytes and less than one more piece, where a buffer grown
+// by doubling would take up to 3n while it grows.
+func readWhole(r io.Reader, name string, limit int64) (*chunks, error) {
+	c := &chunks{}
+	for {
+		piece := make([]byte, wholeChunk)
+		k := 0
+		var err error
+		for k < len(piece) && err == nil {
+			var m int
+			m, err = r.Read(piece[k:])
+			k += m
+		}
+		if k > 0 {
+			if c.size+int64(k) > limit {
+				return nil, fmt.Errorf("%s: %s", name, InputTooLarge(limit))
+			}
+			c.pieces = append(c.pieces, piece[:k:k])
+			c.size += int64(k)
+		}
+		switch {
+		case err == io.EOF: // not wrapped, by io.Reader's contract
+			return c, nil
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: %s", name, InputTooLarge(limit))
-	}
-	return data, nil
 }
 
 // countingReader adds the bytes it reads to n.
