@@ -27,7 +27,9 @@
 //     labels, float32 scores); qids are synthesised as "1".."Q".
 //
 // Any input may be gzip-compressed; compression is detected from the magic
-// bytes, not the file name.
+// bytes, not the file name. Data compressed with bzip2, xz or zstd, under
+// any name, is an error ([ErrCompressed]) naming the file and the format,
+// with the command that decompresses it.
 //
 // # Streaming and ordering
 //

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 )
 
@@ -147,11 +148,14 @@ func openStream(path string, opts Options) (*stream, error) {
 // (0x1f 0x8b), or r itself (buffered) otherwise.
 func MaybeGunzip(r io.Reader, name string, bufSize int) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, max(bufSize, 64))
-	magic, err := br.Peek(2)
+	magic, err := br.Peek(10)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if err := notCompressed(magic, name); err != nil {
+		return nil, err
+	}
+	if len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad gzip header: %w", name, err)
@@ -159,6 +163,51 @@ func MaybeGunzip(r io.Reader, name string, bufSize int) (io.Reader, error) {
 		return gzipReader{zr}, nil
 	}
 	return br, nil
+}
+
+// ErrCompressed is wrapped by the error about an input compressed other
+// than with gzip.
+var ErrCompressed = errors.New("which rankmetrics does not read (it reads gzip)")
+
+// notCompressed returns an error naming the file, the compression and the
+// commands that decompress it when head, the first bytes of the input
+// named name, is the start of bzip2, xz or zstd data, whatever the file
+// is called.
+func notCompressed(head []byte, name string) error {
+	var tool string
+	switch {
+	case len(head) >= 10 && string(head[:3]) == "BZh" && head[3] >= '1' && head[3] <= '9' &&
+		(string(head[4:10]) == "\x31\x41\x59\x26\x53\x59" || string(head[4:10]) == "\x17\x72\x45\x38\x50\x90"):
+		tool = "bzip2"
+	case len(head) >= 6 && string(head[:6]) == "\xfd7zXZ\x00":
+		tool = "xz"
+	case len(head) >= 4 && string(head[:4]) == "\x28\xb5\x2f\xfd":
+		tool = "zstd"
+	default:
+		return nil
+	}
+	if name == "-" {
+		return fmt.Errorf("standard input: %s-compressed data, %w; decompress it in the pipe: %s -dc FILE | rankmetrics ... -",
+			tool, ErrCompressed, tool)
+	}
+	plain, format := name, "FORMAT"
+	for _, ext := range []string{".gz", ".bz2", ".xz", ".zst"} {
+		plain = strings.TrimSuffix(plain, ext)
+	}
+	if plain == name {
+		plain += ".plain"
+	}
+	for _, n := range []string{plain, name} {
+		if f, err := DetectFormat(n); err == nil && format == "FORMAT" {
+			format = f.String()
+		}
+	}
+	if format == FormatTREC.String() { // one of a pair: no pipe for both
+		return fmt.Errorf("%s: %s-compressed data, %w; decompress it first: %s -dc %s > %s",
+			name, tool, ErrCompressed, tool, name, plain)
+	}
+	return fmt.Errorf("%s: %s-compressed data, %w; decompress it first: %s -dc %s > %s, or pipe it: %s -dc %s | rankmetrics ... --input-format %s -",
+		name, tool, ErrCompressed, tool, name, plain, tool, name, format)
 }
 
 // gzipReader marks decompression errors as gzip's. The file name is added
@@ -188,9 +237,13 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		var magic [2]byte
+		var magic [10]byte
 		n, _ := f.ReadAt(magic[:], 0)
-		if !(n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		if err := notCompressed(magic[:n], path); err != nil {
+			f.Close()
+			return nil, 0, nil, err
+		}
+		if !(n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
 			st, err := f.Stat()
 			if err != nil {
 				f.Close()
