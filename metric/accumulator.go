@@ -8,6 +8,29 @@ type meanAcc struct {
 	total32, count32 float32
 	total64, count64 float64
 	ex               ExactTotals
+	// prev holds the Sequential totals before the last add, for restore.
+	prev struct {
+		total32, count32 float32
+		total64, count64 float64
+	}
+}
+
+// save records the Sequential totals, which restore puts back.
+func (a *meanAcc) save() {
+	a.prev.total32, a.prev.count32, a.prev.total64, a.prev.count64 = a.total32, a.count32, a.total64, a.count64
+}
+
+// restore puts back the Sequential totals of the last save.
+func (a *meanAcc) restore() {
+	a.total32, a.count32, a.total64, a.count64 = a.prev.total32, a.prev.count32, a.prev.total64, a.prev.count64
+}
+
+// sums returns the Sequential total and count of dtype d.
+func (a *meanAcc) sums(d DType) (total, count float64) {
+	if d == Float32 {
+		return float64(a.total32), float64(a.count32)
+	}
+	return a.total64, a.count64
 }
 
 // reset empties the accumulator.
@@ -72,12 +95,12 @@ func (a *meanAcc) add(exactly bool, exactTotal, exactCount string, total, count 
 
 // result returns total / count, or 0 when count is 0 (TF's
 // divide_no_nan), in dtype d; under Exact accumulation the exact quotient
-// rounded once. flush says a float32 quotient is flushed to zero when
+// rounded once to d. flush says a float32 quotient is flushed to zero when
 // subnormal, as MAP has always done.
 func (a *meanAcc) result(d DType, exactly, flush bool) float64 {
 	switch {
 	case exactly:
-		return a.ex.Result()
+		return a.ex.ResultIn(d)
 	case d == Float64:
 		if a.count64 == 0 {
 			return 0

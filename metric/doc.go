@@ -10,7 +10,11 @@
 // configuration (through JSON too). Compute returns the per-list values of
 // a batch, like TF-Ranking's compute(). One Config type configures every
 // metric, one Option type sets its fields, and one State type carries any
-// metric's accumulator.
+// metric's accumulator. Make metrics with their New functions: the zero
+// value of a metric type or of Suite has no configuration, so its methods
+// that return an error return one wrapping ErrConfig that says so, and the
+// others report an empty metric; Merge on a nil receiver, and every method
+// of a nil *Suite, do the same.
 //
 // In float32 mode (the default) every operation is done in float32 as TF
 // 2.15's CPU kernels do it: sums in Eigen's 8-lane AVX packet order, and
@@ -117,4 +121,24 @@
 // or infinite (naming the row and column). ±Inf scores sort normally. A NaN
 // label is masked in dense batches, as in TF. The errors wrap ErrInput,
 // ErrConfig or tensor.ErrShape.
+//
+// Values that TF-Ranking's own arithmetic makes NaN or infinite are kept as
+// TF-Ranking gives them. The default gain 2^label - 1 of NDCG and DCG
+// overflows to +Inf for a label >= 128 in float32 (>= 1024 in float64), so
+// that such a list's NDCG, DCG and list weight are Inf/Inf = NaN, and the
+// metric's mean is NaN; WithDType(Float64) or WithGain(IdentityGain())
+// compute them. MRR and hits at cutoff 0 are -Inf. Such totals are states
+// like any other: their JSON form writes them "NaN", "Infinity" or
+// "-Infinity", and SetState and Merge take them, so a Suite or a merge keeps
+// its other metrics.
+//
+// MAP's totals stay finite, with the total at most the count (up to a
+// relative 1e-3 of rounding), so that every state an Update or a Merge
+// leaves goes through JSON, SetState and Merge: Update refuses, naming the
+// list, weights whose sum overflows a list weight in the dtype and a list
+// whose AP rounds above 1 + 5e-4 (float32 sums of many millions of weighted
+// items), and, under Sequential accumulation, a batch whose total or count
+// would overflow the dtype or leave that bound; Merge refuses a merge that
+// would. Exact sums do not overflow: a State's rounded Total and Count may
+// then be ±Inf while its exact sums and Result are finite.
 package metric

@@ -58,11 +58,31 @@ func (f *family) init(sets []Config) error {
 
 func (f *family) fam() *family { return f }
 
+// unset returns an error when f is the zero value of a metric, which has no
+// configuration: its methods that return an error return this one, the
+// others report an empty metric (Name "", Result 0).
+func (f *family) unset() error {
+	if len(f.sets) == 0 {
+		return fmt.Errorf("metric: the zero value of a metric has no configuration; make it with its New function (NewMeanAveragePrecision, NewNDCG, ...), New(Config) or NewSuite: %w", ErrConfig)
+	}
+	return nil
+}
+
 // Name returns the metric's name.
-func (f *family) Name() string { return f.sets[0].Name }
+func (f *family) Name() string {
+	if len(f.sets) == 0 {
+		return ""
+	}
+	return f.sets[0].Name
+}
 
 // Config returns the metric's configuration.
-func (f *family) Config() Config { return f.sets[0] }
+func (f *family) Config() Config {
+	if len(f.sets) == 0 {
+		return Config{}
+	}
+	return f.sets[0]
+}
 
 // Reset sets every total and count to 0 and restarts the tie-break
 // generator from the seed, so a reset metric repeats its results.
@@ -72,7 +92,9 @@ func (f *family) Reset() {
 	for i := range f.acc {
 		f.acc[i].reset()
 	}
-	f.pcg.Seed(f.sets[0].Seed, 0)
+	if len(f.sets) > 0 {
+		f.pcg.Seed(f.sets[0].Seed, 0)
+	}
 }
 
 // Reseed restarts the tie-break generator from seed, which becomes the
@@ -171,6 +193,9 @@ func (f *family) checkUnranked(unranked []int, bsz int, weights tensor.Weights) 
 // holds each list's number of unranked relevant items. It leaves the
 // tie-break generator as it was when it fails. The caller holds f.mu.
 func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
+	if err := f.unset(); err != nil {
+		return err
+	}
 	if err := f.check(labels, predictions, weights); err != nil {
 		return err
 	}
@@ -209,18 +234,71 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 }
 
 // accumulate adds the last batch of bsz lists to every metric's totals.
-// The caller holds f.mu.
-func (f *family) accumulate(bsz int) {
+// It returns an error, and adds nothing, when a bounded metric (MAP, whose
+// states must be finite with a total at most the count) would get a
+// non-finite list term, a value above 1 (float32 sums of millions of item
+// weights can round AP up), or, under Sequential accumulation, totals
+// that overflow the dtype or whose rounding puts the total above the
+// count, so that every state an Update leaves is one SetState and Merge
+// take. The caller holds f.mu.
+func (f *family) accumulate(bsz int) error {
 	exactly := f.sets[0].accumulation() == Exact
+	f64 := f.sets[0].DType == Float64
 	for j := range f.acc {
-		if f.sets[0].DType == Float64 {
-			o := &f.ws64.out[j]
-			f.acc[j].add64(o.v[:bsz], o.lw[:bsz], exactly)
-		} else {
-			o := &f.ws32.out[j]
-			f.acc[j].add32(o.v[:bsz], o.lw[:bsz], exactly)
+		if !f.sets[j].bounded() {
+			continue
+		}
+		for b := range bsz {
+			var val, v, lw float64
+			if f64 {
+				val, v, lw = f.ws64.out[j].val[b], f.ws64.out[j].v[b], f.ws64.out[j].lw[b]
+			} else {
+				val, v, lw = float64(f.ws32.out[j].val[b]), float64(f.ws32.out[j].v[b]), float64(f.ws32.out[j].lw[b])
+			}
+			switch {
+			case notFinite(v) || notFinite(lw):
+				return fmt.Errorf("metric: %s: list %d weighs %v: the sum of its weights overflows %s; scale the weights down: %w",
+					f.sets[j].Name, b, lw, f.sets[0].DType, ErrInput)
+			case val > 1+boundSlack/2:
+				return fmt.Errorf("metric: %s: list %d has the value %v, above 1: %s sums its item weights with too little precision (list weight %v); use float64 (WithDType(Float64), --dtype float64): %w",
+					f.sets[j].Name, b, val, f.sets[0].DType, lw, ErrInput)
+			}
 		}
 	}
+	for j := range f.acc {
+		a := &f.acc[j]
+		a.save()
+		if f64 {
+			o := &f.ws64.out[j]
+			a.add64(o.v[:bsz], o.lw[:bsz], exactly)
+		} else {
+			o := &f.ws32.out[j]
+			a.add32(o.v[:bsz], o.lw[:bsz], exactly)
+		}
+	}
+	if exactly {
+		return nil
+	}
+	for j := range f.acc {
+		if !f.sets[j].bounded() {
+			continue
+		}
+		t, c := f.acc[j].sums(f.sets[0].DType)
+		if err := checkBounded(t, c); err != nil {
+			for k := range f.acc {
+				f.acc[k].restore()
+			}
+			if notFinite(t) || notFinite(c) {
+				return fmt.Errorf("metric: %s: the sum of the list weights of this batch of %d lists overflows %s (total %v, count %v); "+
+					"scale the weights down, or accumulate exactly (WithAccumulation(Exact), eval --accumulation exact): %w",
+					f.sets[j].Name, bsz, f.sets[0].DType, t, c, ErrInput)
+			}
+			return fmt.Errorf("metric: %s: this batch of %d lists would leave the total above the count (%v, %v): %s sums the list weights with too little precision; "+
+				"accumulate exactly (WithAccumulation(Exact), eval --accumulation exact) or use float64: %w",
+				f.sets[j].Name, bsz, t, c, f.sets[0].DType, ErrInput)
+		}
+	}
+	return nil
 }
 
 // perList copies metric j's per-list values of the last batch of bsz lists
@@ -240,6 +318,21 @@ func (f *family) perList(j int, dst *PerList, bsz int) {
 	for b := range bsz {
 		dst.Values[b], dst.Weights[b] = float64(o.val[b]), float64(o.lw[b])
 	}
+}
+
+// update computes one batch and adds it to the totals; on an error it
+// changes nothing, the tie-break generator included. The caller holds
+// f.mu.
+func (f *family) update(labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
+	saved := f.pcg
+	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+		return err
+	}
+	if err := f.accumulate(labels.Len()); err != nil {
+		f.pcg = saved
+		return err
+	}
+	return nil
 }
 
 // Update adds one batch: labels and predictions of the same shape, and
@@ -268,10 +361,9 @@ func (f *family) UpdatePerList(dst *PerList, labels, predictions tensor.Lists, w
 func (f *family) UpdateUnranked(dst *PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+	if err := f.update(labels, predictions, weights, unranked); err != nil {
 		return err
 	}
-	f.accumulate(labels.Len())
 	f.perList(0, dst, labels.Len())
 	return nil
 }
@@ -306,10 +398,13 @@ func (f *family) result(j int) float64 {
 // Result returns the weighted mean of the per-list values over every batch
 // since the last Reset: total / count, or 0 when count is 0 (TF's
 // divide_no_nan), in the metric's dtype; with Exact accumulation the exact
-// quotient of the exact sums, rounded once.
+// quotient of the exact sums, rounded once to the metric's dtype.
 func (f *family) Result() float64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.sets) == 0 {
+		return 0
+	}
 	return f.result(0)
 }
 

@@ -259,3 +259,30 @@ func (p EmptyPolicy) resolve(c Convention) EmptyPolicy {
 	}
 	return EmptyZero
 }
+
+// Kinds returns every metric kind, in the order of their constants.
+func Kinds() []Kind {
+	out := make([]Kind, kindCount)
+	for k := range out {
+		out[k] = Kind(k)
+	}
+	return out
+}
+
+// TakesTopN reports whether metrics of kind k take a cutoff (all but arp
+// and ordered_pair_accuracy).
+func (k Kind) TakesTopN() bool { return k.takesTopN() }
+
+// Subtopics reports whether metrics of kind k read labels with subtopics
+// (precision_ia and alpha_dcg).
+func (k Kind) Subtopics() bool { return k.subtopics() }
+
+// Conventions returns every convention of average precision, in the order
+// of their constants.
+func Conventions() []Convention {
+	out := make([]Convention, conventionCount)
+	for c := range out {
+		out[c] = Convention(c)
+	}
+	return out
+}

@@ -61,5 +61,5 @@ func NewMeanAveragePrecision(opts ...Option) (*MeanAveragePrecision, error) {
 // accumulation and the kind's parameters); names and seeds may differ. On
 // an error m is unchanged.
 func (m *MeanAveragePrecision) Merge(others ...*MeanAveragePrecision) error {
-	return m.merge(families(others))
+	return mergeInto(m, others)
 }

@@ -14,6 +14,18 @@ func newMetric[T any, M interface {
 	return fromConfig[T, M](c)
 }
 
+// mergeInto is the Merge of every metric type: m.Merge(others...), with an
+// error for a nil m.
+func mergeInto[T any, M interface {
+	*T
+	fam() *family
+}](m M, others []M) error {
+	if m == nil {
+		return fmt.Errorf("metric: Merge: the receiver is nil: %w", ErrConfig)
+	}
+	return m.fam().merge(families(others))
+}
+
 // fromConfig makes a metric of configuration c.
 func fromConfig[T any, M interface {
 	*T
@@ -68,7 +80,7 @@ type MRR struct{ family }
 func NewMRR(opts ...Option) (*MRR, error) { return newMetric[MRR](KindMRR, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *MRR) Merge(others ...*MRR) error { return m.merge(families(others)) }
+func (m *MRR) Merge(others ...*MRR) error { return mergeInto(m, others) }
 
 // Hits is TF-Ranking's HitsMetric: per list, 1 when a relevant item is
 // ranked within the cutoff and 0 otherwise; weighted as MAP is. A cutoff of
@@ -79,7 +91,7 @@ type Hits struct{ family }
 func NewHits(opts ...Option) (*Hits, error) { return newMetric[Hits](KindHits, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *Hits) Merge(others ...*Hits) error { return m.merge(families(others)) }
+func (m *Hits) Merge(others ...*Hits) error { return mergeInto(m, others) }
 
 // ARP is TF-Ranking's ARPMetric, average relevance position: per list,
 // Σ rank·weight·label / Σ weight·label over the whole ranked list, with
@@ -90,7 +102,7 @@ type ARP struct{ family }
 func NewARP(opts ...Option) (*ARP, error) { return newMetric[ARP](KindARP, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *ARP) Merge(others ...*ARP) error { return m.merge(families(others)) }
+func (m *ARP) Merge(others ...*ARP) error { return mergeInto(m, others) }
 
 // Precision is TF-Ranking's PrecisionMetric: per list, the number of
 // relevant items within the cutoff divided by min(topn, valid items), topn
@@ -105,7 +117,7 @@ func NewPrecision(opts ...Option) (*Precision, error) {
 }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *Precision) Merge(others ...*Precision) error { return m.merge(families(others)) }
+func (m *Precision) Merge(others ...*Precision) error { return mergeInto(m, others) }
 
 // Recall is TF-Ranking's RecallMetric: per list, the number of relevant
 // items within the cutoff divided by the number of valid relevant items;
@@ -117,7 +129,7 @@ type Recall struct{ family }
 func NewRecall(opts ...Option) (*Recall, error) { return newMetric[Recall](KindRecall, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *Recall) Merge(others ...*Recall) error { return m.merge(families(others)) }
+func (m *Recall) Merge(others ...*Recall) error { return mergeInto(m, others) }
 
 // NDCG is TF-Ranking's NDCGMetric: per list, DCG / ideal DCG, where DCG =
 // Σ weight·gain(label)·discount(rank) over the cutoff and the ideal order
@@ -130,7 +142,7 @@ type NDCG struct{ family }
 func NewNDCG(opts ...Option) (*NDCG, error) { return newMetric[NDCG](KindNDCG, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *NDCG) Merge(others ...*NDCG) error { return m.merge(families(others)) }
+func (m *NDCG) Merge(others ...*NDCG) error { return mergeInto(m, others) }
 
 // DCG is TF-Ranking's DCGMetric: per list, DCG divided by the list weight
 // of NDCG, so that the weighted mean is Σ DCG / Σ list weight.
@@ -141,7 +153,7 @@ type DCG struct{ family }
 func NewDCG(opts ...Option) (*DCG, error) { return newMetric[DCG](KindDCG, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *DCG) Merge(others ...*DCG) error { return m.merge(families(others)) }
+func (m *DCG) Merge(others ...*DCG) error { return mergeInto(m, others) }
 
 // OPA is TF-Ranking's OPAMetric, ordered pair accuracy: per list, over the
 // pairs of valid items i, j with label_i > label_j, the weight of item i
@@ -160,7 +172,7 @@ type OPA struct{ family }
 func NewOPA(opts ...Option) (*OPA, error) { return newMetric[OPA](KindOPA, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *OPA) Merge(others ...*OPA) error { return m.merge(families(others)) }
+func (m *OPA) Merge(others ...*OPA) error { return mergeInto(m, others) }
 
 // PrecisionIA is TF-Ranking's PrecisionIAMetric, intent-aware precision,
 // over labels with T subtopics per item (shape [B, L*T], WithSubtopics(T)):
@@ -178,7 +190,7 @@ func NewPrecisionIA(opts ...Option) (*PrecisionIA, error) {
 }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *PrecisionIA) Merge(others ...*PrecisionIA) error { return m.merge(families(others)) }
+func (m *PrecisionIA) Merge(others ...*PrecisionIA) error { return mergeInto(m, others) }
 
 // AlphaDCG is TF-Ranking's AlphaDCGMetric over labels with T subtopics per
 // item (shape [B, L*T], WithSubtopics(T)): per list, Σ over the ranks k
@@ -196,7 +208,7 @@ type AlphaDCG struct{ family }
 func NewAlphaDCG(opts ...Option) (*AlphaDCG, error) { return newMetric[AlphaDCG](KindAlphaDCG, opts) }
 
 // Merge adds the totals and counts of others to m, in order.
-func (m *AlphaDCG) Merge(others ...*AlphaDCG) error { return m.merge(families(others)) }
+func (m *AlphaDCG) Merge(others ...*AlphaDCG) error { return mergeInto(m, others) }
 
 var (
 	_ Metric = (*PrecisionIA)(nil)

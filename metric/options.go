@@ -129,8 +129,8 @@ const (
 	// the Keras Mean does: the float32 result is TF-Ranking's, bit for bit,
 	// and depends on the order of the updates.
 	Sequential
-	// Exact adds every value without rounding and rounds once, when the
-	// result is read: the result is the same, to the bit, for any order of
+	// Exact adds every value without rounding and rounds once, to the
+	// metric's dtype, when the result is read: the result is the same, to the bit, for any order of
 	// the updates and any split of them over metrics that are merged.
 	Exact
 )

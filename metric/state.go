@@ -1,6 +1,9 @@
 package metric
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // State is the accumulator of a metric: what must travel to merge partial
 // results computed elsewhere. Its JSON form has the keys config, total,
@@ -34,11 +37,17 @@ func (f *family) state(j int) State {
 func (f *family) State() State {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.sets) == 0 {
+		return State{}
+	}
 	return f.state(0)
 }
 
 // checkState returns an error when s cannot be the state of metric j.
 func (f *family) checkState(j int, s *State) error {
+	if err := f.unset(); err != nil {
+		return err
+	}
 	own := &f.sets[j]
 	if err := own.sameKind(&s.Config); err != nil {
 		return err
@@ -48,9 +57,14 @@ func (f *family) checkState(j int, s *State) error {
 	// totals as TF-Ranking does: MRR and hits of a batch of width 0 are the
 	// max over no ranks, -Inf; ARP's 0/0 is NaN; negative per-list weights
 	// make negative counts.
-	bounded := own.Kind == KindMAP && own.Convention == TFRanking
-	return checkTotals(s.ExactTotal, s.ExactCount, s.Total, s.Count, own.accumulation() == Exact, own.DType, bounded)
+	return checkTotals(s, own.accumulation() == Exact, own.DType, own.bounded())
 }
+
+// bounded reports whether the metric of c has values in [0, 1] and finite
+// list weights that are never negative, so that its totals are finite,
+// never negative, and the total at most the count: MAP of the TFRanking
+// convention.
+func (c *Config) bounded() bool { return c.Kind == KindMAP && c.Convention == TFRanking }
 
 // addState adds a checked state to metric j's totals. The caller holds
 // f.mu.
@@ -60,10 +74,14 @@ func (f *family) addState(j int, s *State) {
 
 // SetState replaces the metric's accumulator with s, which must come from a
 // metric of the same kind (see Merge). A float32 metric with Sequential
-// accumulation takes only totals that are float32 values. MAP of the
-// TFRanking convention refuses a NaN, an infinite or a negative total or
-// count, naming it; the other metrics reach such totals as TF-Ranking does
-// (MRR of a batch of width 0 is -Inf, for one).
+// accumulation takes only totals that are float32 values; under Exact
+// accumulation the total and count must be exact_total and exact_count
+// rounded once, as State writes them. MAP of the TFRanking convention
+// refuses a NaN, an infinite or a negative total or count, and a total
+// above the count (its values are at most 1), naming the field (under
+// Exact, the exact sums, which may exceed the float64 range); the other
+// metrics reach such totals as TF-Ranking does (MRR of a batch of width 0
+// is -Inf, for one).
 func (f *family) SetState(s State) error {
 	if err := f.checkState(0, &s); err != nil {
 		return fmt.Errorf("metric: SetState: %w", err)
@@ -83,12 +101,22 @@ func (f *family) SetState(s State) error {
 // merge adds the totals of others to f, metric by metric and in order, as
 // Keras merge_state does. Each other's state is read before f changes, so
 // f may be among them: it then adds its own totals once more. On an error
-// f is unchanged.
+// f is unchanged: a bounded metric (MAP) whose merged Sequential totals
+// would overflow the dtype is one.
 func (f *family) merge(others []*family) error {
+	if f == nil {
+		return fmt.Errorf("metric: Merge: the receiver is nil: %w", ErrConfig)
+	}
+	if err := f.unset(); err != nil {
+		return fmt.Errorf("metric: Merge: the receiver: %w", err)
+	}
 	states := make([][]State, len(others))
 	for i, o := range others {
 		if o == nil {
 			return fmt.Errorf("metric: Merge: metric %d is nil: %w", i, ErrConfig)
+		}
+		if err := o.unset(); err != nil {
+			return fmt.Errorf("metric: Merge: metric %d: %w", i, err)
 		}
 		if len(o.sets) != len(f.sets) {
 			return fmt.Errorf("metric: Merge: metric %d has %d metrics, the receiver %d: %w", i, len(o.sets), len(f.sets), ErrConfig)
@@ -106,43 +134,106 @@ func (f *family) merge(others []*family) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	for j := range f.acc {
+		f.acc[j].save()
+	}
 	for i := range states {
 		for j := range states[i] {
 			f.addState(j, &states[i][j])
 		}
 	}
+	if f.sets[0].accumulation() == Exact {
+		return nil
+	}
+	// A bounded metric's totals must stay a state SetState takes, as
+	// Update keeps them.
+	for j := range f.acc {
+		if !f.sets[j].bounded() {
+			continue
+		}
+		if t, c := f.acc[j].sums(f.sets[0].DType); checkBounded(t, c) != nil {
+			for k := range f.acc {
+				f.acc[k].restore()
+			}
+			return fmt.Errorf("metric: Merge: %s: the merged total and count (%v, %v) are no state of the metric: they overflow %s or their rounding puts the total above the count; "+
+				"accumulate exactly (WithAccumulation(Exact)), whose sums do not overflow or round: %w",
+				f.sets[j].Name, t, c, f.sets[0].DType, ErrInput)
+		}
+	}
 	return nil
 }
 
-// checkTotals returns an error naming the total or count of a state that
-// cannot come from the metric: a total that is not a float32 value in a
-// float32 metric with Sequential accumulation, and, when bounded says the
-// metric's values and list weights are finite and never negative (MAP), a
-// NaN, an infinity or a negative value. Under Exact accumulation the exact
-// sums are checked and the rounded total and count ignored, as SetState
-// ignores them.
-func checkTotals(exactTotal, exactCount string, total, count float64, exactly bool, d DType, bounded bool) error {
+// boundSlack is how far above the count a bounded metric's total may be,
+// relative to the count: a float32 AP of a list of many weighted items can
+// round above 1 (1 + 1e-5 for 100,000 items), and so can the sums of its
+// products with the list weights. Update refuses a list whose value is
+// above 1 + boundSlack/2, and totals above 1 + boundSlack times the count.
+const boundSlack = 1e-3
+
+// checkBounded returns an error when total and count, Sequential sums of
+// a bounded metric, are not a state SetState takes.
+func checkBounded(total, count float64) error {
+	return checkTotals(&State{Total: total, Count: count}, false, Float64, true)
+}
+
+// checkTotals returns an error naming the field of a state that cannot
+// come from the metric: under Exact accumulation, exact sums that do not
+// decode, or a rounded total or count that is not its exact sum rounded
+// once (as State writes them); otherwise a total or count that is not a
+// float32 value in a float32 metric. When bounded says the metric's values
+// are in [0, 1] and its list weights finite and never negative (MAP), it
+// also refuses a NaN, an infinite or a negative total or count, and a total
+// above the count (a total with a count of 0, for one). Under Exact these
+// are judged on the exact sums, which may exceed the float64 range where
+// their rounded values are ±Inf.
+func checkTotals(s *State, exactly bool, d DType, bounded bool) error {
+	total, count := s.Total, s.Count
+	var ex ExactTotals
 	if exactly {
-		var ex ExactTotals
-		if err := ex.SetState(State{ExactTotal: exactTotal, ExactCount: exactCount}); err != nil {
+		if err := ex.SetState(*s); err != nil {
 			return err
 		}
 		total, count = ex.total.Float64(), ex.count.Float64()
 	}
+	prefix := ""
+	if exactly {
+		prefix = "exact_"
+	}
 	for _, v := range []struct {
-		key string
-		x   float64
-	}{{"total", total}, {"count", count}} {
+		key    string
+		x      float64
+		finite bool
+	}{{"total", total, !notFinite(total) || exactly && ex.total.IsFinite()}, {"count", count, !notFinite(count) || exactly && ex.count.IsFinite()}} {
+		switch {
+		case bounded && !v.finite:
+			return fmt.Errorf("metric: state %s%s is %v; a state's total and count must be finite: %w", prefix, v.key, v.x, ErrInput)
+		case bounded && v.x < 0:
+			return fmt.Errorf("metric: state %s%s is %v; this metric's totals are never negative: %w", prefix, v.key, v.x, ErrInput)
+		case !exactly && d == Float32 && !math.IsNaN(v.x) && float64(float32(v.x)) != v.x:
+			return fmt.Errorf("metric: state %s %v is not a float32 value, as a float32 metric's totals are: %w", v.key, v.x, ErrInput)
+		}
+	}
+	if bounded {
+		zeroCount, zeroTotal, ratio := count == 0, total == 0, total/count
 		if exactly {
-			v.key = "exact_" + v.key
+			zeroCount, zeroTotal, ratio = ex.count.Sign() == 0, ex.total.Sign() == 0, ex.Result()
 		}
 		switch {
-		case bounded && notFinite(v.x):
-			return fmt.Errorf("metric: state %s is %v; a state's total and count must be finite: %w", v.key, v.x, ErrInput)
-		case bounded && v.x < 0:
-			return fmt.Errorf("metric: state %s is %v; this metric's totals are never negative: %w", v.key, v.x, ErrInput)
-		case !exactly && d == Float32 && float64(float32(v.x)) != v.x:
-			return fmt.Errorf("metric: state %s %v is not a float32 value, as a float32 metric's totals are: %w", v.key, v.x, ErrInput)
+		case zeroCount && !zeroTotal:
+			return fmt.Errorf("metric: state %stotal is %v with a %scount of 0; lists of weight 0 add 0 to the total: %w", prefix, total, prefix, ErrInput)
+		case !zeroCount && ratio > 1+boundSlack:
+			return fmt.Errorf("metric: state %stotal %v is %v times the %scount %v; this metric's values are at most 1, so its total is at most its count: %w",
+				prefix, total, ratio, prefix, count, ErrInput)
+		}
+	}
+	if exactly {
+		for _, v := range []struct {
+			key       string
+			got, want float64
+		}{{"total", s.Total, total}, {"count", s.Count, count}} {
+			if v.got != v.want && !(math.IsNaN(v.got) && math.IsNaN(v.want)) {
+				return fmt.Errorf("metric: state %s %v is not exact_%s rounded once (%v); a state's rounded and exact sums must agree: %w", v.key, v.got, v.key, v.want, ErrInput)
+			}
 		}
 	}
 	return nil

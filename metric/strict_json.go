@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 // The keys of the JSON forms, for the errors about unknown keys.
@@ -30,6 +31,60 @@ func decodeStrict(b []byte, v any, what, keys string) error {
 	return nil
 }
 
+// MarshalJSON encodes the state, writing a total or count that is NaN or
+// infinite as the string "NaN", "Infinity" or "-Infinity" (JSON has no
+// such numbers), as TF-Ranking's non-finite totals (MRR's -Inf at cutoff
+// 0, NDCG's NaN when a float32 gain overflows) and the rounded sums of an
+// Exact state beyond the float64 range need.
+func (s State) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Config     Config  `json:"config"`
+		Total      jsonNum `json:"total"`
+		Count      jsonNum `json:"count"`
+		ExactTotal string  `json:"exact_total,omitempty"`
+		ExactCount string  `json:"exact_count,omitempty"`
+		RNG        []byte  `json:"rng"`
+	}{s.Config, jsonNum(s.Total), jsonNum(s.Count), s.ExactTotal, s.ExactCount, s.RNG})
+}
+
+// jsonNum is a float64 whose JSON form is a number, or "NaN", "Infinity"
+// or "-Infinity".
+type jsonNum float64
+
+// MarshalJSON encodes x.
+func (x jsonNum) MarshalJSON() ([]byte, error) {
+	switch f := float64(x); {
+	case math.IsNaN(f):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(f, 1):
+		return []byte(`"Infinity"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-Infinity"`), nil
+	}
+	return json.Marshal(float64(x))
+}
+
+// UnmarshalJSON decodes a number or one of the strings MarshalJSON writes.
+func (x *jsonNum) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"NaN"`:
+		*x = jsonNum(math.NaN())
+		return nil
+	case `"Infinity"`:
+		*x = jsonNum(math.Inf(1))
+		return nil
+	case `"-Infinity"`:
+		*x = jsonNum(math.Inf(-1))
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("%s is not a number, \"NaN\", \"Infinity\" or \"-Infinity\"", b)
+	}
+	*x = jsonNum(f)
+	return nil
+}
+
 // UnmarshalJSON decodes a state; an unknown key is an error wrapping
 // ErrConfig. The configuration is read from the key config or, as family
 // metrics wrote it before every metric shared one Config, settings. The
@@ -38,8 +93,8 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	var j struct {
 		Config     *Config `json:"config"`
 		Former     *Config `json:"settings"`
-		Total      float64 `json:"total"`
-		Count      float64 `json:"count"`
+		Total      jsonNum `json:"total"`
+		Count      jsonNum `json:"count"`
 		ExactTotal string  `json:"exact_total"`
 		ExactCount string  `json:"exact_count"`
 		RNG        []byte  `json:"rng"`
@@ -47,7 +102,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	if err := decodeStrict(b, &j, "state", stateKeys); err != nil {
 		return err
 	}
-	out := State{Total: j.Total, Count: j.Count, ExactTotal: j.ExactTotal, ExactCount: j.ExactCount, RNG: j.RNG}
+	out := State{Total: float64(j.Total), Count: float64(j.Count), ExactTotal: j.ExactTotal, ExactCount: j.ExactCount, RNG: j.RNG}
 	switch {
 	case j.Config != nil && j.Former != nil:
 		return fmt.Errorf("metric: state: both config and settings; settings is the former name of config: %w", ErrConfig)

@@ -63,7 +63,8 @@ func TestSetStateTotals(t *testing.T) {
 		{"-inf total", math.Inf(-1), 1, [2]string{"-inf", "1"}, "total is -Inf"},
 		{"negative total", -0.5, 1, [2]string{"-1", "1"}, "total is -"},
 		{"negative count", 0.5, -2, [2]string{"1", "-1"}, "count is -"},
-		{"fine", 0.5, 2, [2]string{"1", "2"}, ""},
+		// 0.5 and 2 times 2^1074, as exact_total and exact_count hold them.
+		{"fine", 0.5, 2, [2]string{"2" + strings.Repeat("0", 268), "8" + strings.Repeat("0", 268)}, ""},
 	} {
 		for _, acc := range []Accumulation{Sequential, Exact} {
 			for _, d := range []DType{Float32, Float64} {

@@ -17,7 +17,8 @@ import (
 //
 // The metrics of a suite share their dtype, raggedness, tie policy, seed,
 // accumulation and relevance threshold. A Suite is safe to use from several
-// goroutines.
+// goroutines. The zero value and a nil *Suite have no metrics: Update,
+// Compute and Merge return an error, Results nothing.
 type Suite struct {
 	f family
 }
@@ -96,6 +97,9 @@ func NewSuiteOf(sets ...Config) (*Suite, error) {
 
 // Names returns the names of the suite's metrics, in order.
 func (s *Suite) Names() []string {
+	if s == nil {
+		return nil
+	}
 	out := make([]string, len(s.f.sets))
 	for i := range s.f.sets {
 		out[i] = s.f.sets[i].Name
@@ -104,7 +108,17 @@ func (s *Suite) Names() []string {
 }
 
 // Configs returns the configurations of the suite's metrics, in order.
-func (s *Suite) Configs() []Config { return append([]Config(nil), s.f.sets...) }
+func (s *Suite) Configs() []Config {
+	if s == nil {
+		return nil
+	}
+	return append([]Config(nil), s.f.sets...)
+}
+
+// errNilSuite is the error of the methods of a nil Suite.
+func errNilSuite(method string) error {
+	return fmt.Errorf("metric: Suite.%s: the suite is nil; make it with NewSuite: %w", method, ErrConfig)
+}
 
 // Update adds one batch to every metric. It changes nothing when it returns
 // an error.
@@ -122,6 +136,9 @@ func (s *Suite) UpdatePerList(dst []PerList, labels, predictions tensor.Lists, w
 // Compute returns each metric's per-list values and list weights of one
 // batch, without adding it.
 func (s *Suite) Compute(labels, predictions tensor.Lists, weights tensor.Weights) ([]PerList, error) {
+	if s == nil {
+		return nil, errNilSuite("Compute")
+	}
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -137,6 +154,9 @@ func (s *Suite) Compute(labels, predictions tensor.Lists, weights tensor.Weights
 
 // Results returns every metric's result, in order.
 func (s *Suite) Results() []Score {
+	if s == nil {
+		return nil
+	}
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -150,6 +170,9 @@ func (s *Suite) Results() []Score {
 // Result returns the result of the metric named name, and whether the
 // suite has one.
 func (s *Suite) Result(name string) (float64, bool) {
+	if s == nil {
+		return 0, false
+	}
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -162,15 +185,26 @@ func (s *Suite) Result(name string) (float64, bool) {
 }
 
 // Reset forgets every batch and restarts the tie-break generator.
-func (s *Suite) Reset() { s.f.Reset() }
+func (s *Suite) Reset() {
+	if s != nil {
+		s.f.Reset()
+	}
+}
 
 // Reseed restarts the tie-break generator from seed, which becomes the
 // seed of every metric of the suite; the totals are kept. A reset suite
 // reseeded with seed draws as a new suite of that seed does.
-func (s *Suite) Reseed(seed uint64) { s.f.Reseed(seed) }
+func (s *Suite) Reseed(seed uint64) {
+	if s != nil {
+		s.f.Reseed(seed)
+	}
+}
 
 // State returns a copy of every metric's accumulator, in order.
 func (s *Suite) State() []State {
+	if s == nil {
+		return nil
+	}
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -184,6 +218,9 @@ func (s *Suite) State() []State {
 // Merge adds the totals and counts of other suites of the same metrics to
 // s, metric by metric, in order. On an error s is unchanged.
 func (s *Suite) Merge(others ...*Suite) error {
+	if s == nil {
+		return errNilSuite("Merge")
+	}
 	fs := make([]*family, len(others))
 	for i, o := range others {
 		if o != nil {
@@ -204,16 +241,18 @@ func (s *Suite) Merge(others ...*Suite) error {
 // tie policy only a suite of that one MAP takes unranked counts, as its
 // draws are then its own. A nil unranked is exactly UpdatePerList.
 func (s *Suite) UpdateUnranked(dst []PerList, labels, predictions tensor.Lists, weights tensor.Weights, unranked []int) error {
+	if s == nil {
+		return errNilSuite("Update")
+	}
 	if dst != nil && len(dst) != len(s.f.sets) {
 		return fmt.Errorf("metric: Suite.UpdatePerList: %d PerLists for %d metrics: %w", len(dst), len(s.f.sets), ErrConfig)
 	}
 	f := &s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.compute(labels, predictions, weights, unranked); err != nil {
+	if err := f.update(labels, predictions, weights, unranked); err != nil {
 		return err
 	}
-	f.accumulate(labels.Len())
 	for j := range dst {
 		f.perList(j, &dst[j], labels.Len())
 	}

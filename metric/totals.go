@@ -47,6 +47,16 @@ func (t *ExactTotals) Reset() { *t = ExactTotals{} }
 // 0, as Result of a metric under Exact accumulation.
 func (t *ExactTotals) Result() float64 { return t.total.Ratio(&t.count) }
 
+// ResultIn returns total / count rounded once to dtype d (for Float32, not
+// through a float64, which would round twice), or 0 when count is 0: the
+// correctly rounded mean of values computed in d.
+func (t *ExactTotals) ResultIn(d DType) float64 {
+	if d == Float32 {
+		return float64(t.total.Ratio32(&t.count))
+	}
+	return t.total.Ratio(&t.count)
+}
+
 // State returns t as the state of a metric of configuration cfg under Exact
 // accumulation: the exact sums, and Total and Count rounded once. It has no
 // RNG; SetState then keeps the metric's generator.

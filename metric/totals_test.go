@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/big"
 	"testing"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
 // TestExactTotals checks ExactTotals against sums of big.Rat: the result
@@ -32,9 +34,10 @@ func TestExactTotals(t *testing.T) {
 				num.Add(num, new(big.Rat).SetFloat64(vw))
 				den.Add(den, new(big.Rat).SetFloat64(l.w))
 			}
-			want := 0.0
+			want, want32 := 0.0, float32(0)
 			if den.Sign() != 0 {
 				want, _ = new(big.Rat).Quo(num, den).Float64()
+				want32, _ = new(big.Rat).Quo(num, den).Float32()
 			}
 			// Forwards in one, backwards split in two and merged.
 			var fwd, a, b ExactTotals
@@ -65,6 +68,12 @@ func TestExactTotals(t *testing.T) {
 					t.Errorf("%s: Result = %v, want %v", name, got, want)
 				}
 			}
+			if got := back.ResultIn(Float64); got != want {
+				t.Errorf("ResultIn(Float64) = %v, want %v", got, want)
+			}
+			if got := back.ResultIn(Float32); got != float64(want32) {
+				t.Errorf("ResultIn(Float32) = %v, want %v", got, want32)
+			}
 			back.Reset()
 			if got := back.Result(); got != 0 {
 				t.Errorf("after Reset: Result = %v, want 0", got)
@@ -93,5 +102,44 @@ func TestExactTotalsSetStateErrors(t *testing.T) {
 				t.Errorf("after a failed SetState: Result = %v, want 0.5", got)
 			}
 		})
+	}
+}
+
+// TestExactResultInDType: a float32 metric under Exact accumulation returns
+// the exact weighted mean rounded once to float32, computed here with
+// big.Rat from the per-list values and list weights the metric reports.
+func TestExactResultInDType(t *testing.T) {
+	for _, d := range []DType{Float32, Float64} {
+		m, err := NewMeanAveragePrecision(WithDType(d), WithAccumulation(Exact), WithTies(Stable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		num, den := new(big.Rat), new(big.Rat)
+		for b := range 40 {
+			labels, _ := tensor.DenseRows([][]float32{{float32(b % 3), 1, 0, float32(b % 2)}, {0, 0, 1, 1}})
+			scores, _ := tensor.DenseRows([][]float32{{0.5, float32(b%5) / 5, 0.25, 0.75}, {float32(b%7) / 7, 0.3, 0.2, 0.1}})
+			var pl PerList
+			if err := m.UpdatePerList(&pl, labels, scores, tensor.Weights{}); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range pl.Values {
+				w := pl.Weights[i]
+				vw := v * w
+				if d == Float32 {
+					vw = float64(float32(v) * float32(w))
+				}
+				num.Add(num, new(big.Rat).SetFloat64(vw))
+				den.Add(den, new(big.Rat).SetFloat64(w))
+			}
+		}
+		q := new(big.Rat).Quo(num, den)
+		want, _ := q.Float64()
+		if d == Float32 {
+			w32, _ := q.Float32()
+			want = float64(w32)
+		}
+		if got := m.Result(); got != want {
+			t.Errorf("%s: Result %v, want %v", d, got, want)
+		}
 	}
 }

@@ -33,7 +33,11 @@ if [ -d "$dir/hostile" ]; then
     case "$q" in ''|'#'*) continue ;; esac
     for v in 10.0 9.0.8; do
       prog=$prog10; [ "$v" = 9.0.8 ] && prog=$prog908
-      (cd "$dir/hostile" && timeout 120 $prog $flags "$q" "$r") > "$tmp" 2>/dev/null
+      if [[ $flags == STDIN* ]]; then
+        (cd "$dir/hostile" && timeout 120 $prog ${flags#STDIN} "$q" - < "$r") > "$tmp" 2>/dev/null
+      else
+        (cd "$dir/hostile" && timeout 120 $prog $flags "$q" "$r") > "$tmp" 2>/dev/null
+      fi
       rc=$?
       printf '#case\t%s\thostile/%s:%s\t%d\t%d\t%s\n' "$v" "$q" "$r" "$rc" "$(wc -c < "$tmp")" "$flags"
       cat "$tmp"

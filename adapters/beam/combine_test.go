@@ -27,7 +27,14 @@ func ratReference(values []QueryValue, i int, d metric.DType) float64 {
 	if count.Sign() == 0 {
 		return 0
 	}
-	f, _ := new(big.Rat).Quo(total, count).Float64()
+	q := new(big.Rat).Quo(total, count)
+	if d == metric.Float32 {
+		// A float32 measure's value is the exact mean rounded once to
+		// float32, as the metric's own Result under Exact accumulation.
+		f, _ := q.Float32()
+		return float64(f)
+	}
+	f, _ := q.Float64()
 	return f
 }
 

@@ -3,6 +3,7 @@ package beam
 import (
 	"errors"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"hash/fnv"
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
@@ -41,7 +42,7 @@ func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) 
 	specs := make([]evaluate.Measure, len(measures))
 	seen := make(map[string]int, len(measures))
 	for i, c := range measures {
-		m, err := evaluate.ParseMeasure(c.Name)
+		m, err := measure.Parse(c.Name)
 		if err != nil {
 			return nil, nil, fmt.Errorf("measure %d: %w: %w", i, ErrMeasures, err)
 		}
@@ -90,7 +91,7 @@ func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) 
 // whole value (P.5,10 gives P_5 and P_10), anything else is a
 // comma-separated list of names.
 func ParseMeasureNames(s string) ([]string, error) {
-	ms, err := evaluate.ParseMeasures(s)
+	ms, err := measure.ParseList(s)
 	if err != nil {
 		return nil, err
 	}

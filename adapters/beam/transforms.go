@@ -3,11 +3,11 @@ package beam
 import (
 	"context"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
@@ -298,7 +298,7 @@ func CheckEvalOptions(measures []metric.Config, opts EvalOptions) error {
 		return nil
 	}
 	for _, c := range measures {
-		if m, _ := evaluate.ParseMeasure(c.Name); m.IsTrecEval() {
+		if m, _ := measure.Parse(c.Name); m.IsTrecEval() {
 			return fmt.Errorf("measure %q: trec_eval evaluates no query without judgments; run-only queries cannot be kept (keep them only with TF-Ranking measures): %w", c.Name, ErrMeasures)
 		}
 	}

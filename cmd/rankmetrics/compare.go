@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"math"
 	"path/filepath"
@@ -50,10 +51,31 @@ effect_size is diff / sd of the differences; ci_low and ci_high bound the
 (1 - alpha) t interval of diff. A difference is significant (a superscript in
 the tables, a * after p_adj) when p_adjusted <= alpha. In JSON, runs[].mean is
 the value eval reports for the run over its queries; mean_baseline and
-mean_run are the plain means over the paired queries. Non-finite statistics
+mean_run are the means over the paired queries, as the tables' means: the
+exact sum over the number of queries, rounded once in the measure's dtype.
+The tables print means, differences, effect sizes and intervals with
+--digits decimals (4 by default; -1: the shortest form that reads back to
+the same number); JSON and TSV print every number in that shortest form.
+Non-finite statistics
 (t of equal non-zero differences, the effect size with sd 0, the interval of
 one query) are null in JSON. Monte Carlo results depend only on --seed, never
 on --workers.
+
+Runs are named by their file names; runs of the same file name by the
+shortest ending of their paths that tells them apart (a/x.run, b/x.run);
+with --score-col, by their columns. --baseline takes a run's name, or its
+path written any way (./x.run, an absolute path, a link to the file).
+
+Every name (of a run, a file, a measure) is written as inert text. The
+markdown format backslash-escapes \ | * _ (but between letters or digits)
+` + "`" + ` [ ] < > & ~ ! $ #; the latex format escapes the ten special characters
+\ { } $ & # ^ _ ~ % (\textbackslash{}, \{, ...); both show any other
+character that is not printable as its escape, after a backslash (\n, \x01,
+\u202e, \xff for invalid UTF-8).
+
+` + namesHelp + `
+
+` + plotPathHelp + `
 
 Flags:
 `
@@ -90,9 +112,13 @@ type compareOptions struct {
 	allPairs   bool
 	format     string
 	plotPath   string
+	// digits is the number of decimals of the tables' means, differences,
+	// effect sizes and intervals; -1 prints the shortest form that reads
+	// back to the same number.
+	digits int
 }
 
-func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, error) {
+func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions, bool, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &compareOptions{}
@@ -100,25 +126,26 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	// --seed is the Monte Carlo seed here; the tie seed is --ties-seed. A
 	// run missing a judged query scores 0 on it (--qrels-only keep), so
 	// that every run has a value on every query of the comparison.
-	ef.register(fs, &o.engineArgs, "ties-seed", "keep", false)
+	ef.register(fs, &o.engineArgs, "keep", false)
 	var tests, scoreCols stringList
 	fs.Var(&tests, "test", "`TEST`: t, wilcoxon, randomization, bootstrap or tukey; repeatable (default t and randomization)")
 	fs.IntVar(&o.samples, "samples", significance.DefaultSamples, "Monte Carlo samples of randomization, bootstrap and tukey")
-	fs.Uint64Var(&o.seed, "seed", 0, "seed of the Monte Carlo samples")
+	fs.Uint64Var(&o.seed, "seed", 0, "`SEED` of the Monte Carlo samples of randomization, bootstrap and tukey (the tie seed is --ties-seed)")
 	fs.Float64Var(&o.alpha, "alpha", significance.DefaultAlpha, "significance level; intervals cover 1 - alpha")
 	correction := fs.String("correction", "holm", "multiple-comparison correction per measure and test: none, bonferroni, holm or bh")
 	fs.StringVar(&o.baseline, "baseline", "", "the baseline `RUN` (its name or path; default the first run)")
 	fs.BoolVar(&o.allPairs, "all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
-	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure")
+	fs.IntVar(&o.digits, "digits", 4, digitsUsage("4"))
+	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure (at most 64)")
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, compareUsage)
+		fmt.Fprint(fs.Output(), compareUsage)
 		fs.PrintDefaults()
 	}
 	var help bool
 	var err error
-	if o.paths, help, err = parseInterleaved(fs, args); help || err != nil {
+	if o.paths, help, err = parseInterleaved(fs, args, stdout); help || err != nil {
 		return nil, help, err
 	}
 	bad := func(format string, a ...any) (*compareOptions, bool, error) {
@@ -131,7 +158,7 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 		return bad("--correction %q: want none, bonferroni, holm or bh", *correction)
 	}
 	if len(o.measures) == 0 {
-		o.measures = []evaluate.Measure{evaluate.MAP()}
+		o.measures = []evaluate.Measure{measure.MAP()}
 	}
 	o.keepDocs()
 	for _, t := range tests {
@@ -160,6 +187,9 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	default:
 		return bad("--format %q: want table, markdown, latex, json or tsv", o.format)
 	}
+	if err := checkDigits(o.digits); err != nil {
+		return bad("%v", err)
+	}
 	o.scoreCols = scoreCols
 	if len(o.scoreCols) == 0 {
 		o.scoreCols = []string{"score"}
@@ -186,6 +216,9 @@ func parseCompareArgs(args []string, stderr io.Writer) (*compareOptions, bool, e
 	if nRuns < 2 {
 		return bad("want at least two runs (QRELS RUN_A RUN_B, FILE_A FILE_B, or FILE with two --score-col); got %d paths (see rankmetrics compare -h)", len(o.paths))
 	}
+	if n := (nRuns - 1) * len(o.measures); o.plotPath != "" && n > maxPlotPanels {
+		return bad("--plot: %d runs compared with the baseline x %d measures = %d panels; at most %d (compare fewer runs or measures, or leave out --plot)", nRuns-1, len(o.measures), n, maxPlotPanels)
+	}
 	return o, false, nil
 }
 
@@ -199,9 +232,14 @@ type runValues struct {
 
 // runCompare implements "rankmetrics compare".
 func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	o, help, err := parseCompareArgs(args, stderr)
+	o, help, err := parseCompareArgs(args, stdout, stderr)
 	if help || err != nil {
 		return err
+	}
+	if o.plotPath != "" {
+		if err := checkPlotPath(o.plotPath, o.paths); err != nil {
+			return usageError(stderr, "compare", err.Error())
+		}
 	}
 	o.read.Stdin = stdin
 	runs, err := o.evaluateRuns(ctx)
@@ -242,16 +280,18 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 	var inputs []input
 	switch {
 	case o.trec:
-		for _, p := range o.paths[1:] {
-			inputs = append(inputs, input{filepath.Base(p), p, []string{o.paths[0], p}, "score"})
+		labels := runLabels(o.paths[1:])
+		for i, p := range o.paths[1:] {
+			inputs = append(inputs, input{labels[i], p, []string{o.paths[0], p}, "score"})
 		}
 	case len(o.scoreCols) > 1:
 		for _, c := range o.scoreCols {
 			inputs = append(inputs, input{c, o.paths[0], o.paths[:1], c})
 		}
 	default:
-		for _, p := range o.paths {
-			inputs = append(inputs, input{filepath.Base(p), p, []string{p}, o.scoreCols[0]})
+		labels := runLabels(o.paths)
+		for i, p := range o.paths {
+			inputs = append(inputs, input{labels[i], p, []string{p}, o.scoreCols[0]})
 		}
 	}
 	seen := map[string]int{}
@@ -294,6 +334,44 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 	return runs, nil
 }
 
+// runLabels returns the names of the runs read from paths: the name of
+// each file, or, for files of the same name, the shortest ending of their
+// cleaned paths that tells them apart (a/x.run and b/x.run). Paths that no
+// ending tells apart (x.run and ./x.run) keep the same name, which
+// evaluateRuns numbers.
+func runLabels(paths []string) []string {
+	sep := string(filepath.Separator)
+	parts := make([][]string, len(paths))
+	depth := make([]int, len(paths))
+	for i, p := range paths {
+		parts[i] = strings.Split(filepath.Clean(p), sep)
+		depth[i] = 1
+	}
+	label := func(i int) string {
+		return strings.Join(parts[i][len(parts[i])-depth[i]:], sep)
+	}
+	for grew := true; grew; {
+		grew = false
+		groups := map[string][]int{}
+		for i := range paths {
+			groups[label(i)] = append(groups[label(i)], i)
+		}
+		for _, g := range groups {
+			for _, i := range g {
+				if len(g) > 1 && depth[i] < len(parts[i]) {
+					depth[i]++
+					grew = true
+				}
+			}
+		}
+	}
+	labels := make([]string, len(paths))
+	for i := range paths {
+		labels[i] = label(i)
+	}
+	return labels
+}
+
 // pairQueries returns the queries every run has, in the first run's order,
 // and values[run][measure][query] on them. It counts on stderr the queries
 // of each run that are not in every run. A non-finite value is an error
@@ -314,7 +392,7 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 	values := make([][][]float64, len(runs))
 	for i, r := range runs {
 		if dropped := len(r.qids) - len(qids); dropped > 0 {
-			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", r.name, dropped, len(r.qids))
+			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", textCell(r.name), dropped, len(r.qids))
 		}
 		pos := make(map[string]int, len(r.qids))
 		for k, q := range r.qids {

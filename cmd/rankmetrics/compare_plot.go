@@ -47,7 +47,7 @@ func writeComparePlot(path string, r *compareReport, values [][][]float64) error
 			}
 			slices.Sort(d)
 			p := plot.New()
-			p.Title.Text = fmt.Sprintf("%s - %s, %s", r.runs[c.run].name, r.runs[c.base].name, r.o.measures[m].Name)
+			p.Title.Text = fmt.Sprintf("%s - %s, %s", textCell(r.runs[c.run].name), textCell(r.runs[c.base].name), textCell(r.o.measures[m].Name))
 			p.X.Label.Text = "queries, sorted by difference"
 			p.Y.Label.Text = "difference"
 			// wins above the zero line in green, losses below in red

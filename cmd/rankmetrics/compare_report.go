@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rankmetrics/rankmetrics/internal/evaluate"
+	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 
@@ -44,6 +48,9 @@ type compareReport struct {
 	queries int
 	base    int // index of the baseline; -1 with --all-pairs
 	comps   []*comparison
+	// means holds per run and measure the mean over the paired queries,
+	// correctly rounded in the measure's dtype (meanIn).
+	means [][]float64
 }
 
 // stream returns the Monte Carlo stream of the comparison of runs i and j
@@ -56,21 +63,19 @@ func stream(m, i, j int) uint64 {
 
 // compare runs the tests of o on the paired values[run][measure][query].
 func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []string, values [][][]float64) (*compareReport, error) {
-	rep := &compareReport{o: o, runs: runs, queries: len(qids)}
+	rep := &compareReport{o: o, runs: runs, queries: len(qids), means: make([][]float64, len(runs))}
+	for i := range runs {
+		for m, ms := range o.measures {
+			rep.means[i] = append(rep.means[i], meanIn(values[i][m], ms.ValueDType(o.cfg.DType)))
+		}
+	}
 	if o.allPairs {
 		rep.base = -1
 	} else if o.baseline != "" {
-		rep.base = -1
-		for i, r := range runs {
-			if r.name == o.baseline || r.file == o.baseline {
-				rep.base = i
-				break
-			}
-		}
-		if rep.base < 0 {
+		if rep.base = o.findBaseline(runs); rep.base < 0 {
 			names := make([]string, len(runs))
 			for i, r := range runs {
-				names[i] = r.name
+				names[i] = textCell(r.name)
 			}
 			return nil, fmt.Errorf("--baseline %q: no such run (runs: %s)", o.baseline, strings.Join(names, ", "))
 		}
@@ -138,6 +143,40 @@ func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []
 		}
 	}
 	return rep, nil
+}
+
+// findBaseline returns the index of the run --baseline names, or -1: the
+// run of that name, else, when runs are files, the run of that path (the
+// same once cleaned and made absolute), else the run of the same file
+// (through any link).
+func (o *compareOptions) findBaseline(runs []*runValues) int {
+	for i, r := range runs {
+		if r.name == o.baseline {
+			return i
+		}
+	}
+	if len(o.scoreCols) > 1 {
+		return -1 // the runs are columns of one file
+	}
+	want, err := filepath.Abs(o.baseline)
+	if err != nil {
+		return -1
+	}
+	for i, r := range runs {
+		if p, err := filepath.Abs(r.file); err == nil && p == want {
+			return i
+		}
+	}
+	st, err := os.Stat(o.baseline)
+	if err != nil {
+		return -1
+	}
+	for i, r := range runs {
+		if rst, err := os.Stat(r.file); err == nil && os.SameFile(st, rst) {
+			return i
+		}
+	}
+	return -1
 }
 
 func containsTest(tests []string, t string) bool {
@@ -210,23 +249,34 @@ func (r *compareReport) write(w io.Writer, format string) error {
 	return r.writeTables(w, format)
 }
 
-// num formats a value of a table.
-func num(v float64) string {
+// num formats a statistic of a table with --digits decimals.
+func (r *compareReport) num(v float64) string {
 	switch {
 	case math.IsInf(v, 1):
 		return "inf"
 	case math.IsInf(v, -1):
 		return "-inf"
+	case r.o.digits < 0:
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', 4, 64)
+	return strconv.FormatFloat(v, 'f', r.o.digits, 64)
 }
 
 // signed formats a difference with its sign.
-func signed(v float64) string {
+func (r *compareReport) signed(v float64) string {
 	if v >= 0 && !math.IsInf(v, 0) {
-		return "+" + num(v)
+		return "+" + r.num(v)
 	}
-	return num(v)
+	return r.num(v)
+}
+
+// mean formats the mean of run i on measure m over the paired queries.
+func (r *compareReport) mean(i, m int) string {
+	v := r.means[i][m]
+	if math.IsInf(v, 0) {
+		return r.num(v)
+	}
+	return formatValue(v, r.o.measures[m], r.o.cfg.DType, r.o.digits)
 }
 
 // pval formats a p-value of a table.
@@ -237,19 +287,20 @@ func pval(p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
-// header describes the settings in one line.
-func (r *compareReport) header() string {
+// header describes the settings in one line, with the names escaped by
+// esc.
+func (r *compareReport) header(esc func(string) string) string {
 	o := r.o
 	base := "all pairs"
 	if r.base >= 0 {
-		base = "baseline " + r.runs[r.base].name
+		base = "baseline " + esc(r.runs[r.base].name)
 	}
 	return fmt.Sprintf("%d paired queries; %s; tests %s; correction %s; alpha %v; %d samples, seed %d",
 		r.queries, base, strings.Join(o.tests, ", "), o.correction, o.alpha, o.samples, o.seed)
 }
 
-// legend explains the superscripts.
-func (r *compareReport) legend(sup func(string) string) string {
+// legend explains the superscripts, with the names escaped by esc.
+func (r *compareReport) legend(sup, esc func(string) string) string {
 	parts := make([]string, len(r.o.tests))
 	for i, t := range r.o.tests {
 		parts[i] = sup(testMark[t]) + " " + t
@@ -258,17 +309,18 @@ func (r *compareReport) legend(sup func(string) string) string {
 	if r.o.correction == significance.None {
 		corr = ""
 	}
-	return fmt.Sprintf("%s: significant difference from %s (%sp <= %v)", strings.Join(parts, ", "), r.runs[r.base].name, corr, r.o.alpha)
+	return fmt.Sprintf("%s: significant difference from %s (%sp <= %v)", strings.Join(parts, ", "), esc(r.runs[r.base].name), corr, r.o.alpha)
 }
 
-// cells returns the rows of the table of means: one per run, one cell per
-// measure, with the marks of the tests significant against the baseline.
-func (r *compareReport) cells(sup func(string) string) [][]string {
+// cells returns the rows of the table of means: one per run (its name
+// escaped by esc), one cell per measure, with the marks of the tests
+// significant against the baseline.
+func (r *compareReport) cells(sup, esc func(string) string) [][]string {
 	rows := make([][]string, len(r.runs))
 	for i, run := range r.runs {
-		rows[i] = []string{run.name}
+		rows[i] = []string{esc(run.name)}
 		for m := range r.o.measures {
-			cell := num(meanOf(r, i, m))
+			cell := r.mean(i, m)
 			if r.base >= 0 {
 				for _, c := range r.comps {
 					if c.measure == m && c.run == i {
@@ -284,32 +336,21 @@ func (r *compareReport) cells(sup func(string) string) [][]string {
 	return rows
 }
 
-// meanOf returns the mean of run i on measure m over the paired queries.
-func meanOf(r *compareReport, i, m int) float64 {
-	for _, c := range r.comps {
-		if c.measure == m {
-			if c.base == i {
-				return c.sum.MeanBaseline
-			}
-			if c.run == i {
-				return c.sum.MeanRun
-			}
-		}
-	}
-	return 0
-}
-
-// pairRows returns the header and rows of the table of comparisons.
-func (r *compareReport) pairRows() ([]string, [][]string) {
+// pairRows returns the header and rows of the table of comparisons, their
+// text escaped by esc.
+func (r *compareReport) pairRows(esc func(string) string) ([]string, [][]string) {
 	head := []string{"measure", "baseline", "run", "diff", "effect", fmt.Sprintf("%g%% CI", 100*(1-r.o.alpha)), "W/T/L"}
 	for _, t := range r.o.tests {
 		head = append(head, t+" p", "p_adj")
 	}
+	for i, h := range head {
+		head[i] = esc(h)
+	}
 	var rows [][]string
 	for _, c := range r.comps {
 		s := c.sum
-		row := []string{r.o.measures[c.measure].Name, r.runs[c.base].name, r.runs[c.run].name, signed(s.Diff),
-			num(s.EffectSize), "[" + signed(s.CILow) + ", " + signed(s.CIHigh) + "]",
+		row := []string{esc(r.o.measures[c.measure].Name), esc(r.runs[c.base].name), esc(r.runs[c.run].name), r.signed(s.Diff),
+			r.num(s.EffectSize), "[" + r.signed(s.CILow) + ", " + r.signed(s.CIHigh) + "]",
 			fmt.Sprintf("%d/%d/%d", s.Wins, s.Ties, s.Losses)}
 		for _, t := range c.tests {
 			adj := pval(t.pAdj)
@@ -323,19 +364,29 @@ func (r *compareReport) pairRows() ([]string, [][]string) {
 	return head, rows
 }
 
+// writeTables writes the table, markdown or latex format: every name goes
+// through the format's escaping (textCell, markdownText, latexText), and
+// only the marks the report adds are markup.
 func (r *compareReport) writeTables(w io.Writer, format string) error {
-	measureHead := []string{"run"}
-	for _, m := range r.o.measures {
-		measureHead = append(measureHead, m.Name)
+	esc := textCell
+	switch format {
+	case "markdown":
+		esc = markdownText
+	case "latex":
+		esc = latexText
 	}
-	pairHead, pairRows := r.pairRows()
+	measureHead := []string{esc("run")}
+	for _, m := range r.o.measures {
+		measureHead = append(measureHead, esc(m.Name))
+	}
+	pairHead, pairRows := r.pairRows(esc)
 	switch format {
 	case "markdown":
 		sup := func(s string) string { return "<sup>" + s + "</sup>" }
-		fmt.Fprintf(w, "%s\n\n", r.header())
-		writeMarkdown(w, measureHead, r.cells(sup))
+		fmt.Fprintf(w, "%s\n\n", r.header(esc))
+		writeMarkdown(w, measureHead, r.cells(sup, esc))
 		if r.base >= 0 {
-			fmt.Fprintf(w, "\n%s\n", r.legend(sup))
+			fmt.Fprintf(w, "\n%s\n", r.legend(sup, esc))
 		}
 		fmt.Fprintln(w)
 		writeMarkdown(w, pairHead, pairRows)
@@ -343,21 +394,21 @@ func (r *compareReport) writeTables(w io.Writer, format string) error {
 		return nil
 	case "latex":
 		sup := func(s string) string { return "$^{" + s + "}$" }
-		fmt.Fprintf(w, "%% %s\n", r.header())
-		writeLatex(w, measureHead, r.cells(sup), "")
+		fmt.Fprintf(w, "%% %s\n", r.header(esc))
+		writeLatex(w, measureHead, r.cells(sup, esc), "")
 		if r.base >= 0 {
-			fmt.Fprintf(w, "%% %s\n", r.legend(func(s string) string { return s }))
+			fmt.Fprintf(w, "%% %s\n", r.legend(func(s string) string { return s }, esc))
 		}
 		fmt.Fprintln(w)
 		writeLatex(w, pairHead, pairRows, "* significant at alpha after the correction")
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, r.header())
+	fmt.Fprintln(tw, r.header(esc))
 	fmt.Fprintln(tw)
-	writeTabbed(tw, measureHead, r.cells(unicodeSup.Replace))
+	writeTabbed(tw, measureHead, r.cells(unicodeSup.Replace, esc))
 	if r.base >= 0 {
-		fmt.Fprintf(tw, "\n%s\n", r.legend(unicodeSup.Replace))
+		fmt.Fprintf(tw, "\n%s\n", r.legend(unicodeSup.Replace, esc))
 	}
 	fmt.Fprintln(tw)
 	writeTabbed(tw, pairHead, pairRows)
@@ -379,27 +430,13 @@ func writeMarkdown(w io.Writer, head []string, rows [][]string) {
 	}
 }
 
-// latexEscape escapes the characters special to LaTeX in a cell, leaving
-// the math of the superscripts alone.
-var latexEscape = strings.NewReplacer("_", `\_`, "%", `\%`, "&", `\&`, "#", `\#`)
-
+// writeLatex writes a tabular of cells already escaped (latexText) or
+// markup.
 func writeLatex(w io.Writer, head []string, rows [][]string, note string) {
 	fmt.Fprintf(w, "\\begin{tabular}{l%s}\n\\hline\n", strings.Repeat("r", len(head)-1))
-	esc := func(cells []string) string {
-		out := make([]string, len(cells))
-		for i, c := range cells {
-			if strings.Contains(c, "$") {
-				k := strings.Index(c, "$")
-				out[i] = latexEscape.Replace(c[:k]) + c[k:]
-			} else {
-				out[i] = latexEscape.Replace(c)
-			}
-		}
-		return strings.Join(out, " & ")
-	}
-	fmt.Fprintf(w, "%s \\\\\n\\hline\n", esc(head))
+	fmt.Fprintf(w, "%s \\\\\n\\hline\n", strings.Join(head, " & "))
 	for _, row := range rows {
-		fmt.Fprintf(w, "%s \\\\\n", esc(row))
+		fmt.Fprintf(w, "%s \\\\\n", strings.Join(row, " & "))
 	}
 	fmt.Fprintln(w, "\\hline\n\\end{tabular}")
 	if note != "" {
@@ -409,6 +446,22 @@ func writeLatex(w io.Writer, head []string, rows [][]string, note string) {
 
 // jnum is a JSON number that is null when not finite.
 type jnum float64
+
+// jval is a value of a measure, a JSON number in the shortest form that
+// reads back to the same number in the measure's dtype, or null when not
+// finite.
+type jval struct {
+	v float64
+	d metric.DType
+}
+
+// MarshalJSON writes v in the shortest form of its dtype, or null.
+func (v jval) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
+		return []byte("null"), nil
+	}
+	return []byte(evaluate.FormatValue(v.v, v.d)), nil
+}
 
 // MarshalJSON writes the shortest decimal that parses back to v, or null.
 func (v jnum) MarshalJSON() ([]byte, error) {
@@ -435,8 +488,8 @@ type jsonComparison struct {
 	Baseline     string              `json:"baseline"`
 	Run          string              `json:"run"`
 	Queries      int                 `json:"queries"`
-	MeanBaseline jnum                `json:"mean_baseline"`
-	MeanRun      jnum                `json:"mean_run"`
+	MeanBaseline jval                `json:"mean_baseline"`
+	MeanRun      jval                `json:"mean_run"`
 	Diff         jnum                `json:"diff"`
 	EffectSize   jnum                `json:"effect_size"`
 	CILow        jnum                `json:"ci_low"`
@@ -451,7 +504,7 @@ type jsonRun struct {
 	Name    string          `json:"name"`
 	File    string          `json:"file"`
 	Queries int             `json:"queries"`
-	Mean    map[string]jnum `json:"mean"`
+	Mean    map[string]jval `json:"mean"`
 }
 
 type jsonReport struct {
@@ -471,16 +524,17 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 		out.Measures = append(out.Measures, m.Name)
 	}
 	for _, run := range r.runs {
-		jr := jsonRun{Name: run.name, File: run.file, Queries: len(run.qids), Mean: map[string]jnum{}}
+		jr := jsonRun{Name: run.name, File: run.file, Queries: len(run.qids), Mean: map[string]jval{}}
 		for m, ms := range o.measures {
-			jr.Mean[ms.Name] = jnum(run.means[m])
+			jr.Mean[ms.Name] = jval{run.means[m], ms.ValueDType(o.cfg.DType)}
 		}
 		out.Runs = append(out.Runs, jr)
 	}
 	for _, c := range r.comps {
 		s := c.sum
+		d := o.measures[c.measure].ValueDType(o.cfg.DType)
 		jc := jsonComparison{Measure: o.measures[c.measure].Name, Baseline: r.runs[c.base].name, Run: r.runs[c.run].name,
-			Queries: s.N, MeanBaseline: jnum(s.MeanBaseline), MeanRun: jnum(s.MeanRun), Diff: jnum(s.Diff),
+			Queries: s.N, MeanBaseline: jval{r.means[c.base][c.measure], d}, MeanRun: jval{r.means[c.run][c.measure], d}, Diff: jnum(s.Diff),
 			EffectSize: jnum(s.EffectSize), CILow: jnum(s.CILow), CIHigh: jnum(s.CIHigh),
 			Wins: s.Wins, Ties: s.Ties, Losses: s.Losses, Tests: map[string]jsonTest{}}
 		for _, t := range c.tests {
@@ -504,10 +558,11 @@ func (r *compareReport) writeTSV(w io.Writer) error {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, c := range r.comps {
 		s := c.sum
+		d := r.o.measures[c.measure].ValueDType(r.o.cfg.DType)
 		for _, t := range c.tests {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%v\n",
-				r.o.measures[c.measure].Name, r.runs[c.base].name, r.runs[c.run].name, s.N,
-				g(s.MeanBaseline), g(s.MeanRun), g(s.Diff), g(s.EffectSize), g(s.CILow), g(s.CIHigh),
+				textCell(r.o.measures[c.measure].Name), textCell(r.runs[c.base].name), textCell(r.runs[c.run].name), s.N,
+				evaluate.FormatValue(r.means[c.base][c.measure], d), evaluate.FormatValue(r.means[c.run][c.measure], d), g(s.Diff), g(s.EffectSize), g(s.CILow), g(s.CIHigh),
 				s.Wins, s.Ties, s.Losses, t.name, g(t.statistic), g(t.p), g(t.pAdj), r.significant(t))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -126,8 +127,11 @@ func TestCompareHandWorked(t *testing.T) {
 		got, want float64
 	}{
 		{"queries", float64(c.Queries), 5},
-		{"mean_baseline", c.MeanBaseline, (1 + 0.5 + third + 1 + 1) / 5},
-		{"mean_run", c.MeanRun, (1 + 1 + 1 + 0.5 + 0) / 5},
+		// map is float32: the means are the exact means rounded once to
+		// float32, printed in the shortest form that reads back to them as
+		// float32
+		{"mean_baseline", float64(float32(c.MeanBaseline)), ratMean32(1, 0.5, third, 1, 1)},
+		{"mean_run", float64(float32(c.MeanRun)), ratMean32(1, 1, 1, 0.5, 0)},
 		{"diff", c.Diff, mean},
 		{"wins", float64(c.Wins), 2},
 		{"ties", float64(c.Ties), 1},
@@ -150,6 +154,17 @@ func TestCompareHandWorked(t *testing.T) {
 	if r.Runs[0].Queries != 5 || r.Runs[1].Queries != 5 || len(r.Measures) != 1 || r.Measures[0] != "map" {
 		t.Errorf("runs %+v measures %v", r.Runs, r.Measures)
 	}
+}
+
+// ratMean32 returns the exact mean of xs rounded once to float32, with
+// math/big.
+func ratMean32(xs ...float64) float64 {
+	s := new(big.Rat)
+	for _, x := range xs {
+		s.Add(s, new(big.Rat).SetFloat64(x))
+	}
+	m, _ := s.Quo(s, big.NewRat(int64(len(xs)), 1)).Float32()
+	return float64(m)
 }
 
 // randomTREC writes a qrels file and nRuns runs of nq queries; run k is
@@ -343,5 +358,61 @@ func TestComparePairing(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "run A.run: 1 of its 5 queries are not in every run") {
 		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// TestCompareRunNames: runs of the same file name are named by the
+// shortest ending of their paths that tells them apart, and --baseline
+// finds a run by that name, by its path written another way, or through a
+// link to its file.
+func TestCompareRunNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, d := range []string{"a", "b", "c/b", "d", "e/b"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeTemp(t, dir, "q", handQrels)
+	for _, p := range []string{"a/x.run", "b/x.run", "c/b/x.run", "e/b/x.run", "d/x.run", "x.run", "B.run"} {
+		writeTemp(t, dir, p, handRunA)
+	}
+	if err := os.Symlink(filepath.Join(dir, "B.run"), filepath.Join(dir, "link.run")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args     []string
+		names    []string
+		baseline string
+	}{
+		{[]string{"q", "a/x.run", "b/x.run"}, []string{"a/x.run", "b/x.run"}, "a/x.run"},
+		{[]string{"q", "c/b/x.run", "e/b/x.run", "d/x.run"}, []string{"c/b/x.run", "e/b/x.run", "d/x.run"}, "c/b/x.run"},
+		{[]string{"q", "x.run", "a/x.run"}, []string{"x.run", "a/x.run"}, "x.run"},
+		{[]string{"q", "x.run", "./x.run"}, []string{"x.run", "x.run#2"}, "x.run"},
+		{[]string{"q", "B.run", "a/x.run"}, []string{"B.run", "x.run"}, "B.run"},
+		{[]string{"--baseline", "b/x.run", "q", "a/x.run", "b/x.run"}, []string{"a/x.run", "b/x.run"}, "b/x.run"},
+		{[]string{"--baseline", "./B.run", "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", filepath.Join(dir, "B.run"), "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", "a/../B.run", "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", "link.run", "q", "a/x.run", "B.run"}, []string{"x.run", "B.run"}, "B.run"},
+		{[]string{"--baseline", "B.run", "q", "a/x.run", "link.run"}, []string{"x.run", "link.run"}, "link.run"},
+	}
+	for _, c := range cases {
+		out, _, err := compareRun(t, append([]string{"--format", "json", "--test", "t"}, c.args...)...)
+		if err != nil {
+			t.Errorf("%v: %v", c.args, err)
+			continue
+		}
+		var r compareJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, run := range r.Runs {
+			names = append(names, run.Name)
+		}
+		if fmt.Sprint(names) != fmt.Sprint(c.names) || r.Comparisons[0].Baseline != c.baseline {
+			t.Errorf("%v: runs %q, baseline %q; want %q, %q", c.args, names, r.Comparisons[0].Baseline, c.names, c.baseline)
+		}
 	}
 }

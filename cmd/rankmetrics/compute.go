@@ -66,10 +66,10 @@ func runCompute(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	input := fs.String("input", "", "read cases from `FILE` instead of stdin")
 	maxLine := fs.Int("max-line", cases.DefaultMaxLine, "the longest case line, in `BYTES`; a longer line gets an error answer")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, computeUsage)
+		fmt.Fprint(fs.Output(), computeUsage)
 		fs.PrintDefaults()
 	}
-	if help, err := parseFlags(fs, args); help || err != nil {
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -110,7 +111,7 @@ func TestComputeReadmeExample(t *testing.T) {
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
 	}
-	m := regexp.MustCompile("(?s)```(?:json|sh)\n(.*?)```").FindAllStringSubmatch(section, -1)
+	m := regexp.MustCompile("(?s)```(?:json|sh|text)\n(.*?)```").FindAllStringSubmatch(section, -1)
 	if len(m) == 0 {
 		t.Fatal("no code block in README's compute section")
 	}
@@ -141,7 +142,34 @@ func TestComputeReadmeExample(t *testing.T) {
 	if err := run(context.Background(), []string{"compute", "-h"}, nil, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut.String(), in) || !strings.Contains(errOut.String(), wantOut) {
-		t.Fatalf("compute -h does not show README's example:\n%s", errOut.String())
+	if !strings.Contains(out.String(), in) || !strings.Contains(out.String(), wantOut) {
+		t.Fatalf("compute -h does not show README's example:\n%s", out.String())
+	}
+}
+
+// TestComputeErrorsReadable: an answer writes <, > and & as they are, not
+// as \u003c, \u003e, \u0026, and stays one valid JSON object per line that
+// decodes to the id sent, whatever the bytes of the id.
+func TestComputeErrorsReadable(t *testing.T) {
+	cases := []struct {
+		in, want, id string
+	}{
+		{`{"id":"a<b>&c","topn":-1,"updates":[]}`, `{"id":"a<b>&c","error":`, "a<b>&c"},
+		{`{"id":"x","metric":"x>y","updates":[]}`, `\"x>y\": not a TF-Ranking metric key`, "x"},
+		{`{"id":"\u2028<\t\"\\","metric":"&","updates":[]}`, `\"&\": not a TF-Ranking metric key`, "\u2028<\t\"\\"},
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		if err := runCompute(context.Background(), nil, strings.NewReader(c.in+"\n"), &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		line := strings.TrimSuffix(out.String(), "\n")
+		if !strings.Contains(line, c.want) || strings.Contains(line, `\u003`) || strings.Contains(line, `\u0026`) {
+			t.Errorf("%s: answer %s, want %s and no \\u003c, \\u003e, \\u0026", c.in, line, c.want)
+		}
+		var a struct{ ID, Error string }
+		if err := json.Unmarshal([]byte(line), &a); err != nil || a.ID != c.id || a.Error == "" || strings.Contains(line, "\n") {
+			t.Errorf("%s: answer %q is not one JSON object with id %q and an error: %v", c.in, line, c.id, err)
+		}
 	}
 }

@@ -26,4 +26,12 @@
 // values of every run with a baseline, or of every pair, with paired
 // significance tests (package significance), corrections, intervals and
 // effect sizes; run "rankmetrics compare -h".
+//
+// "rankmetrics help COMMAND" (or "rankmetrics COMMAND -h") prints a
+// command's help on stdout; "rankmetrics --version" prints the module's
+// version, the Go version and the trec_eval versions "rankmetrics
+// trec_eval" reproduces. eval and compare share their input, measure, tie
+// and query flags with rankmetrics-beam (package internal/cliflags): the
+// tie seed is --ties-seed in all three, and compare's --seed is the seed of
+// its Monte Carlo samples.
 package main

@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"runtime"
 
+	"github.com/rankmetrics/rankmetrics/internal/cliflags"
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -27,74 +29,61 @@ type engineArgs struct {
 }
 
 // engineFlags holds the raw values of the shared flags until parse turns
-// them into an engineArgs.
+// them into an engineArgs: the input, measure, tie and query flags of
+// package cliflags, which rankmetrics-beam registers too, and the engine's
+// own.
 type engineFlags struct {
-	measures                              measureList
-	compat, dtype, ties, accum            *string
-	inFormat, positions, unsorted, dedupe *string
-	runOnly, qrelsOnly                    *string
-	ragged                                *bool
+	cliflags.Values
+	measures        measureList
+	accum, unsorted *string
 }
 
-// register adds the shared flags to fs, writing into o. seedFlag names the
-// flag of the tie seed (compare keeps --seed for its Monte Carlo samples),
-// qrelsOnlyDefault is the default of --qrels-only, and scoreCol says
-// whether to register --score-col (compare registers a repeatable one).
-func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, seedFlag, qrelsOnlyDefault string, scoreCol bool) {
+// register adds the shared flags to fs, writing into o. qrelsOnlyDefault
+// is the default of --qrels-only, and scoreCol says whether to register
+// --score-col (compare registers a repeatable one).
+func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, qrelsOnlyDefault string, scoreCol bool) {
 	o.cfg = metric.DefaultConfig(metric.KindMAP)
-	fs.Var(&f.measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10); repeatable or comma-separated (default map); README's \"Measure names\" table lists them all")
-	f.compat = fs.String("compat", "10.0", "`VERSION` of trec_eval whose definitions the trec_eval names follow: 10.0 or 9.0.8")
-	f.dtype = fs.String("dtype", "float32", "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")
-	f.ties = fs.String("ties", "random", "order of equal scores: random, stable, pessimistic, optimistic or expected")
-	fs.Uint64Var(&o.cfg.Seed, seedFlag, 0, "seed of the random tie order")
+	f.Values = cliflags.Defaults()
+	f.Measures, f.QrelsOnly = &f.measures, qrelsOnlyDefault
+	groups := cliflags.Input | cliflags.Measures | cliflags.Compat | cliflags.Ties | cliflags.Queries
+	if scoreCol {
+		groups |= cliflags.ScoreCol
+	}
+	f.Register(fs, groups)
 	f.accum = fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
-	f.ragged = fs.Bool("ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false pads them into dense batches, where labels < 0 are masked")
 	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), fmt.Sprintf("parallel workers, at most %d (results do not depend on it)", maxWorkers))
-	f.inFormat = fs.String("input-format", "auto", "`FORMAT` of the input: auto (from the extension), trec, tsv, csv, jsonl, parquet or rkm1")
-	fs.StringVar(&o.read.Columns.QID, "qid-col", "qid", "`NAME` of the qid column (TSV, CSV, Parquet) or key (JSON Lines)")
-	fs.StringVar(&o.read.Columns.Label, "label-col", "label", "`NAME` of the label column or key (JSON lists use NAME+\"s\")")
-	if scoreCol {
-		fs.StringVar(&o.read.Columns.Score, "score-col", "score", "`NAME` of the score column or key")
-	}
-	fs.StringVar(&o.read.Columns.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column or key")
-	fs.StringVar(&o.read.Columns.Doc, "doc-col", "doc", "`NAME` of the optional document id column or key (for duplicate checks and trec_eval's tie order)")
-	fs.IntVar(&o.read.MaxLineBytes, "max-line-bytes", runio.DefaultMaxLineBytes, "longest input line accepted, in `BYTES` (a bound on memory for corrupt or hostile files)")
-	fs.Int64Var(&o.read.MaxInputBytes, "max-input-bytes", runio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of an input read whole (a gzipped or piped Parquet or RKM1 file)")
-	f.positions = fs.String("columns", "", "headerless TSV/CSV: the columns in `ORDER`, comma-separated, from qid, doc, label, score, weight and - (skip), e.g. qid,doc,label,score")
 	f.unsorted = fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length; 72 MB for 1M one-item queries)")
-	f.dedupe = fs.String("dedupe", "error", "repeated (qid, doc): error, first (keep the first) or max (keep the highest score, or label in qrels)")
-	f.runOnly = fs.String("run-only", "skip", "queries of the run with no judgment: skip (trec_eval), or keep (value 0)")
-	f.qrelsOnly = fs.String("qrels-only", qrelsOnlyDefault, "judged queries missing from the run: skip (trec_eval), or keep (value 0, trec_eval -c)")
 }
 
 // parse turns the flags' values into o. Its error names the flag, for the
 // caller's usage error.
 func (f *engineFlags) parse(o *engineArgs) error {
 	var err error
-	if o.cfg.DType, err = metric.ParseDType(*f.dtype); err != nil {
+	if o.cfg.DType, err = metric.ParseDType(f.DType); err != nil {
 		return fmt.Errorf("--dtype: %w", err)
 	}
-	if o.cfg.Ties, err = metric.ParseTiePolicy(*f.ties); err != nil {
+	if o.cfg.Ties, err = metric.ParseTiePolicy(f.Ties); err != nil {
 		return fmt.Errorf("--ties: %w", err)
 	}
 	if o.cfg.Accumulation, err = metric.ParseAccumulation(*f.accum); err != nil {
 		return fmt.Errorf("--accumulation: %w", err)
 	}
-	o.cfg.Ragged = *f.ragged
-	if o.read.Format, err = runio.ParseFormat(*f.inFormat); err != nil {
+	o.cfg.Ragged, o.cfg.Seed = f.Ragged, f.TiesSeed
+	if o.read.Format, err = runio.ParseFormat(f.InputFormat); err != nil {
 		return fmt.Errorf("--input-format: %w", err)
 	}
+	o.read.Columns, o.read.MaxLineBytes, o.read.MaxInputBytes = f.Columns, f.MaxLineBytes, f.MaxInputBytes
 	if o.read.MaxLineBytes < 1 || o.read.MaxInputBytes < 1 {
 		return fmt.Errorf("--max-line-bytes %d, --max-input-bytes %d: want sizes of at least 1 byte", o.read.MaxLineBytes, o.read.MaxInputBytes)
 	}
-	if o.read.Positions, err = runio.ParsePositions(*f.positions); err != nil {
+	if o.read.Positions, err = runio.ParsePositions(f.Positions); err != nil {
 		return fmt.Errorf("--columns: %w", err)
 	}
 	if o.read.Unsorted, err = runio.ParseUnsortedPolicy(*f.unsorted); err != nil {
 		return fmt.Errorf("--unsorted: %w", err)
 	}
-	if o.read.Dedupe, err = runio.ParseDedupePolicy(*f.dedupe); err != nil {
+	if o.read.Dedupe, err = runio.ParseDedupePolicy(f.Dedupe); err != nil {
 		return fmt.Errorf("--dedupe: %w", err)
 	}
 	if o.batch < 1 {
@@ -103,16 +92,22 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	if o.workers < 1 || o.workers > maxWorkers {
 		return fmt.Errorf("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
-	if o.runOnly, err = evaluate.ParsePolicy(*f.runOnly); err != nil {
+	if o.runOnly, err = evaluate.ParsePolicy(f.RunOnly); err != nil {
 		return fmt.Errorf("--run-only %w", err)
 	}
-	if o.qrelsOnly, err = evaluate.ParsePolicy(*f.qrelsOnly); err != nil {
+	if o.qrelsOnly, err = evaluate.ParsePolicy(f.QrelsOnly); err != nil {
 		return fmt.Errorf("--qrels-only %w", err)
 	}
-	if o.compat, err = treceval.ParseVersion(*f.compat); err != nil {
+	if o.compat, err = treceval.ParseVersion(f.Compat); err != nil {
 		return fmt.Errorf("--compat: %w", err)
 	}
+	if f.TopN < -1 {
+		return fmt.Errorf("--topn %d: want N >= 0", f.TopN)
+	}
 	o.measures = f.measures
+	if f.TopN >= 0 {
+		o.measures = measure.Append(o.measures, measure.MAPAt(f.TopN))
+	}
 	return nil
 }
 

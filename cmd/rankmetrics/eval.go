@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"os"
 	"slices"
@@ -66,6 +67,10 @@ an interrupt the output holds whole records only, and JSON gets an "error"
 member so that it stays a valid document; the exit status is 1 (2 for a bad
 command line).
 
+` + namesHelp + `
+
+` + plotPathHelp + `
+
 Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
@@ -77,7 +82,7 @@ says when most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
-arp, opa (TF-Ranking's definitions, with --ties, --seed and --dtype), or by the
+arp, opa (TF-Ranking's definitions, with --ties, --ties-seed and --dtype), or by the
 name Keras gives it (ndcg_metric: TF-Ranking's NDCG over the whole list).
 map:CONVENTION and map@K:CONVENTION are MAP under another convention
 (treceval, minrk, retrieved, xgboost, xgboost-): map@10:treceval divides by
@@ -105,7 +110,7 @@ the definition it follows.
 
 Lists go to the metric in updates of --batch queries in input order, so
 TF-Ranking's per-list weights (which depend on the update) and random tie
-draws (seeded from --seed and the update's number) do not depend on the
+draws (seeded from --ties-seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
 Memory: input sorted by qid (numerically when both ids are integers, byte-wise
@@ -145,12 +150,15 @@ func (m *measureList) String() string {
 }
 
 func (m *measureList) Set(s string) error {
-	list, err := evaluate.ParseMeasures(s)
+	list, err := measure.ParseList(s)
 	if err != nil {
 		return err
 	}
 	for _, spec := range list {
-		*m = evaluate.AppendMeasure(*m, spec)
+		if d := spec.Def(); d != nil && d.Subtopics {
+			return fmt.Errorf("%w %q: %s needs subtopic labels, which eval's inputs do not have", measure.ErrUnknown, spec.Name, d.Key)
+		}
+		*m = measure.Append(*m, spec)
 	}
 	return nil
 }
@@ -164,27 +172,30 @@ type evalOptions struct {
 	quiet    bool
 	plotPath string
 	plotK    int
+	// digits is the number of decimals of the table's values; -1 prints
+	// the shortest form that reads back to the same number.
+	digits int
 }
 
-func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) {
+func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &evalOptions{}
 	var ef engineFlags
-	ef.register(fs, &o.engineArgs, "seed", "skip", true)
-	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
+	ef.register(fs, &o.engineArgs, "skip", true)
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
+	fs.IntVar(&o.digits, "digits", -1, digitsUsage("-1"))
 	fs.Usage = func() {
-		fmt.Fprint(stderr, evalUsage)
+		fmt.Fprint(fs.Output(), evalUsage)
 		fs.PrintDefaults()
 	}
 	var help bool
 	var err error
-	if o.paths, help, err = parseInterleaved(fs, args); help || err != nil {
+	if o.paths, help, err = parseInterleaved(fs, args, stdout); help || err != nil {
 		return nil, help, err
 	}
 	bad := func(format string, a ...any) (*evalOptions, bool, error) {
@@ -196,14 +207,8 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	if err := ef.parse(&o.engineArgs); err != nil {
 		return bad("%v", err)
 	}
-	if *topn < -1 {
-		return bad("--topn %d: want N >= 0", *topn)
-	}
-	if *topn >= 0 {
-		o.measures = evaluate.AppendMeasure(o.measures, evaluate.MAPAt(*topn))
-	}
 	if len(o.measures) == 0 {
-		o.measures = []evaluate.Measure{evaluate.MAP()}
+		o.measures = []evaluate.Measure{measure.MAP()}
 	}
 	if o.plotK < 1 || o.plotK > maxPlotK {
 		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)
@@ -213,15 +218,23 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	default:
 		return bad("--format %q: want table, json or tsv", o.format)
 	}
+	if err := checkDigits(o.digits); err != nil {
+		return bad("%v", err)
+	}
 	o.keepDocs()
 	return o, false, nil
 }
 
 // runEval implements "rankmetrics eval".
 func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	o, help, err := parseEvalArgs(args, stderr)
+	o, help, err := parseEvalArgs(args, stdout, stderr)
 	if help || err != nil {
 		return err
+	}
+	if o.plotPath != "" {
+		if err := checkPlotPath(o.plotPath, o.paths); err != nil {
+			return usageError(stderr, "eval", err.Error())
+		}
 	}
 	o.read.Stdin = stdin
 	var bytesRead atomic.Int64
@@ -357,14 +370,14 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			if !r.wroteQuery && i == 0 {
 				r.w.WriteString("measure\tqid\tvalue\n")
 			}
-			qid = textField(qid)
+			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%s\t%s\t%s\n", m.Name, qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				fmt.Fprintf(r.w, "%s\t%s\t%s\n", textCell(m.Name), qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
 			}
 		default:
-			qid = textField(qid)
+			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", m.Name, qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", textCell(m.Name), qid, formatValue(b.Value(s, i), m, d, r.o.digits))
 			}
 		}
 		r.wroteQuery = true
@@ -397,16 +410,6 @@ func jsonString(s string) string {
 		}
 	}
 	return `"` + s + `"`
-}
-
-// textField returns a qid for a tab-separated line: as it is, or, when it
-// holds a tab or a line break (JSON Lines qids may), as a JSON string, so
-// that a record stays one line of three fields.
-func textField(qid string) string {
-	if strings.ContainsAny(qid, "\t\n\r") {
-		return jsonString(qid)
-	}
-	return qid
 }
 
 // jsonNumber keeps a formatted float valid JSON (it always is for AP values
@@ -522,7 +525,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			r.w.WriteString("measure\tqid\tvalue\n")
 		}
 		for s, m := range o.measures {
-			fmt.Fprintf(r.w, "%s\tall\t%s\n", m.Name, evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
+			fmt.Fprintf(r.w, "%s\tall\t%s\n", textCell(m.Name), evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
 		}
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(r.w, "%s\tall\t%d\n", c.key, c.n)
@@ -532,7 +535,11 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		if r.wroteQuery {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "input\t%s (%s)\n", strings.Join(o.paths, " "), inputFormat(o))
+		paths := make([]string, len(o.paths))
+		for i, p := range o.paths {
+			paths[i] = textCell(p)
+		}
+		fmt.Fprintf(tw, "input\t%s (%s)\n", strings.Join(paths, " "), inputFormat(o))
 		fmt.Fprintf(tw, "settings\t%s\n", o.settings())
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(tw, "%s\t%d\n", c.text, c.n)
@@ -540,7 +547,7 @@ func (r *reporter) finish(res *evaluate.Result) error {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "measure\tvalue")
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", m.Name, evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
+			fmt.Fprintf(tw, "%s\t%s\n", textCell(m.Name), formatValue(res.Values[s], m, d, o.digits))
 		}
 		return tw.Flush()
 	}

@@ -312,11 +312,11 @@ func TestEvalUsage(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := runEval(context.Background(), []string{"-h"}, nil, &out, &errb); err != nil || !strings.Contains(errb.String(), "75 bytes per item") {
-		t.Errorf("-h: %v, help lacks the memory cost of grouping:\n%s", err, errb.String())
+	if err := runEval(context.Background(), []string{"-h"}, nil, &out, &errb); err != nil || !strings.Contains(out.String(), "75 bytes per item") {
+		t.Errorf("-h: %v, help lacks the memory cost of grouping:\n%s", err, out.String())
 	}
 	// Flags may follow the files.
-	o, _, err := parseEvalArgs([]string{p, "-m", "map@3", "--ties", "stable"}, &errb)
+	o, _, err := parseEvalArgs([]string{p, "-m", "map@3", "--ties", "stable"}, &bytes.Buffer{}, &errb)
 	if err != nil || len(o.paths) != 1 || o.measures[0].TopN != 3 {
 		t.Errorf("flags after files: %+v %v", o, err)
 	}
@@ -467,7 +467,7 @@ func TestEvalFamilyWorkersIdentical(t *testing.T) {
 	in := writeTemp(t, dir, "r.tsv", b.String())
 	var base string
 	for _, w := range []string{"1", "2", "5"} {
-		out := mustEval(t, "--format", "tsv", "-q", "--batch", "16", "--workers", w, "--ties", "random", "--seed", "9",
+		out := mustEval(t, "--format", "tsv", "-q", "--batch", "16", "--workers", w, "--ties", "random", "--ties-seed", "9",
 			"-m", "map,ndcg@5,mrr,precision@3,mrr@3,ndcg@10,recall@4", in)
 		if base == "" {
 			base = out

@@ -23,7 +23,7 @@ func FuzzEvalArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		args := strings.Split(s, "\x00")
 		var errb bytes.Buffer
-		o, help, err := parseEvalArgs(args, &errb)
+		o, help, err := parseEvalArgs(args, io.Discard, &errb)
 		switch {
 		case help:
 		case err != nil:

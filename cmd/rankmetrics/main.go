@@ -8,8 +8,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/rankmetrics/rankmetrics/internal/cliflags"
+	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
 // command is one subcommand.
@@ -59,11 +64,35 @@ func exitStatus(stderr io.Writer, err error) int {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr, cmds)
-		if len(args) == 0 {
+		return errUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "-help":
+		usage(stdout, cmds)
+		return nil
+	case "help":
+		// help SUBCOMMAND is SUBCOMMAND -h.
+		if len(args) == 1 {
+			usage(stdout, cmds)
+			return nil
+		}
+		if len(args) == 2 && args[1] == "measures" {
+			return writeMeasures(stdout)
+		}
+		if _, ok := cmds[args[1]]; !ok || len(args) > 2 {
+			fmt.Fprintf(stderr, "rankmetrics: help %s: want one of the commands\n", strings.Join(args[1:], " "))
+			usage(stderr, cmds)
 			return errUsage
 		}
+		return cmds[args[1]].run(ctx, []string{"-h"}, stdin, stdout, stderr)
+	case "--version", "-version", "version":
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "rankmetrics: %s takes no arguments\n", args[0])
+			return errUsage
+		}
+		printVersion(stdout)
 		return nil
 	}
 	c, ok := cmds[args[0]]
@@ -75,36 +104,54 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return c.run(ctx, args[1:], stdin, stdout, stderr)
 }
 
+// printVersion prints the version of the module the binary was built from
+// ("(devel)" when built inside its source tree), the Go version, and the
+// trec_eval versions that "rankmetrics trec_eval" reproduces.
+func printVersion(w io.Writer) {
+	version, goVersion := "(devel)", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		goVersion = bi.GoVersion
+	}
+	fmt.Fprintf(w, "rankmetrics %s, built with %s\nrankmetrics trec_eval reproduces trec_eval %s and %s byte for byte\n", version, goVersion, treceval.V10, treceval.V908)
+}
+
 func usage(w io.Writer, cmds map[string]command) {
-	fmt.Fprintln(w, "usage: rankmetrics COMMAND [flags]\n\ncommands:")
+	fmt.Fprintln(w, "usage: rankmetrics COMMAND [flags]\n       rankmetrics help COMMAND\n       rankmetrics --version\n\ncommands:")
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
 	}
 }
 
-// parseFlags parses args with fs. -h prints fs.Usage, the whole help, and
-// returns help. A bad flag or value prints one line that names it, then a
+// parseFlags parses args with fs. -h (or --help) prints fs.Usage, the
+// whole help, on stdout and returns help. A bad flag or value prints one
+// line that names it (an unknown flag with the nearest flag name), then a
 // pointer to -h (not the whole help, which would bury the line), and
 // returns errUsage.
-func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	err = fs.Parse(args)
-	fs.SetOutput(out)
 	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
 		usage()
+		fs.SetOutput(out)
 		return true, nil
 	case err != nil:
-		return false, usageError(out, fs.Name(), err.Error())
+		fs.SetOutput(out)
+		return false, usageError(out, fs.Name(), cliflags.Explain(fs, err).Error())
 	}
+	fs.SetOutput(out)
 	return false, nil
 }
 
@@ -121,9 +168,9 @@ func usageError(w io.Writer, cmd, msg string) error {
 // positional arguments: it parses, takes the next positional argument, and
 // parses again what follows it. It returns the positional arguments in
 // order, and parseFlags' help and error.
-func parseInterleaved(fs *flag.FlagSet, args []string) (paths []string, help bool, err error) {
+func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) (paths []string, help bool, err error) {
 	for {
-		if help, err := parseFlags(fs, args); help || err != nil {
+		if help, err := parseFlags(fs, args, stdout); help || err != nil {
 			return nil, help, err
 		}
 		if fs.NArg() == 0 {

@@ -53,21 +53,21 @@ type plotBin struct {
 }
 
 // runName is the name of the run in the plot's title: the run file of a
-// TREC pair, or the input file.
+// TREC pair, or the input file, as textCell writes it.
 func (o *evalOptions) runName() string {
 	p := o.paths[len(o.paths)-1]
 	if p == "-" {
 		return "standard input"
 	}
-	return filepath.Base(p)
+	return textCell(filepath.Base(p))
 }
 
 // plot returns what --plot draws of res.
 func (o *evalOptions) plot(res *evaluate.Result) plotData {
 	m := o.measures[res.HistMeasure]
 	p := plotData{
-		Measure: m.Name,
-		Title: fmt.Sprintf("%s: %s = %s over %d queries", o.runName(), m.Name,
+		Measure: textCell(m.Name),
+		Title: fmt.Sprintf("%s: %s = %s over %d queries", o.runName(), textCell(m.Name),
 			evaluate.FormatValue(res.Values[res.HistMeasure], m.ValueDType(o.cfg.DType)), res.Evaluated),
 	}
 	n := min(len(res.Curve), res.Longest)

@@ -26,7 +26,7 @@ import (
 // plotted, computed again from the same command line.
 func plotOf(t *testing.T, args ...string) plotData {
 	t.Helper()
-	o, _, err := parseEvalArgs(append([]string{"--quiet"}, args...), &bytes.Buffer{})
+	o, _, err := parseEvalArgs(append([]string{"--quiet"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

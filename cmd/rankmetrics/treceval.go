@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"os"
 	"slices"
@@ -49,6 +50,7 @@ type trecEvalOptions struct {
 	measures   []string
 	debugQuery string
 	runName    string
+	qrelsName  string
 	help       bool
 	version    bool
 	// valuesBudget bounds the one-pass summary's stored values (bytes).
@@ -91,10 +93,12 @@ bytes per topic plus the qid). Without -q, a run is evaluated in a single
 pass when every topic's values fit in %d MiB. Any other line order is
 gathered in memory at about %d bytes per line plus the docno's bytes. The
 qrels file is indexed the same way when each topic is in one block, and
-held in memory otherwise. The largest topic costs about 170 bytes per
-document while it is ranked. Measured (max RSS, /usr/bin/time -v): one
-topic of 5M documents, 838 MB (trec_eval 10.0: 575 MB); 5M lines of 5000
-topics in shuffled order with -q, 293 MB (trec_eval 10.0: 428 MB).
+held in memory otherwise. A file that cannot seek (a pipe, a FIFO,
+<(...)) is first copied to a temporary file (in TMPDIR). The largest topic
+costs about 170 bytes per document while it is ranked. Measured (max RSS,
+/usr/bin/time -v): one topic of 5M documents, 838 MB (trec_eval 10.0:
+575 MB); 5M lines of 5000 topics in shuffled order with -q, 293 MB
+(trec_eval 10.0: 428 MB).
 `, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 
@@ -164,9 +168,14 @@ func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
 	return o, operands, nil
 }
 
-// runTrecEval is the trec_eval subcommand.
+// runTrecEval is the trec_eval subcommand. Interrupted, it ends with
+// "interrupted" and exit status 130.
 func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return runTrecEvalBudget(ctx, args, storedValuesBudget, stdin, stdout, stderr)
+	err := runTrecEvalBudget(ctx, args, storedValuesBudget, stdin, stdout, stderr)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return &exitError{code: 130, err: errors.New("interrupted")}
+	}
+	return err
 }
 
 // runTrecEvalBudget is runTrecEval with the one-pass summary's memory
@@ -178,7 +187,10 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 	}
 	o.valuesBudget = budget
 	ev, initErr := treceval.NewEvaluator(o.cfg, o.measures)
-	if errors.Is(initErr, treceval.ErrIllegalMeasure) || errors.Is(initErr, treceval.ErrUnsupported) {
+	if errors.Is(initErr, treceval.ErrIllegalMeasure) {
+		return exitf(1, "trec_eval: %w%s", initErr, illegalMeasureHint(o.measures, o.cfg.Version))
+	}
+	if errors.Is(initErr, treceval.ErrUnsupported) {
 		return exitf(1, "trec_eval: %w", initErr)
 	}
 	// trec_eval reports bad measure parameters after reading the files,
@@ -195,7 +207,7 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 		return exitf(1, "trec_eval: need exactly two files, QRELS and RUN\n%s", trecEvalUsage)
 	}
 	qrelsName, runName := operands[0], operands[1]
-	o.runName = runName
+	o.runName, o.qrelsName = runName, qrelsName
 	qrels, closeQrels, err := readQrels(ctx, qrelsName, o.cfg.Version)
 	if err != nil {
 		return err
@@ -230,7 +242,7 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 // readQrels indexes the qrels file by topic blocks (memory per topic,
 // not per line), or reads it whole if its topics are scattered.
 func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.Judgements, func(), error) {
-	f, err := os.Open(name)
+	f, err := openSeekable(ctx, name)
 	if err != nil {
 		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
 	}
@@ -238,11 +250,12 @@ func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.J
 	if err == nil {
 		return x, func() { f.Close() }, nil
 	}
-	f.Close()
 	if !errors.Is(err, trecfile.ErrScatteredQrels) {
+		f.Close()
 		return nil, nil, exitf(2, "trec_eval: %w", err)
 	}
-	data, err := os.ReadFile(name)
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	f.Close()
 	if err != nil {
 		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
 	}
@@ -253,12 +266,65 @@ func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.J
 	return q, func() {}, nil
 }
 
+// openSeekable opens the file name for reading. The trec_eval readers read
+// a file more than once (a check, then topic by topic), so a file that
+// cannot seek (a pipe, a FIFO, a process substitution <(...)) is first
+// copied into a temporary file, removed at once (its space is freed when
+// it is closed), and that copy is returned.
+func openSeekable(ctx context.Context, name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		return f, nil
+	}
+	if _, err := f.Seek(0, io.SeekCurrent); err == nil {
+		return f, nil
+	}
+	defer f.Close()
+	tmp, err := os.CreateTemp("", "rankmetrics-trec_eval-*")
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot seek, and copying it to a temporary file failed (give a regular file, or set TMPDIR): %w", name, err)
+	}
+	os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, ctxReader{ctx, f}); err != nil {
+		tmp.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s cannot seek, and copying it to a temporary file failed (give a regular file, or set TMPDIR): %w", name, err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return tmp, nil
+}
+
+// ctxReader is r stopping with ctx's error once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
 // runSource yields a run's topics in increasing qid order, either as
 // documents or already evaluated.
 type runSource struct {
 	next  func(ctx context.Context) (topic, error)
 	runid func() string
 	close func()
+	// outOfOrder: topics were evaluated in the run's order, so the
+	// state trec_eval carries between topics in qid order must be set
+	// before each all-negative topic evaluated in the merge.
+	outOfOrder bool
 }
 
 // topic is one run topic: its documents, or its evaluation (values or
@@ -272,6 +338,8 @@ type topic struct {
 type evaluated struct {
 	tv  treceval.TopicValues
 	err error
+	// nonneg: the topic has a judgement of 0 or more.
+	nonneg bool
 }
 
 // openRunSource reads the run file once to check every line (trec_eval
@@ -293,13 +361,13 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		return nil, exitf(2, "trec_eval: %w", err)
 	}
 	if v == treceval.V10 && strings.HasPrefix(name, "-") {
-		run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(stdin, "stdin", v))
+		run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(trecfile.StdinReader(stdin), "stdin", v))
 		if err != nil {
 			return fail(err)
 		}
 		return memorySource(run), nil
 	}
-	f, err := os.Open(name)
+	f, err := openSeekable(ctx, name)
 	if err != nil {
 		return nil, exitf(2, "trec_eval: cannot read results file: %w", err)
 	}
@@ -314,18 +382,50 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		// the budget: evaluate in one pass, keeping each topic's
 		// values, unless a topic's lines are scattered.
 		src, scattered, err := evaluatedSource(ctx, trecfile.NewRunScanner(f, name, v), o, ev, qrels)
-		if err != nil || !scattered {
+		switch {
+		case errors.Is(err, errOverBudget):
+			// Too many all-negative topics to keep: read the run
+			// again in topic order, from no topic evaluated.
+			if err := ev.Follow(nil); err != nil {
+				f.Close()
+				return nil, err
+			}
+			if err := rewind(); err != nil {
+				f.Close()
+				return nil, err
+			}
+			return indexedSource(ctx, f, name, v, fail)
+		case err != nil || !scattered:
 			f.Close()
 			if err != nil {
 				return fail(err)
 			}
 			return src, nil
 		}
+		// The topics evaluated so far left the state trec_eval
+		// carries between topics: start again from none.
+		if err := ev.Follow(nil); err != nil {
+			f.Close()
+			return nil, err
+		}
 		if err := rewind(); err != nil {
 			f.Close()
 			return nil, err
 		}
 		return collectSource(ctx, f, name, v, fail)
+	}
+	return indexedSource(ctx, f, name, v, fail)
+}
+
+// indexedSource finds where the run's topics are in f and reads them in
+// qid order: as a stream if they are sorted, block by block if each is in
+// one block, gathered in memory otherwise. It closes f at the end.
+func indexedSource(ctx context.Context, f *os.File, name string, v treceval.Version, fail func(error) (*runSource, error)) (*runSource, error) {
+	rewind := func() error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return exitf(2, "trec_eval: %s: %w", name, err)
+		}
+		return nil
 	}
 	x, err := trecfile.IndexRun(ctx, trecfile.NewRunScanner(f, name, v))
 	if err != nil {
@@ -400,11 +500,15 @@ func collectSource(ctx context.Context, f *os.File, name string, v treceval.Vers
 
 // evaluatedSource evaluates each judged topic of s as it is read and
 // keeps only its values. It stops early, reporting scattered, when a
-// topic's lines are not consecutive.
+// topic's lines are not consecutive. A topic whose judgements are all
+// negative depends on the topic before it in qid order (trec_eval's
+// order): its documents are kept, to be evaluated in that order, and
+// errOverBudget is returned when they do not fit in o.valuesBudget.
 func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements) (src *runSource, scattered bool, err error) {
 	var topics []topic
 	var tv treceval.TopicValues
 	seen := map[string]struct{}{}
+	kept := int64(0) // bytes of the kept documents
 	for {
 		qid, docs, err := s.Next(ctx)
 		if err == io.EOF {
@@ -425,8 +529,23 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 		if err != nil {
 			return nil, false, err
 		}
-		e := &evaluated{}
-		if e.err = ev.Evaluate(qid, judged, docs, &tv); e.err == nil {
+		if !slices.ContainsFunc(judged, func(j treceval.Judgment) bool { return j.Rel >= 0 }) {
+			kept += int64(len(qid)) + 64
+			keep := make([]treceval.Doc, len(docs))
+			for i, d := range docs {
+				keep[i] = treceval.Doc{Docno: strings.Clone(d.Docno), Score: d.Score}
+				kept += int64(len(d.Docno)) + 24
+			}
+			if kept > o.valuesBudget {
+				return nil, false, errOverBudget
+			}
+			topics = append(topics, topic{qid: qid, docs: keep})
+			continue
+		}
+		e := &evaluated{nonneg: true}
+		if e.err = ev.EvaluateContext(ctx, qid, judged, docs, &tv); ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		} else if e.err == nil {
 			e.tv = treceval.TopicValues{Qid: qid, V: slices.Clone(tv.V), Relstring: slices.Clone(tv.Relstring)}
 		}
 		topics = append(topics, topic{qid: qid, done: e})
@@ -444,8 +563,12 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 		return nil, false, trecfile.ErrEmptyRun
 	}
 	runid := s.Runid()
-	return &runSource{next: next, runid: func() string { return runid }, close: func() {}}, false, nil
+	return &runSource{next: next, runid: func() string { return runid }, close: func() {}, outOfOrder: true}, false, nil
 }
+
+// errOverBudget stops the one-pass summary when the documents it keeps
+// do not fit in its budget.
+var errOverBudget = errors.New("over the one-pass budget")
 
 func memorySource(run *trecfile.Run) *runSource {
 	i := 0
@@ -463,6 +586,36 @@ func memorySource(run *trecfile.Run) *runSource {
 	}
 }
 
+// qrelsPlace is "QRELS:LINE", where the judgement of je is, or the qrels
+// file's name if the line cannot be found.
+func qrelsPlace(ctx context.Context, o *trecEvalOptions, je *treceval.JudgmentError) string {
+	f, err := os.Open(o.qrelsName)
+	if err != nil {
+		return o.qrelsName
+	}
+	defer f.Close()
+	line, err := trecfile.QrelsLine(ctx, f, o.qrelsName, o.cfg.Version, je.Qid, je.Index)
+	if err != nil || line == 0 {
+		return o.qrelsName
+	}
+	return fmt.Sprintf("%s:%d", o.qrelsName, line)
+}
+
+// judgmentHint tells how to get past a JudgmentError.
+func judgmentHint(err error) string {
+	switch {
+	case errors.Is(err, treceval.ErrDuplicate):
+		return " (trec_eval stops here too: remove the repeated judgement)"
+	case errors.Is(err, treceval.ErrJudgmentTooLarge):
+		return " (trec_eval allocates one counter per level up to it: lower the judgement)"
+	case errors.Is(err, treceval.ErrCrashLevels):
+		return "; make one of its judgements -1, or 0 or more, or remove its lines (-m runid and -m num_q alone do not need them)"
+	case errors.Is(err, treceval.ErrNegativeFirst):
+		return "; give the topic a judgement of 0 or more, or remove its lines (-m runid and -m num_q alone do not need it)"
+	}
+	return ""
+}
+
 // evaluateTrecEval merges the judged topics with the run's (both in qid
 // order) as the chosen trec_eval version does, printing as it goes.
 func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements, src *runSource, w *bufio.Writer) error {
@@ -478,9 +631,47 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		}
 	}
 	calcErr := func(err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var je *treceval.JudgmentError
+		if errors.As(err, &je) {
+			return exitf(4, "trec_eval: %s: %w%s", qrelsPlace(ctx, o, je), err, judgmentHint(err))
+		}
 		return exitf(4, "trec_eval: %s: %w", o.runName, err)
 	}
 	skip := func(qid string) bool { return o.debugQuery != "" && qid != o.debugQuery }
+	// prev is the last topic evaluated in qid order with a judgement of
+	// 0 or more (-1: none), for sources evaluated out of that order.
+	prev := -1
+	// follow returns topic ti's judgements (Judged's buffer may be
+	// reused by the next call), after setting the state.
+	follow := func(ti int) ([]treceval.Judgment, error) {
+		judged, err := qrels.Judged(ti)
+		if err != nil {
+			return nil, exitf(2, "trec_eval: %w", err)
+		}
+		if slices.ContainsFunc(judged, func(j treceval.Judgment) bool { return j.Rel >= 0 }) {
+			prev = ti
+			return judged, nil
+		}
+		if !src.outOfOrder {
+			return judged, nil
+		}
+		var pj []treceval.Judgment
+		if prev >= 0 {
+			if pj, err = qrels.Judged(prev); err != nil {
+				return nil, exitf(2, "trec_eval: %w", err)
+			}
+		}
+		if err := ev.Follow(pj); err != nil {
+			return nil, calcErr(err)
+		}
+		if judged, err = qrels.Judged(ti); err != nil {
+			return nil, exitf(2, "trec_eval: %w", err)
+		}
+		return judged, nil
+	}
 	qi := 0 // next judged topic
 	// missingBefore handles judged topics that sort before qid (or all
 	// remaining ones at the end) and are absent from the run.
@@ -493,11 +684,11 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			if !cfg.Complete {
 				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
 			}
-			judged, err := qrels.Judged(qi)
+			judged, err := follow(qi)
 			if err != nil {
-				return exitf(2, "trec_eval: %w", err)
+				return err
 			}
-			if err := ev.EvaluateMissing(tq, judged, &tv); err != nil {
+			if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
 				return calcErr(err)
 			}
 			emit()
@@ -533,13 +724,16 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			if tp.done.err != nil {
 				return calcErr(tp.done.err)
 			}
+			if tp.done.nonneg {
+				prev = ti
+			}
 			tv = tp.done.tv
 		} else {
-			judged, err := qrels.Judged(ti)
+			judged, err := follow(ti)
 			if err != nil {
-				return exitf(2, "trec_eval: %w", err)
+				return err
 			}
-			if err := ev.Evaluate(qid, judged, tp.docs, &tv); err != nil {
+			if err := ev.EvaluateContext(ctx, qid, judged, tp.docs, &tv); err != nil {
 				return calcErr(err)
 			}
 		}
@@ -557,4 +751,26 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		w.Write(buf)
 	}
 	return nil
+}
+
+// illegalMeasureHint returns, for the first of specs that trec_eval does not
+// know, the nearest names of the registry written as -m takes them (P_10:
+// -m P.10), or "" when none is near.
+func illegalMeasureHint(specs []string, v treceval.Version) string {
+	for _, spec := range specs {
+		if _, err := treceval.NewEvaluator(treceval.DefaultConfig(v), []string{spec}); !errors.Is(err, treceval.ErrIllegalMeasure) {
+			continue
+		}
+		var names []string
+		for _, x := range measure.Suggest(spec, true) {
+			if x.Def.Family == measure.TrecEval && (!x.Def.V10Only || v == treceval.V10) {
+				names = append(names, "-m "+x.Name+" ("+x.Def.Doc+")")
+			}
+		}
+		if len(names) > 0 {
+			return "; did you mean " + strings.Join(names, ", or ") + "?"
+		}
+		return ""
+	}
+	return ""
 }

@@ -77,6 +77,10 @@ func testTrecEvalGolden(t *testing.T, budget int64) {
 			flags := c.flags
 			var stdin io.Reader = strings.NewReader("")
 			run := filepath.Join(dir, c.data+".run")
+			qrels := filepath.Join(dir, c.data+".qrels")
+			if hq, hr, ok := strings.Cut(c.data, ":"); ok {
+				qrels, run = filepath.Join(dir, hq), filepath.Join(dir, filepath.Dir(hq), hr)
+			}
 			if rest, ok := strings.CutPrefix(flags, "STDIN"); ok {
 				flags = rest
 				b, err := os.ReadFile(run)
@@ -86,10 +90,6 @@ func testTrecEvalGolden(t *testing.T, budget int64) {
 				stdin, run = bytes.NewReader(b), "-"
 			}
 			args := append([]string{"--compat", c.version}, strings.Fields(flags)...)
-			qrels := filepath.Join(dir, c.data+".qrels")
-			if hq, hr, ok := strings.Cut(c.data, ":"); ok {
-				qrels, run = filepath.Join(dir, hq), filepath.Join(dir, filepath.Dir(hq), hr)
-			}
 			args = append(args, qrels, run)
 			var out, errb bytes.Buffer
 			err := runTrecEvalBudget(context.Background(), args, budget, stdin, &out, &errb)

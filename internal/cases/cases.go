@@ -219,6 +219,18 @@ func runUpdates(c *Case, m updater, float32s bool) Answer {
 	return a
 }
 
+// jsonString encodes s as a JSON string, with <, > and & as they are:
+// json.Marshal would write them \u003c, \u003e and \u0026, which only
+// matters inside HTML, and made error messages ("want topn >= 0") hard to
+// read.
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
 // Marshal encodes the answer as one JSON object, without a newline.
 func (a Answer) Marshal() []byte {
 	var b bytes.Buffer
@@ -240,12 +252,10 @@ type answerWriter interface {
 // number at a time, so that a large answer is not held twice.
 func (a Answer) encode(b answerWriter) {
 	b.WriteString(`{"id":`)
-	id, _ := json.Marshal(a.ID) // a string always marshals
-	b.Write(id)
+	b.Write(jsonString(a.ID))
 	if a.Error != "" {
-		msg, _ := json.Marshal(a.Error)
 		b.WriteString(`,"error":`)
-		b.Write(msg)
+		b.Write(jsonString(a.Error))
 		b.WriteByte('}')
 		return
 	}

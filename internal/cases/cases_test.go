@@ -41,7 +41,7 @@ func TestProcess(t *testing.T) {
 		`{"id":"","error":"line 8: bad case: a case is a JSON object {\"id\": ..., \"updates\": [...]}, not \"not json\""}`,
 		// NDCG of one relevant item at rank 2: (1/log2 3) / 1 = 0.63092977.
 		`{"id":"third","result":0.63092977,"per_list":[[0.63092977]],"list_weights":[[1]]}`,
-		`{"id":"fourth","error":"metric: \"dcg_typo\" is not a metric; use one of map, mrr, hits, arp, precision, recall, ndcg, dcg, ordered_pair_accuracy, precision_ia, alpha_dcg: bad metric configuration"}`,
+		`{"id":"fourth","error":"unknown measure \"dcg_typo\": not a TF-Ranking metric key (map, mrr, hits, arp, precision, recall, ndcg, dcg, ordered_pair_accuracy, opa, precision_ia, alpha_dcg, each with an optional @K)"}`,
 	}
 	got := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if n != len(want) || len(got) != len(want) {

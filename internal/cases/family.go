@@ -2,6 +2,7 @@ package cases
 
 import (
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 
 	"github.com/rankmetrics/rankmetrics/metric"
 )
@@ -41,17 +42,18 @@ func IsFamily(c *Case, f Family) bool {
 }
 
 // Config returns the metric configuration case c asks for with family keys f.
-// "metric" is a key of metric.ParseMetric, optionally with @k for the
-// cutoff; "topn" then must agree with it.
+// "metric" is the key of a TF-Ranking metric, optionally with @k for the
+// cutoff (measure.ParseTFRanking); "topn" then must agree with it.
 func (f Family) Config(c *Case) (metric.Config, error) {
 	name := c.Metric
 	if name == "" {
 		name = "map"
 	}
-	s, err := metric.ParseMetric(name)
+	m, err := measure.ParseTFRanking(name)
 	if err != nil {
-		return s, err
+		return metric.Config{}, err
 	}
+	s := *m.Family
 	s.Name = s.Kind.DefaultName()
 	if c.TopN != nil {
 		if *c.TopN < 0 {

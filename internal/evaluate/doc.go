@@ -10,9 +10,11 @@
 // and compare through [Run], the Beam pipeline one query at a time. A
 // [Batch] of the plan evaluates queries as one update and gives each
 // measure's per-query value and list weight; [Totals] adds batches up
-// into the overall values: exact sums under Exact accumulation (merged in
-// any order: the Beam CombineFn's), the metrics' own Keras means under
-// Sequential. The metric API is used in plan_metric.go only.
+// into the summary values: the correctly rounded means of the per-query
+// values, from exact sums (merged in any order under Exact accumulation:
+// the Beam CombineFn's), but for TF-Ranking's measures under Sequential
+// accumulation, which keep the metrics' own Keras means. The metric API is
+// used in plan_metric.go only.
 //
 // # Determinism
 //
@@ -56,9 +58,11 @@
 // every judgment is negative. The overall value is trec_eval's summary
 // over the queries evaluated: a judged query the run lacks, kept with
 // [Options.QrelsOnly], is scored as trec_eval -c scores it; run-only
-// queries cannot be kept. Under Exact accumulation the values are added
-// exactly, and the summary (mean, sum) is taken of the sum rounded once,
-// so that it does not depend on the order of the queries either.
+// queries cannot be kept. Under every accumulation the values are added
+// exactly: a mean is the exact sum over the number of queries rounded
+// once (P_10 of 50 queries summing to 12.4 is 0.248, where trec_eval's
+// running sum makes 0.24800000000000005), a count (num_rel_ret...) the
+// exact sum, so that neither depends on the order of the queries.
 //
 // # Output
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -67,7 +68,8 @@ type Progress struct {
 
 // Result is what Run found.
 type Result struct {
-	// Values holds the overall value of each measure of Options.Measures.
+	// Values holds the summary value of each measure of Options.Measures,
+	// as Totals.Values: the correctly rounded mean of its per-query values.
 	Values []float64
 	// Curve holds MAP@k for k = 1 .. Options.CurveK.
 	Curve []float64
@@ -155,7 +157,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 	specs := append([]Measure(nil), o.Measures...)
 	e := &engine{o: &o}
 	for k := 1; k <= o.CurveK; k++ {
-		specs = AppendMeasure(specs, MAPAt(k))
+		specs = measure.Append(specs, measure.MAPAt(k))
 		e.curve = append(e.curve, index(specs, k))
 	}
 	var err error

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"math/rand/v2"
 	"strconv"
@@ -49,9 +50,9 @@ func BenchmarkRun(b *testing.B) {
 		q.Labels = append(q.Labels, l)
 		q.Scores = append(q.Scores, float64(rng.IntN(1000))/1000+0.6*l)
 	}
-	family := []Measure{MAP()}
+	family := []Measure{measure.MAP()}
 	for _, n := range []string{"ndcg@10", "mrr", "precision@10", "recall@10"} {
-		m, err := ParseMeasure(n)
+		m, err := measure.Parse(n)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,8 +63,8 @@ func BenchmarkRun(b *testing.B) {
 		measures []Measure
 		workers  int
 	}{
-		{"map/workers=1", []Measure{MAP()}, 1},
-		{"map/workers=2", []Measure{MAP()}, 2},
+		{"map/workers=1", []Measure{measure.MAP()}, 1},
+		{"map/workers=2", []Measure{measure.MAP()}, 2},
 		// MAP on its path plus four family measures sharing one ranking.
 		{"map+4family/workers=1", family, 1},
 	} {

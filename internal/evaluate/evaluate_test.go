@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"maps"
 	"math"
@@ -124,7 +125,7 @@ func TestRunAgainstNaive(t *testing.T) {
 		qrels, runText, want := randomTREC(uint64(topn+10), 300, topn)
 		m := "map"
 		if topn >= 0 {
-			m = MAPAt(topn).Name
+			m = measure.MAPAt(topn).Name
 		}
 		for _, dt := range []struct {
 			dtype string
@@ -220,7 +221,7 @@ func TestRunCurveAndHistogram(t *testing.T) {
 			t.Fatalf("curve %v, want 6 values", res.Curve)
 		}
 		for k := 1; k <= 6; k++ {
-			alone, _ := run(t, &sliceReader{qs: qs}, options(t, "float32", "stable", MAPAt(k).Name))
+			alone, _ := run(t, &sliceReader{qs: qs}, options(t, "float32", "stable", measure.MAPAt(k).Name))
 			if res.Curve[k-1] != alone.Values[0] {
 				t.Errorf("%v: curve at %d = %v, map@%d alone %v", measures, k, res.Curve[k-1], k, alone.Values[0])
 			}

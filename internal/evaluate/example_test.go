@@ -3,6 +3,7 @@ package evaluate_test
 import (
 	"context"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
@@ -28,7 +29,7 @@ func ExampleRun() {
 	cfg := metric.DefaultConfig(metric.KindMAP)
 	cfg.DType, cfg.Ties, cfg.Ragged = metric.Float64, metric.Stable, true
 	res, err := evaluate.Run(context.Background(), r, evaluate.Options{
-		Measures: []evaluate.Measure{evaluate.MAP(), evaluate.MAPAt(1)},
+		Measures: []evaluate.Measure{measure.MAP(), measure.MAPAt(1)},
 		Config:   cfg,
 		Batch:    1024,
 		Workers:  2,
@@ -52,7 +53,7 @@ func ExampleRun() {
 	// read 3, evaluated 2, run-only skipped 1
 }
 
-// ExampleParseMeasure evaluates trec_eval's measures, computed as
+// ExampleRun_trecEval evaluates trec_eval's measures, computed as
 // trec_eval computes them, on the run of ExampleRun (the reader keeps the
 // document ids, which trec_eval's tie order needs). Query 301 ranks labels
 // 0 1 2: recip_rank 1/2, P_2 1/2, map_cut_2 (1/2)/2 = 1/4, and ndcg_cut_3
@@ -60,7 +61,7 @@ func ExampleRun() {
 // ranks d5 (1) and d6 (unjudged) and misses d9 (relevant): recip_rank 1,
 // P_2 1/2, map_cut_2 (1/1)/2 = 1/2 (d9 counts), ndcg_cut_3 1 / (1 +
 // 1/log2(3)) = 0.6131 (d9 is in the ideal ranking).
-func ExampleParseMeasure() {
+func ExampleRun_trecEval() {
 	qrels := "301 0 d1 1\n301 0 d2 0\n301 0 d7 2\n302 0 d5 1\n302 0 d9 1\n"
 	run := "301 Q0 d2 1 2.5 demo\n301 Q0 d1 2 1.5 demo\n301 Q0 d7 3 0.5 demo\n" +
 		"302 Q0 d5 1 0.9 demo\n302 Q0 d6 2 0.8 demo\n"
@@ -72,7 +73,7 @@ func ExampleParseMeasure() {
 	defer r.Close()
 	var measures []evaluate.Measure
 	for _, name := range []string{"recip_rank", "P_2", "map_cut_2", "ndcg_cut_3"} {
-		m, err := evaluate.ParseMeasure(name)
+		m, err := measure.Parse(name)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"math/rand/v2"
 	"sort"
@@ -55,7 +56,7 @@ func options(t *testing.T, dtype, ties string, measures ...string) Options {
 		t.Fatal(err)
 	}
 	for _, s := range measures {
-		m, err := ParseMeasure(s)
+		m, err := measure.Parse(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,8 @@ package evaluate
 import (
 	"strings"
 	"testing"
+
+	"github.com/rankmetrics/rankmetrics/measure"
 )
 
 // FuzzParseMeasures checks that ParseMeasures never panics, and that what
@@ -15,7 +17,7 @@ func FuzzParseMeasures(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ms, err := ParseMeasures(s)
+		ms, err := measure.ParseList(s)
 		if err != nil {
 			return
 		}
@@ -29,7 +31,7 @@ func FuzzParseMeasures(f *testing.F) {
 			if strings.Contains(m.Name, ",") && m.TrecEval == "" {
 				t.Fatalf("%q: name %q has a comma", s, m.Name)
 			}
-			again, err := ParseMeasure(m.Name)
+			again, err := measure.Parse(m.Name)
 			if err != nil {
 				t.Fatalf("%q: %s does not parse again: %v", s, m.Name, err)
 			}

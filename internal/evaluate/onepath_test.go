@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/rankmetrics/rankmetrics/measure"
 	"math"
 	"slices"
 	"testing"
@@ -13,7 +14,7 @@ func planOf(t *testing.T, d metric.DType, ties metric.TiePolicy, names ...string
 	t.Helper()
 	var ms []Measure
 	for _, n := range names {
-		m, err := ParseMeasure(n)
+		m, err := measure.Parse(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func TestBatchUnrankedAllocs(t *testing.T) {
 	}{{metric.Stable, 1}, {metric.Random, 3}} {
 		cfg := metric.DefaultConfig(metric.KindMAP)
 		cfg.Ties, cfg.Ragged, cfg.Accumulation = tc.ties, true, metric.Exact
-		p, err := NewPlan([]Measure{MAP(), MAPAt(5), {Name: "ndcg@5", TopN: 5, Family: &metric.Config{Kind: metric.KindNDCG, TopN: 5}}}, PlanOptions{Config: cfg})
+		p, err := NewPlan([]Measure{measure.MAP(), measure.MAPAt(5), {Name: "ndcg@5", TopN: 5, Family: &metric.Config{Kind: metric.KindNDCG, TopN: 5}}}, PlanOptions{Config: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -72,6 +72,9 @@ func newPlan(measures []Measure, reported int, o PlanOptions) (*Plan, error) {
 		if m.Family == nil && m.TrecEval == "" && m.TopN < 0 && m.TopN != metric.NoTopN {
 			return nil, fmt.Errorf("evaluate: measure %q: topn %d", m.Name, m.TopN)
 		}
+		if m.Family != nil && m.Family.Kind.Subtopics() {
+			return nil, fmt.Errorf("evaluate: measure %q: %s needs subtopic labels, which eval's inputs do not have", m.Name, m.Family.Kind)
+		}
 	}
 	c := o.Config
 	c.TopN = metric.NoTopN
@@ -176,41 +179,46 @@ func (b *Batch) Compute(seed uint64) error {
 }
 
 // Totals adds up the values of a plan's batches into the overall value of
-// each measure: one accumulator for every measure of the plan.
+// each measure, its summary value: one accumulator for every measure of
+// the plan.
+//
+// A summary value is the correctly rounded mean of the measure's
+// per-query values: their exact sum (and, for TF-Ranking's measures, the
+// exact sum of value × list weight over the exact sum of list weights),
+// divided and rounded once, in the dtype of the measure's values (float64
+// for trec_eval's measures, the plan's otherwise). trec_eval's counts
+// (num_ret, num_rel, num_rel_ret...) are summed, exactly, and rounded
+// once. The one exception is TF-Ranking's measures under Sequential
+// accumulation (eval's default in float32): their summary is the metric's
+// own, Keras's running mean of TF-Ranking, TF's bits.
 //
 // Under Exact accumulation (the Beam pipeline's, eval --accumulation
-// exact) it holds, per measure, the exact sums of value × list weight and
-// of list weight (metric.ExactTotals; for trec_eval's measures the exact
-// sum of the values and their count), added list by list: the result is
-// the same to the bit for any split of the queries into batches of the
-// same lists and any order of Add and Merge. A trec_eval measure's
-// overall value is then trec_eval's summary (mean, sum, geometric mean)
-// of the sums rounded once.
+// exact) it holds, per measure, the exact sums (metric.ExactTotals; for
+// trec_eval's measures the exact sum of the values and their count),
+// added list by list: the result is the same to the bit for any split of
+// the queries into batches of the same lists and any order of Add and
+// Merge.
 //
-// Under Sequential accumulation (eval's default, TF-Ranking's float32
-// Keras mean; trec_eval's double sums) it holds the metrics' own
-// accumulators, added batch by batch: Add and Merge must follow input
-// order.
+// Under Sequential accumulation it holds the metrics' own accumulators,
+// added batch by batch (Add must follow input order, and such totals do
+// not merge), and the exact sums of trec_eval's measures.
 type Totals struct {
-	p       *Plan
-	exact   []metric.ExactTotals // per measure, under Exact accumulation
-	seq     seqTotals            // under Sequential accumulation
-	trecSeq []*treceval.Summary  // per trec_eval evaluator, Sequential
+	p *Plan
+	// exact holds per measure its exact sums: of every measure under
+	// Exact accumulation, of trec_eval's measures under Sequential.
+	exact []metric.ExactTotals
+	seq   seqTotals // TF-Ranking's measures under Sequential accumulation
 }
 
 // NewTotals returns empty totals of the plan.
 func (p *Plan) NewTotals() (*Totals, error) {
-	t := &Totals{p: p}
+	t := &Totals{p: p, exact: make([]metric.ExactTotals, len(p.specs))}
 	if p.exactly() {
-		t.exact = make([]metric.ExactTotals, len(p.specs))
 		return t, nil
 	}
 	var err error
 	if t.seq, err = p.newSeqTotals(); err != nil {
 		return nil, err
-	}
-	if p.trec != nil {
-		t.trecSeq = p.trec.newSummaries()
 	}
 	return t, nil
 }
@@ -223,12 +231,16 @@ func (t *Totals) Add(b *Batch) error {
 	if b.p != t.p {
 		return errors.New("evaluate: Totals.Add: a batch of another plan")
 	}
-	if t.exact == nil {
+	if !t.p.exactly() {
 		if err := t.seq.add(&b.ms); err != nil {
 			return err
 		}
-		if t.trecSeq != nil {
-			t.p.trec.reduce(b, t.trecSeq)
+		if t.p.trec != nil {
+			for m := range t.p.trec.refs {
+				for i := range b.qids {
+					t.exact[m].Add(metric.Float64, b.Value(m, i), 1)
+				}
+			}
 		}
 		return nil
 	}
@@ -244,7 +256,7 @@ func (t *Totals) Add(b *Batch) error {
 // adds them: for a pipeline that carries per-query values between
 // workers. Only exact totals take it.
 func (t *Totals) AddValue(m int, value, weight float64) error {
-	if t.exact == nil {
+	if !t.p.exactly() {
 		return errors.New("evaluate: Totals.AddValue needs exact accumulation")
 	}
 	if m < 0 || m >= len(t.exact) {
@@ -260,7 +272,7 @@ func (t *Totals) Merge(o *Totals) error {
 	if o.p != t.p {
 		return errors.New("evaluate: Totals.Merge: totals of another plan")
 	}
-	if t.exact == nil || o.exact == nil {
+	if !t.p.exactly() {
 		return errors.New("evaluate: Totals.Merge needs exact accumulation")
 	}
 	for m := range t.exact {
@@ -269,18 +281,16 @@ func (t *Totals) Merge(o *Totals) error {
 	return nil
 }
 
-// Values returns the overall value of every measure of the plan.
+// Values returns the summary value of every measure of the plan (see
+// Totals).
 func (t *Totals) Values() []float64 {
 	out := make([]float64, len(t.p.specs))
-	if t.exact == nil {
+	if !t.p.exactly() {
 		t.seq.results(t.p, out)
-		if t.trecSeq != nil {
-			t.p.trec.final(t.trecSeq, out)
+	} else {
+		for m := range t.exact {
+			out[m] = t.exact[m].ResultIn(t.p.dtypes[m])
 		}
-		return out
-	}
-	for m := range t.exact {
-		out[m] = t.exact[m].Result()
 	}
 	if t.p.trec != nil {
 		t.p.trec.finalExact(t.exact, out)
@@ -292,7 +302,7 @@ func (t *Totals) Values() []float64 {
 // wire form of exact totals (State.Config names the measure); SetStates
 // reads them back.
 func (t *Totals) States() ([]metric.State, error) {
-	if t.exact == nil {
+	if !t.p.exactly() {
 		return nil, errors.New("evaluate: Totals.States needs exact accumulation")
 	}
 	out := make([]metric.State, len(t.exact))
@@ -308,7 +318,7 @@ func (t *Totals) States() ([]metric.State, error) {
 
 // SetStates replaces exact totals with states States returned.
 func (t *Totals) SetStates(states []metric.State) error {
-	if t.exact == nil {
+	if !t.p.exactly() {
 		return errors.New("evaluate: Totals.SetStates needs exact accumulation")
 	}
 	if len(states) != len(t.exact) {

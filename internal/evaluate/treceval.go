@@ -13,62 +13,42 @@ import (
 )
 
 // This file is the seam between the engine and metric/treceval: the one
-// place where a measure of kind trec_eval is parsed (parseTrecEval,
-// ParseTrecEvalSpec) and the one place where its per-query value is
-// computed (trecEval.compute), by the same code as "rankmetrics
-// trec_eval".
+// place where the per-query value of a trec_eval measure (named in the
+// registry, package measure) is computed (trecEval.compute), by the same
+// code as "rankmetrics trec_eval".
 
-// parseTrecEval returns the measure of a trec_eval value name ("P_10",
-// "ndcg", "iprec_at_recall_0.50") or of a -m specification giving one
-// value ("P.10"), and whether name is one of them.
-func parseTrecEval(name string) (Measure, bool, error) {
-	if spec, err := treceval.ValueSpec(name, treceval.V10); err == nil {
-		return Measure{Name: name, TopN: metric.NoTopN, TrecEval: spec}, true, nil
-	}
-	list, ok, err := ParseTrecEvalSpec(name)
-	if !ok || err != nil {
-		return Measure{}, ok, err
-	}
-	if len(list) != 1 {
-		return Measure{}, true, fmt.Errorf("measure %q gives %d values; give it as the whole value of one -m, as in -m %s", name, len(list), name)
-	}
-	return list[0], true, nil
+// trecRef locates one engine measure among the trec_eval evaluators, and
+// says how trec_eval summarises it.
+type trecRef struct {
+	ev, val int
+	summary summaryKind
 }
 
-// ParseTrecEvalSpec parses a trec_eval -m specification with parameters,
-// "name.params" (P.5,10; ndcg_cut.3; iprec_at_recall.0.25,0.75;
-// ndcg.1=1,2=3), into one measure per value it gives, named as trec_eval
-// prints them (P_5, P_10). ok is false when s is not of that form with a
-// trec_eval measure name before the dot.
-func ParseTrecEvalSpec(s string) (list []Measure, ok bool, err error) {
-	name, _, has := strings.Cut(s, ".")
-	if !has || name == "official" || name == "all_trec" || name == "set" {
-		return nil, false, nil
+// summaryKind is how trec_eval makes a value's summary from the sum of its
+// per-query values.
+type summaryKind int
+
+const (
+	summaryMean  summaryKind = iota // the sum over the number of queries
+	summarySum                      // the sum: num_ret, num_rel, num_rel_ret...
+	summaryOther                    // another function of the sum (gm_map's geometric mean)
+)
+
+// summaryOf returns how ev summarises its value val, from what its
+// summary makes of a sum of 1 over 2 queries: 1/2 for a mean, 1 for a sum.
+// metric/treceval keeps the rule per measure; this reads it without
+// duplicating its table.
+func summaryOf(ev *treceval.Evaluator, val int) summaryKind {
+	sums := make([]float64, ev.NumValues())
+	sums[val] = 1
+	switch ev.SummaryOf(sums, 2).Final(0, 0)[val] {
+	case 0.5:
+		return summaryMean
+	case 1:
+		return summarySum
 	}
-	if _, err := treceval.NewEvaluator(treceval.DefaultConfig(treceval.V10), []string{name}); err != nil {
-		return nil, false, nil
-	}
-	ev, err := treceval.NewEvaluator(treceval.DefaultConfig(treceval.V10), []string{s})
-	if err != nil {
-		return nil, true, fmt.Errorf("measure %q: %w", s, err)
-	}
-	for i, n := range ev.Names() {
-		if !ev.IsTopicValue(i) {
-			return nil, true, fmt.Errorf("measure %q: trec_eval prints %s in its summary only, without a per-query value; use rankmetrics trec_eval", s, n)
-		}
-		list = append(list, Measure{Name: n, TopN: metric.NoTopN, TrecEval: s})
-	}
-	return list, true, nil
+	return summaryOther
 }
-
-// IsTrecEval reports whether m is computed by metric/treceval.
-func (m Measure) IsTrecEval() bool { return m.TrecEval != "" }
-
-// isMAP reports whether m is map or map@K.
-func (m Measure) isMAP() bool { return m.Family == nil && m.TrecEval == "" }
-
-// trecRef locates one engine measure among the trec_eval evaluators.
-type trecRef struct{ ev, val int }
 
 // trecEval is the trec_eval part of one Run.
 type trecEval struct {
@@ -80,11 +60,23 @@ type trecEval struct {
 }
 
 // newTrecEval returns the trec_eval part of the engine for specs, or nil
-// when none of them is a trec_eval measure.
+// when none of them is a trec_eval measure. It groups the measures into
+// as few evaluators as trec_eval's -m allows, in time linear in their
+// number: one evaluator takes every measure without parameters, with its
+// default parameters or with cutoffs (the cutoffs of one measure joined:
+// P_5 and P_10 give P.5,10); a measure with other parameters (ndcg.1=2,
+// utility.1,0,0,-1) takes an evaluator of its own, since trec_eval reads
+// one set of parameters per measure.
 func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*trecEval, error) {
 	t := &trecEval{cfg: treceval.DefaultConfig(version), refs: map[int]trecRef{}}
-	var groups [][]string       // the -m specifications of each evaluator
-	inGroup := map[string]int{} // specification -> its group
+	var (
+		shared   []string            // the specifications of the shared evaluator
+		cuts     = map[string]int{}  // measure with cutoffs -> its index in shared
+		named    = map[string]bool{} // value names already in shared
+		inShared = map[string]bool{}
+		own      = map[string]int{} // specification -> its own group
+		groups   = [][]string{nil}
+	)
 	for _, m := range specs {
 		if !m.IsTrecEval() {
 			continue
@@ -95,94 +87,91 @@ func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*tr
 		if t.name == "" {
 			t.name = m.Name
 		}
-		if _, ok := inGroup[m.TrecEval]; ok {
-			continue
-		}
-		one, err := treceval.NewEvaluator(t.cfg, []string{m.TrecEval})
-		if err != nil {
-			return nil, fmt.Errorf("evaluate: measure %q: %w", m.Name, err)
-		}
-		g := len(groups)
-		for i := range groups {
-			if merged, ok := t.merge(groups[i], m.TrecEval, one.Names()); ok {
-				groups[i], g = merged, i
-				break
+		base, _, hasPar := strings.Cut(m.TrecEval, ".")
+		d := m.Def()
+		switch {
+		case d != nil && d.Cutoff && hasPar:
+			cut, ok := strings.CutPrefix(m.Name, base+"_")
+			if !ok || cut == "" {
+				if _, dup := own[m.TrecEval]; !dup {
+					own[m.TrecEval] = len(groups)
+					groups = append(groups, []string{m.TrecEval})
+				}
+				continue
+			}
+			if named[m.Name] {
+				continue
+			}
+			named[m.Name] = true
+			if i, ok := cuts[base]; ok {
+				shared[i] += "," + cut
+			} else {
+				cuts[base] = len(shared)
+				shared = append(shared, base+"."+cut)
+			}
+		case !hasPar:
+			if !inShared[m.TrecEval] {
+				inShared[m.TrecEval] = true
+				shared = append(shared, m.TrecEval)
+			}
+		default:
+			if _, dup := own[m.TrecEval]; !dup {
+				own[m.TrecEval] = len(groups)
+				groups = append(groups, []string{m.TrecEval})
 			}
 		}
-		if g == len(groups) {
-			groups = append(groups, []string{m.TrecEval})
-		}
-		inGroup[m.TrecEval] = g
 	}
-	if len(groups) == 0 {
+	if t.name == "" {
 		return nil, nil
 	}
-	return t, t.build(specs, groups, inGroup)
+	groups[0] = shared
+	if len(shared) == 0 {
+		groups = groups[1:]
+		for k := range own {
+			own[k]--
+		}
+	}
+	return t, t.build(specs, groups, own)
 }
 
-// merge returns group g with spec added, when one evaluator of both
-// gives the values of each (names being spec's value names): spec joins a
-// measure of another name, or adds its cutoffs to the same measure's
-// (P.5 and P.10 give P.5,10). g itself is left alone.
-func (t *trecEval) merge(g []string, spec string, names []string) ([]string, bool) {
-	base, par, hasPar := strings.Cut(spec, ".")
-	out := slices.Clone(g)
-	joined := false
-	for i, x := range out {
-		xb, xp, xHas := strings.Cut(x, ".")
-		if xb != base {
-			continue
-		}
-		if !hasPar || !xHas {
-			return nil, false
-		}
-		out[i], joined = base+"."+xp+","+par, true
-	}
-	if !joined {
-		out = append(out, spec)
-	}
-	ev, err := treceval.NewEvaluator(t.cfg, out)
-	if err != nil {
-		return nil, false
-	}
-	have := ev.Names()
-	want := slices.Clone(names)
-	for _, x := range g {
-		one, err := treceval.NewEvaluator(t.cfg, []string{x})
-		if err != nil {
-			return nil, false
-		}
-		want = append(want, one.Names()...)
-	}
-	slices.Sort(want)
-	want = slices.Compact(want)
-	sorted := slices.Sorted(slices.Values(have))
-	if !slices.Equal(sorted, want) {
-		return nil, false
-	}
-	return out, true
-}
-
-// build makes one summary per group and locates each measure's value.
-func (t *trecEval) build(specs []Measure, groups [][]string, inGroup map[string]int) error {
+// build makes one evaluator per group and locates each measure's value:
+// in its own group, or in the shared one (group 0).
+func (t *trecEval) build(specs []Measure, groups [][]string, own map[string]int) error {
 	for _, g := range groups {
 		ev, err := treceval.NewEvaluator(t.cfg, g)
 		if err != nil {
-			return fmt.Errorf("evaluate: trec_eval measures %v: %w", g, err)
+			for _, spec := range g {
+				if _, err1 := treceval.NewEvaluator(t.cfg, []string{spec}); err1 != nil {
+					return fmt.Errorf("evaluate: measure %q: %w", spec, err1)
+				}
+			}
+			return fmt.Errorf("evaluate: trec_eval measures %s: %w", strings.Join(g, " "), err)
 		}
 		t.specs = append(t.specs, g)
 		t.evs = append(t.evs, ev)
 	}
+	index := make([]map[string]int, len(t.evs))
 	for s, m := range specs {
 		if !m.IsTrecEval() {
 			continue
 		}
-		k := inGroup[m.TrecEval]
-		v := slices.Index(t.evs[k].Names(), m.Name)
-		if v < 0 {
+		k, ok := own[m.TrecEval]
+		if !ok {
+			k = 0
+		}
+		if index[k] == nil {
+			index[k] = make(map[string]int, t.evs[k].NumValues())
+			for i, n := range t.evs[k].Names() {
+				if _, dup := index[k][n]; !dup {
+					index[k][n] = i
+				}
+			}
+		}
+		v, ok := index[k][m.Name]
+		if !ok {
 			return fmt.Errorf("evaluate: measure %q: not a value of trec_eval's %q", m.Name, m.TrecEval)
 		}
-		t.refs[s] = trecRef{k, v}
+		t.refs[s] = trecRef{ev: k, val: v, summary: summaryOf(t.evs[k], v)}
 	}
 	return nil
 }
@@ -333,44 +322,24 @@ func missing908(ev *treceval.Evaluator, judged []treceval.Judgment, tv *treceval
 	}
 }
 
-// newSummaries returns one empty summary per evaluator.
-func (t *trecEval) newSummaries() []*treceval.Summary {
-	out := make([]*treceval.Summary, len(t.evs))
-	for k, ev := range t.evs {
-		out[k] = ev.NewSummary()
-	}
-	return out
-}
-
-// reduce adds the values of j's queries to the summaries, in order.
-func (t *trecEval) reduce(j *Batch, sums []*treceval.Summary) {
-	for k, sum := range sums {
-		n := t.evs[k].NumValues()
-		for i := range j.qids {
-			sum.Add(&treceval.TopicValues{V: j.trec.vals[k][i*n : (i+1)*n]})
-		}
-	}
-}
-
-// final sets the overall values of the trec_eval measures: trec_eval's
-// summaries over the queries evaluated.
-func (t *trecEval) final(sums []*treceval.Summary, values []float64) {
-	for s, r := range t.refs {
-		if s < len(values) {
-			values[s] = sums[r.ev].Final(0, 0)[r.val]
-		}
-	}
-}
-
-// finalExact sets the overall values of the trec_eval measures from exact
-// sums of their per-query values (weight 1 each): trec_eval's summary
-// (mean, sum, geometric mean...) of the sums rounded once.
+// finalExact sets the summary values of the trec_eval measures from the
+// exact sums of their per-query values (weight 1 each): a mean is the
+// exact sum over the number of queries rounded once, as one correctly
+// rounded division; a count is the exact sum rounded once; another
+// summary (a geometric mean) is trec_eval's of the sum rounded once.
 func (t *trecEval) finalExact(exact []metric.ExactTotals, values []float64) {
 	for s, r := range t.refs {
-		ev := t.evs[r.ev]
-		st := exact[s].State(metric.Config{})
-		sums := make([]float64, ev.NumValues())
-		sums[r.val] = st.Total
-		values[s] = ev.SummaryOf(sums, int64(st.Count)).Final(0, 0)[r.val]
+		switch r.summary {
+		case summaryMean:
+			values[s] = exact[s].ResultIn(metric.Float64)
+		case summarySum:
+			values[s] = exact[s].State(metric.Config{}).Total
+		default:
+			ev := t.evs[r.ev]
+			st := exact[s].State(metric.Config{})
+			sums := make([]float64, ev.NumValues())
+			sums[r.val] = st.Total
+			values[s] = ev.SummaryOf(sums, int64(st.Count)).Final(0, 0)[r.val]
+		}
 	}
 }

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"errors"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -110,7 +111,7 @@ func TestRunTrecEvalErrors(t *testing.T) {
 		{"rbp in 9.0.8", func() (runio.Reader, error) {
 			return runio.NewTRECReader(bg, strings.NewReader(tieQrels), strings.NewReader(tieRun), "q", "r", runio.Options{KeepDocs: true})
 		}, func(o *Options) {
-			m, _ := ParseMeasure("rbp")
+			m, _ := measure.Parse("rbp")
 			o.Measures = append(o.Measures, m)
 			o.TrecEvalVersion = treceval.V908
 		}, `illegal measure "rbp" (trec_eval 9.0.8)`, treceval.ErrIllegalMeasure},

@@ -3,6 +3,7 @@ package runio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -98,6 +99,21 @@ func newDelimSource(r io.Reader, name string, delim byte, quoted bool, opts Opti
 func NewDelimParser(header []byte, name string, headerLine int64, delim byte, cols Columns) (*DelimParser, error) {
 	p := &DelimParser{}
 	if err := p.init(header, name, headerLine, delim, delim == ',', cols, nil); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// NewHeaderlessDelimParser returns the parser of a TSV or CSV file without
+// a header line, whose columns are given in order by positions (see
+// [ParsePositions]), as [NewDelimitedReader] reads it with
+// [Options.Positions].
+func NewHeaderlessDelimParser(name string, delim byte, positions []string) (*DelimParser, error) {
+	if len(positions) == 0 {
+		return nil, errors.New("runio: a headerless file needs its columns in order")
+	}
+	p := &DelimParser{}
+	if err := p.init(nil, name, 0, delim, delim == ',', Columns{}, positions); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -34,7 +34,7 @@ func ParseQrels(name string, data []byte, v treceval.Version) (*Qrels, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: empty qrels file", name)
 	}
-	sc := runio.NewTRECBytesScanner(data, name, true, mode(v), lineOptions())
+	sc := runio.NewTRECBytesScanner(cutDataAtLineNUL(data), name, true, mode(v), lineOptions())
 	byQid := map[string]int{}
 	q := &Qrels{}
 	var a Arena

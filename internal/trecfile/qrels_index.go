@@ -40,7 +40,7 @@ type block struct {
 // does, and records where each topic's lines are. It returns
 // ErrScatteredQrels when a topic's lines are not consecutive.
 func IndexQrels(ctx context.Context, r io.ReaderAt, name string, v treceval.Version) (*QrelsIndex, error) {
-	sc := runio.NewTRECScanner(io.NewSectionReader(r, 0, 1<<62), name, true, mode(v), lineOptions())
+	sc := runio.NewTRECScanner(cutAtLineNUL(io.NewSectionReader(r, 0, 1<<62)), name, true, mode(v), lineOptions())
 	x := &QrelsIndex{r: r, name: name, sc: sc}
 	cur := -1
 	for n := 1; ; n++ {

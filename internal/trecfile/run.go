@@ -50,6 +50,9 @@ func (s *RunScanner) QidsOnly() { s.qidsOnly = true }
 
 // NewRunScanner returns a scanner of r, named name in errors.
 func NewRunScanner(r io.Reader, name string, v treceval.Version) *RunScanner {
+	if r != nil {
+		r = cutAtLineNUL(r)
+	}
 	return &RunScanner{sc: runio.NewTRECScanner(r, name, false, mode(v), lineOptions())}
 }
 

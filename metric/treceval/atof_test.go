@@ -44,6 +44,81 @@ func TestAtofDecimalMatchesParseFloat(t *testing.T) {
 	}
 }
 
+// TestAtofMatchesStrtod checks Atof's bits against glibc's atof (strtod):
+// the table is parity/treceval_strtod.c's output for these strings (glibc
+// 2.36), NaN signs and payloads included.
+func TestAtofMatchesStrtod(t *testing.T) {
+	tests := []struct {
+		s    string
+		bits uint64
+	}{
+		{"nan", 0x7ff8000000000000},
+		{"-nan", 0xfff8000000000000},
+		{"+nan", 0x7ff8000000000000},
+		{"NaN", 0x7ff8000000000000},
+		{"-NaN", 0xfff8000000000000},
+		{"+NAN", 0x7ff8000000000000},
+		{"nan(1)", 0x7ff8000000000001},
+		{"-nan(1)", 0xfff8000000000001},
+		{"nan(0x10)", 0x7ff8000000000010},
+		{"nan(010)", 0x7ff8000000000008},
+		{"nan(08)", 0x7ff8000000000000},
+		{"nan(0x)", 0x7ff8000000000000},
+		{"nan(99999999999999999999999)", 0x7fffffffffffffff},
+		{"nan(abc_9)", 0x7ff8000000000000},
+		{"-nan()", 0xfff8000000000000},
+		{"nan(", 0x7ff8000000000000},
+		{"-nan(x y)", 0xfff8000000000000},
+		{"nan((1)", 0x7ff8000000000000},
+		{"nanx", 0x7ff8000000000000},
+		{"-nanq", 0xfff8000000000000},
+		{"inf", 0x7ff0000000000000},
+		{"-inf", 0xfff0000000000000},
+		{"+INF", 0x7ff0000000000000},
+		{"infinity", 0x7ff0000000000000},
+		{"-Infinity", 0xfff0000000000000},
+		{"infinit", 0x7ff0000000000000},
+		{"-infx", 0xfff0000000000000},
+		{"0x1p-1", 0x3fe0000000000000},
+		{"-0x1p-1", 0xbfe0000000000000},
+		{"0x1", 0x3ff0000000000000},
+		{"-0X1.8p1", 0xc008000000000000},
+		{"0x.8", 0x3fe0000000000000},
+		{"0x", 0x0000000000000000},
+		{"-0x", 0x8000000000000000},
+		{"0xg", 0x0000000000000000},
+		{"0x1p", 0x3ff0000000000000},
+		{"0x1p+", 0x3ff0000000000000},
+		{"1e5x", 0x40f86a0000000000},
+		{"1e", 0x3ff0000000000000},
+		{"1e+", 0x3ff0000000000000},
+		{"-1e-400", 0x8000000000000000},
+		{"1e400", 0x7ff0000000000000},
+		{"-1e400", 0xfff0000000000000},
+		{".5", 0x3fe0000000000000},
+		{".", 0x0000000000000000},
+		{"-.e5", 0x0000000000000000},
+		{"+", 0x0000000000000000},
+		{"-", 0x0000000000000000},
+		{"0x_1p0", 0x0000000000000000},
+		{"1_000", 0x3ff0000000000000},
+		{"4.9e-324", 0x0000000000000001},
+		{"2.4703282292062327e-324", 0x0000000000000000},
+		{"0x1.fffffffffffff8p1023", 0x7ff0000000000000},
+		{"0x1p-1075", 0x0000000000000000},
+		{"1.5e+3xyz", 0x4097700000000000},
+		{"-0", 0x8000000000000000},
+		{"nan(-1)", 0x7ff8000000000000},
+		{"infinityx", 0x7ff0000000000000},
+		{"-in", 0x0000000000000000},
+	}
+	for _, tc := range tests {
+		if got := math.Float64bits(Atof(tc.s)); got != tc.bits {
+			t.Errorf("Atof(%q) = %#016x (%v), strtod %#016x (%v)", tc.s, got, Atof(tc.s), tc.bits, math.Float64frombits(tc.bits))
+		}
+	}
+}
+
 func BenchmarkAtof(b *testing.B) {
 	for _, s := range []string{"2.328", "-0.5"} {
 		b.Run(s, func(b *testing.B) {

@@ -1,6 +1,8 @@
 package treceval
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -19,16 +21,42 @@ type TopicValues struct {
 // Evaluate computes every requested measure of topic qid from its
 // judgements (in any order) and retrieved documents, into tv.
 func (e *Evaluator) Evaluate(qid string, judged []Judgment, docs []Doc, tv *TopicValues) error {
+	return e.EvaluateContext(context.Background(), qid, judged, docs, tv)
+}
+
+// checkEvery is how many iterations a long loop runs between two checks
+// of its context.
+const checkEvery = 1 << 16
+
+// EvaluateContext is Evaluate stopping with ctx's error when ctx ends
+// during the topic (a judgement of 2^24 makes the graded measures loop
+// over 2^24 levels).
+func (e *Evaluator) EvaluateContext(ctx context.Context, qid string, judged []Judgment, docs []Doc, tv *TopicValues) error {
+	e.ctx = ctx
+	defer func() { e.ctx = nil }()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	tv.Qid = qid
 	tv.V = slices.Grow(tv.V[:0], e.nvals)[:e.nvals]
 	clear(tv.V)
 	tv.Relstring = tv.Relstring[:0]
-	r, err := e.ranker.Rank(judged, docs)
-	if err != nil {
-		return fmt.Errorf("topic %s: %w", qid, err)
+	var r *Ranked
+	if e.rank {
+		var err error
+		if r, err = e.ranker.Rank(judged, docs); err != nil {
+			var je *JudgmentError
+			if errors.As(err, &je) {
+				je.Qid = qid
+			}
+			return fmt.Errorf("topic %s: %w", qid, err)
+		}
 	}
 	for _, m := range e.ms {
 		if err := m.def.calc(e, m, r, tv.V[m.off:m.off+len(m.names)]); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
 			return fmt.Errorf("topic %s: measure %s: %w", qid, m.def.name, err)
 		}
 		if m.def.print == prRelstring {
@@ -36,6 +64,45 @@ func (e *Evaluator) Evaluate(qid string, judged []Judgment, docs []Doc, tv *Topi
 		}
 	}
 	return nil
+}
+
+// Follow sets the state trec_eval carries from topic to topic to what it
+// is after a topic judged prev, or before the first topic when prev is
+// nil: a topic whose judgements are all negative inherits the judgement
+// levels of the topic evaluated before it, and fails as the first topic.
+// Topics with a judgement of 0 or more do not depend on it. A caller that
+// evaluates topics out of trec_eval's order (increasing qid) calls Follow
+// before each all-negative topic, with the topic that precedes it in that
+// order; prev must have a judgement of 0 or more.
+func (e *Evaluator) Follow(prev []Judgment) error {
+	if !e.rank {
+		return nil // no topic is ranked: there is no such state
+	}
+	k := e.ranker
+	k.levelBound = 0
+	k.ranked.levels, k.ranked.NumRelLevels = nil, 0
+	if prev == nil {
+		return nil
+	}
+	_, err := k.Rank(prev, nil)
+	return err
+}
+
+// ctxErr is the error of the context of the topic being evaluated.
+func (e *Evaluator) ctxErr() error {
+	if e.ctx == nil {
+		return nil
+	}
+	return e.ctx.Err()
+}
+
+// checkCtx is ctxErr every checkEvery iterations i of a loop, nil at the
+// others.
+func (e *Evaluator) checkCtx(i int64) error {
+	if i%checkEvery != 0 {
+		return nil
+	}
+	return e.ctxErr()
 }
 
 // missingDoc is the one document trec_eval 10.0 ranks for a judged topic
@@ -48,7 +115,13 @@ var missingDoc = []Doc{{Docno: "ceci_nest_pas_un_docno", Score: 1}}
 // unj values and rbp_resid then set to zero (or empty), matched by their
 // printed names as trec_eval matches them.
 func (e *Evaluator) EvaluateMissing(qid string, judged []Judgment, tv *TopicValues) error {
-	if err := e.Evaluate(qid, judged, missingDoc, tv); err != nil {
+	return e.EvaluateMissingContext(context.Background(), qid, judged, tv)
+}
+
+// EvaluateMissingContext is EvaluateMissing stopping with ctx's error when
+// ctx ends during the topic.
+func (e *Evaluator) EvaluateMissingContext(ctx context.Context, qid string, judged []Judgment, tv *TopicValues) error {
+	if err := e.EvaluateContext(ctx, qid, judged, missingDoc, tv); err != nil {
 		return err
 	}
 	for _, m := range e.ms {

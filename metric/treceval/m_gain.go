@@ -1,6 +1,9 @@
 package treceval
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Graded measures: ndcg, dcg, ideal_dcg, ndcg_rel, Rndcg, G, ndcg_cut,
 // rbp, rbp_resid.
@@ -38,44 +41,90 @@ func cInt(v float64) int {
 	return int(int32(v))
 }
 
+// gainSet is a topic's gains: every judgement level with its gain, sorted
+// by trec_eval's comparison, and an index from level to its gain.
+type gainSet struct {
+	g []relGain
+	// pos[l] is the index in g of the first entry of level l, for the
+	// levels 0 to len(pos)-1, which all have one.
+	pos []int32
+	// other holds the first entry of every other level, which only
+	// parameters give (a negative level gives unjudged documents a gain).
+	other map[int64]int32
+}
+
+// get returns the gain of judgement rel as trec_eval's get_gain does: the
+// first entry of that level in sorted order, or 0 if it has none.
+func (gs *gainSet) get(rel int64) float64 {
+	if rel >= 0 && rel < int64(len(gs.pos)) {
+		return gs.g[gs.pos[rel]].gain
+	}
+	if k, ok := gs.other[rel]; ok {
+		return gs.g[k].gain
+	}
+	return 0
+}
+
 // gains sets up the gain of every judgement level: the level itself unless
 // a level=gain parameter overrides it, sorted by increasing gain with
 // trec_eval's comparison (the gain difference truncated to an integer,
-// under glibc's merge sort).
-func (e *Evaluator) gains(m *measure, r *Ranked) []relGain {
-	g := e.gainBuf[:0]
+// under glibc's merge sort). trec_eval finds each level among the
+// parameters and looks gains up by a linear search, quadratic in the
+// largest judgement; the same entries are found here through indexes, in
+// time O(levels log levels).
+func (e *Evaluator) gains(m *measure, r *Ranked) (*gainSet, error) {
+	gs := &e.gainSet
+	g := gs.g[:0]
+	clear(gs.other)
 	for _, p := range m.pairs {
 		if e.cfg.Version == V10 && !validInt(p.name) {
 			continue
 		}
 		g = append(g, relGain{level: Atol(p.name), gain: p.value})
 	}
+	// A level given as a parameter takes the count of its first entry.
+	first := gs.other
+	if first == nil {
+		first = map[int64]int32{}
+	}
+	for k := len(g) - 1; k >= 0; k-- {
+		first[g[k].level] = int32(k)
+	}
 	for i := int64(0); i < r.NumRelLevels; i++ {
-		j := 0
-		for j < len(g) && g[j].level != i {
-			j++
+		if err := e.checkCtx(i); err != nil {
+			return nil, err
 		}
-		if j < len(g) {
-			g[j].count = r.Level(i)
+		if k, ok := first[i]; ok {
+			g[k].count = r.Level(i)
 		} else {
 			g = append(g, relGain{level: i, gain: float64(i), count: r.Level(i)})
 		}
 	}
+	clear(first)
+	gs.other = first
 	if cap(e.gainTmp) < len(g) {
 		e.gainTmp = make([]relGain, len(g))
 	}
-	msort(g, e.gainTmp[:len(g)], func(a, b *relGain) int { return cInt(a.gain - b.gain) })
-	e.gainBuf = g
-	return g
-}
-
-func getGain(rel int64, g []relGain) float64 {
-	for i := range g {
-		if g[i].level == rel {
-			return g[i].gain
+	err := msortCheck(g, e.gainTmp[:len(g)], func(a, b *relGain) int { return cInt(a.gain - b.gain) }, e.ctxErr)
+	if err != nil {
+		return nil, err
+	}
+	n := r.NumRelLevels
+	gs.pos = slices.Grow(gs.pos[:0], int(n))[:n]
+	for i := range gs.pos {
+		gs.pos[i] = -1
+	}
+	for k := range g {
+		if l := g[k].level; l >= 0 && l < n {
+			if gs.pos[l] < 0 {
+				gs.pos[l] = int32(k)
+			}
+		} else if _, ok := gs.other[l]; !ok {
+			gs.other[l] = int32(k)
 		}
 	}
-	return 0
+	gs.g = g
+	return gs, nil
 }
 
 // ideal walks the ideal ranking: gains from the highest level down, each
@@ -87,7 +136,8 @@ type ideal struct {
 	gain float64
 }
 
-func newIdeal(g []relGain) ideal {
+func newIdeal(gs *gainSet) ideal {
+	g := gs.g
 	id := ideal{g: g, cur: len(g) - 1}
 	if id.cur >= 0 {
 		id.gain = g[id.cur].gain
@@ -112,11 +162,11 @@ func (id *ideal) next() float64 {
 
 // dcgs returns the ranking's DCG and the ideal DCG with the gains g and a
 // log2(rank+1) discount.
-func dcgs(e *Evaluator, r *Ranked, g []relGain) (got, best float64) {
+func dcgs(e *Evaluator, r *Ranked, g *gainSet) (got, best float64) {
 	id := newIdeal(g)
 	i := int64(0)
 	for ; i < r.NumRet && id.gain > 0; i++ {
-		if rg := getGain(r.Rels[i], g); rg != 0 {
+		if rg := g.get(r.Rels[i]); rg != 0 {
 			got += rg / e.lg(i+2)
 		}
 		if ig := id.next(); ig > 0 {
@@ -124,7 +174,7 @@ func dcgs(e *Evaluator, r *Ranked, g []relGain) (got, best float64) {
 		}
 	}
 	for ; i < r.NumRet; i++ {
-		if rg := getGain(r.Rels[i], g); rg != 0 {
+		if rg := g.get(r.Rels[i]); rg != 0 {
 			got += rg / e.lg(i+2)
 		}
 	}
@@ -137,7 +187,11 @@ func dcgs(e *Evaluator, r *Ranked, g []relGain) (got, best float64) {
 }
 
 func calcNdcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	got, best := dcgs(e, r, e.gains(m, r))
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
+	got, best := dcgs(e, r, g)
 	if best > 0 {
 		v[0] = got / best
 	}
@@ -145,25 +199,36 @@ func calcNdcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 }
 
 func calcDcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	v[0], _ = dcgs(e, r, e.gains(m, r))
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
+	v[0], _ = dcgs(e, r, g)
 	return nil
 }
 
 func calcIdealDcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	_, v[0] = dcgs(e, r, e.gains(m, r))
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
+	_, v[0] = dcgs(e, r, g)
 	return nil
 }
 
 // calcNdcgRel averages NDCG at each relevant document (gain > 0); relevant
 // documents not retrieved count with the NDCG at the end of the ranking.
 func calcNdcgRel(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	g := e.gains(m, r)
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
 	id := newIdeal(g)
 	var got, best, sum float64
 	var numRelRet, numRel int64
 	i := int64(0)
 	for ; i < r.NumRet && id.gain > 0; i++ {
-		rg := getGain(r.Rels[i], g)
+		rg := g.get(r.Rels[i])
 		if rg != 0 {
 			got += rg / e.lg(i+2)
 		}
@@ -177,7 +242,7 @@ func calcNdcgRel(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 		}
 	}
 	for ; i < r.NumRet; i++ {
-		rg := getGain(r.Rels[i], g)
+		rg := g.get(r.Rels[i])
 		if rg != 0 {
 			got += rg / e.lg(i+2)
 		}
@@ -202,7 +267,10 @@ func calcNdcgRel(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 // calcRndcg averages NDCG at the ranks where the ideal gain changes (and at
 // the end of the ranking).
 func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	g := e.gains(m, r)
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
 	if r.NumRel == 0 {
 		return nil
 	}
@@ -222,7 +290,7 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 		}
 	}
 	for ; i < r.NumRet && id.gain > 0; i++ {
-		rg := getGain(r.Rels[i], g)
+		rg := g.get(r.Rels[i])
 		ig := id.next()
 		atChange(ig)
 		if rg != 0 {
@@ -234,7 +302,7 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	}
 	if i < r.NumRet {
 		for ; i < r.NumRet; i++ {
-			if rg := getGain(r.Rels[i], g); rg != 0 {
+			if rg := g.get(r.Rels[i]); rg != 0 {
 				got += rg / e.lg(i+2)
 			}
 		}
@@ -256,13 +324,16 @@ func calcRndcg(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 
 // calcG is the experimental normalised gain G of trec_eval.
 func calcG(e *Evaluator, m *measure, r *Ranked, v []float64) error {
-	g := e.gains(m, r)
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
 	id := newIdeal(g)
 	var resG, sumRes, sumIdeal, sumCost float64
 	const minCost = 1.0
 	i := int64(0)
 	for ; i < r.NumRet && id.gain > 0; i++ {
-		rg := getGain(r.Rels[i], g)
+		rg := g.get(r.Rels[i])
 		sumRes += rg
 		ig := id.next()
 		if ig > 0 {
@@ -278,7 +349,7 @@ func calcG(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 		}
 	}
 	for ; i < r.NumRet; i++ {
-		rg := getGain(r.Rels[i], g)
+		rg := g.get(r.Rels[i])
 		sumRes += rg
 		sumCost += minCost
 		if rg != 0 {
@@ -368,22 +439,25 @@ func rbpP(m *measure) float64 {
 // gain * p^(rank-1), gains rescaled to [0, 1] when they leave that range.
 func calcRbp(e *Evaluator, m *measure, r *Ranked, v []float64) error {
 	p := rbpP(m)
-	g := e.gains(m, r)
+	g, err := e.gains(m, r)
+	if err != nil {
+		return err
+	}
 	// trec_eval 10.0 leaves min and max uninitialised; on the reference
 	// build they start at 0, which is what is reproduced here.
 	lo, hi := 0.0, 0.0
-	for i := range g {
-		lo = min(lo, g[i].gain)
-		hi = max(hi, g[i].gain)
+	for i := range g.g {
+		lo = min(lo, g.g[i].gain)
+		hi = max(hi, g.g[i].gain)
 	}
 	if lo < 0 || hi > 1 {
-		for i := range g {
-			g[i].gain = (g[i].gain - lo) / (hi - lo)
+		for i := range g.g {
+			g.g[i].gain = (g.g[i].gain - lo) / (hi - lo)
 		}
 	}
 	sum, cur := 0.0, 1.0
 	for _, rel := range r.Rels {
-		if gain := getGain(rel, g); gain != 0 {
+		if gain := g.get(rel); gain != 0 {
 			sum += float64(gain * cur)
 		}
 		cur *= p

@@ -1,6 +1,7 @@
 package treceval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -147,9 +148,14 @@ type Evaluator struct {
 	ranker  *Ranker
 	relstr  []byte
 	longs   []int64
-	gainBuf []relGain
+	gainSet gainSet
 	gainTmp []relGain
-	log2s   []float64
+	// rank is false when no measure uses the ranking (runid, num_q).
+	rank bool
+	// ctx is the context of the topic being evaluated, nil outside
+	// EvaluateContext.
+	ctx   context.Context
+	log2s []float64
 }
 
 // lg returns log2(k) for an integer k >= 1 from a table grown on demand
@@ -243,6 +249,9 @@ func NewEvaluator(cfg Config, specs []string) (*Evaluator, error) {
 		}
 		e.ms = append(e.ms, m)
 		e.nvals += len(m.names)
+		// trec_eval ranks a topic (and checks it: duplicates, levels)
+		// only when a measure other than runid and num_q asks for it.
+		e.rank = e.rank || d.name != "runid" && d.name != "num_q"
 	}
 	return e, nil
 }

@@ -182,7 +182,8 @@ func Atof(s string) float64 {
 		return v
 	}
 	if v, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-		if !strings.ContainsRune(s, '_') {
+		// Go's NaN has another payload than strtod's.
+		if !strings.ContainsRune(s, '_') && v == v {
 			return v
 		}
 	}
@@ -201,7 +202,7 @@ func Atof(s string) float64 {
 	case strings.HasPrefix(rest, "inf"):
 		return parseOr(s[start:i+3], 0)
 	case strings.HasPrefix(rest, "nan"):
-		return parseOr(s[start:i+3], 0)
+		return atofNaN(s[i+3:], start < i && s[start] == '-')
 	}
 	hex := strings.HasPrefix(rest, "0x")
 	j := i
@@ -251,6 +252,70 @@ func Atof(s string) float64 {
 		num += "p0"
 	}
 	return parseOr(num, 0)
+}
+
+// atofNaN is strtod's NaN for "nan" followed by rest, negative after a
+// '-': "nan(chars)", chars letters, digits and '_', sets the payload when
+// chars are a whole C integer (strtoull, base 0), as glibc does.
+func atofNaN(rest string, neg bool) float64 {
+	bits := uint64(0x7ff8000000000000)
+	if seq, _, ok := strings.Cut(rest, ")"); ok && strings.HasPrefix(seq, "(") {
+		seq = seq[1:]
+		if strings.IndexFunc(seq, func(c rune) bool {
+			return !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_')
+		}) < 0 {
+			if m, ok := strtoullWhole(seq); ok {
+				bits |= m & (1<<51 - 1)
+			}
+		}
+	}
+	if neg {
+		bits |= 1 << 63
+	}
+	return math.Float64frombits(bits)
+}
+
+// strtoullWhole reads s as C's strtoull with base 0 (0x hexadecimal, a
+// leading 0 octal, decimal otherwise; the largest value on overflow) and
+// reports whether all of s was read.
+func strtoullWhole(s string) (uint64, bool) {
+	base, digits := uint64(10), s
+	switch {
+	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+		base, digits = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, digits = 8, s[1:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	var v uint64
+	over := false
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = uint64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = uint64(c-'A') + 10
+		default:
+			return 0, false
+		}
+		if d >= base {
+			return 0, false
+		}
+		if v > (math.MaxUint64-d)/base {
+			over = true
+		}
+		v = v*base + d
+	}
+	if over {
+		v = math.MaxUint64
+	}
+	return v, true
 }
 
 func parseOr(s string, def float64) float64 {

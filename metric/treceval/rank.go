@@ -76,6 +76,33 @@ func (r *Ranked) Level(i int64) int64 {
 // which trec_eval refuses.
 var ErrDuplicate = errors.New("duplicate document")
 
+// ErrJudgmentTooLarge reports a judgement above the supported maximum,
+// 2^24.
+var ErrJudgmentTooLarge = errors.New("judgement above the supported maximum")
+
+// ErrNegativeFirst reports a first topic whose judgements are all
+// negative, where trec_eval fails.
+var ErrNegativeFirst = errors.New("the first topic evaluated has only negative judgements (trec_eval fails here too)")
+
+// ErrCrashLevels reports a topic (not the first) whose judgements are all
+// -2 or lower, where trec_eval crashes.
+var ErrCrashLevels = errors.New("every judgement of the topic is -2 or lower: trec_eval crashes here (it clears a negative number of level counters)")
+
+// JudgmentError is an error about a topic's judgements rather than its
+// retrieved documents: a document judged twice, a judgement above the
+// supported maximum, or a first topic whose judgements are all negative.
+type JudgmentError struct {
+	// Qid is the topic (set by Evaluate).
+	Qid string
+	// Index is the judgement at fault, counted from 0 in the order given.
+	Index int
+	// Err describes the fault.
+	Err error
+}
+
+func (e *JudgmentError) Error() string { return e.Err.Error() }
+func (e *JudgmentError) Unwrap() error { return e.Err }
+
 // rdoc is a retrieved document being ranked.
 type rdoc struct {
 	docno string
@@ -270,16 +297,18 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		s.gen, s.doc, s.judged = k.gen, int32(i), -1
 	}
 	r := &k.ranked
-	maxRel := int64(math.MinInt64)
-	for ji, j := range judged {
-		maxRel = max(maxRel, j.Rel)
+	maxRel, maxAt := int64(math.MinInt64), 0
+	for i, j := range judged {
+		if j.Rel > maxRel {
+			maxRel, maxAt = j.Rel, i
+		}
 		s := k.slot(j.Docno, top, judged)
 		if s.gen != k.gen {
 			s.gen, s.doc = k.gen, -1
 		} else if s.judged >= 0 {
-			return nil, fmt.Errorf("%w %q in the judgements", ErrDuplicate, j.Docno)
+			return nil, &JudgmentError{Index: i, Err: fmt.Errorf("%w %q in the judgements", ErrDuplicate, j.Docno)}
 		}
-		s.judged = int32(ji)
+		s.judged = int32(i)
 		if s.doc >= 0 {
 			if j.Rel < 0 {
 				top[s.doc].rel = RelUnjudged
@@ -292,7 +321,7 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		return nil, errors.New("treceval: topic without judgements")
 	}
 	if maxRel > maxRelLevel {
-		return nil, fmt.Errorf("treceval: judgement %d is above the supported maximum %d", maxRel, maxRelLevel)
+		return nil, &JudgmentError{Index: maxAt, Err: fmt.Errorf("%w: judgement %d, maximum %d", ErrJudgmentTooLarge, maxRel, maxRelLevel)}
 	}
 	need := maxRel + 1
 	if need > k.levelBound {
@@ -301,7 +330,12 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	} else if k.levelBound == 0 {
 		// trec_eval's allocation fails when the first topic has only
 		// negative judgements.
-		return nil, errors.New("treceval: first topic has only negative judgements (trec_eval fails here too)")
+		return nil, &JudgmentError{Err: ErrNegativeFirst}
+	}
+	if need < 0 {
+		// trec_eval clears max_rel+1 level counters, a negative size
+		// that crashes it.
+		return nil, &JudgmentError{Index: maxAt, Err: ErrCrashLevels}
 	}
 	if need > 0 {
 		clear(r.levels[:need])

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes a TREC qrels file and three runs for the README's compare example.
+"""Writes a TREC qrels file and three runs for the README's examples.
+
+testdata/examples holds what --seed 3 writes; the README's examples read it.
 
     python3 parity/stats/make_runs.py --seed 3 --out DIR
 

@@ -3,8 +3,9 @@
 // formats of `rankmetrics eval`, from any file system Beam knows (local
 // paths, gs://, ...).
 //
-//   - ReadDelimited reads TSV and CSV files with a header line. Like Beam's
-//     textio, it splits files into byte ranges read in parallel (a
+//   - ReadDelimited reads TSV and CSV files with a header line (or
+//     without, given the columns in order: Options.Positions, the
+//     --columns of rankmetrics eval). Like Beam's textio, it splits files into byte ranges read in parallel (a
 //     splittable DoFn over offset ranges); unlike textio, it keeps each
 //     line's byte offset, which fixes the order of a query's items (and so
 //     the stable tie order and the order of floating-point sums), reads

@@ -2,6 +2,7 @@ package beamio_test
 
 import (
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 
@@ -123,7 +123,7 @@ func TestEveryMeasureBitIdentical(t *testing.T) {
 				// eval prints TF-Ranking's float32 values as float32, and
 				// trec_eval's values in float64.
 				bits := 64
-				if x, _ := evaluate.ParseMeasure(c.Name); c.DType == metric.Float32 && !x.IsTrecEval() {
+				if x, _ := measure.Parse(c.Name); c.DType == metric.Float32 && !x.IsTrecEval() {
 					bits = 32
 				}
 				if v := strconv.FormatFloat(got.report.Measures[m].Value, 'g', -1, bits); v != ev.measures[c.Name] {

@@ -43,6 +43,10 @@ type Options struct {
 	// larger file goes to the dead letters. It is the --max-input-bytes
 	// of both rankmetrics eval and rankmetrics-beam.
 	MaxInputBytes int64
+	// Positions, when not empty, says that TSV and CSV files have no
+	// header line and names their columns in order, as --columns of
+	// rankmetrics eval (runio.ParsePositions parses it).
+	Positions []string
 }
 
 // DefaultMaxLineBytes is the default Options.MaxLineBytes, the same as
@@ -85,7 +89,8 @@ func record(line []byte, long bool) string {
 
 // ReadDelimited reads TSV (delim '\t') or CSV (delim ',', with quoted
 // fields on one line) files with a header line, matched by the globs, into
-// a PCollection of rm.Chunk for rm.GroupChunks. Files are split into byte
+// a PCollection of rm.Chunk for rm.GroupChunks (or without one, when
+// opts.Positions gives the columns in order). Files are split into byte
 // ranges read in parallel, as Beam's textio does; gzip files are read
 // whole. Each row's position is its file and the byte offset of its line.
 // A malformed line, or one over opts.MaxLineBytes, goes to the dead letters
@@ -94,27 +99,36 @@ func record(line []byte, long bool) string {
 // to the dead letters.
 func ReadDelimited(s beam.Scope, globs []string, delim byte, opts Options) rm.Step {
 	s = s.Scope(fmt.Sprintf("rankmetrics.ReadDelimited(%q)", delim))
-	fn := &delimFn{lineSplitter: lineSplitter{BlockSize: opts.BlockSize, MaxLineBytes: opts.MaxLineBytes}, Delim: delim, Columns: opts.Columns}
+	fn := &delimFn{lineSplitter: lineSplitter{BlockSize: opts.BlockSize, MaxLineBytes: opts.MaxLineBytes}, Delim: delim, Columns: opts.Columns, Positions: opts.Positions}
 	rows, dead, counts := beam.ParDo3(s, fn, files(s, globs))
 	return rm.Step{Output: rows, DeadLetters: dead, Counts: counts}
 }
 
 type delimFn struct {
 	lineSplitter
-	Delim   byte
-	Columns Columns
+	Delim     byte
+	Columns   Columns
+	Positions []string
 }
 
 // ProcessElement reads the lines of one byte range of a file.
 func (f *delimFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(rm.Chunk), dead func(rm.DeadLetter), counts func(rm.Counts)) error {
 	path := file.Metadata.Path
-	hline, hoff, hlong, hasHeader, err := firstLine(ctx, file, f.maxLine())
-	if err != nil {
-		return err
+	var hline []byte
+	hoff, hlong, hasHeader := int64(-1), false, false // no header line
+	var err error
+	if len(f.Positions) == 0 {
+		if hline, hoff, hlong, hasHeader, err = firstLine(ctx, file, f.maxLine()); err != nil {
+			return err
+		}
 	}
 	var p *runio.DelimParser
 	var hreason string
 	switch {
+	case len(f.Positions) > 0:
+		if p, err = runio.NewHeaderlessDelimParser(path, f.Delim, f.Positions); err != nil {
+			return err
+		}
 	case hlong:
 		hreason = "header: " + longLine(f.maxLine())
 	case hasHeader:

@@ -201,6 +201,29 @@ func (s *Sum) Float64() float64 {
 // Ratio returns s / d rounded once to the nearest float64, and 0 when d is
 // 0, as TF's divide_no_nan.
 func (s *Sum) Ratio(d *Sum) float64 {
+	q, v, ok := s.quo(d)
+	if !ok {
+		return v
+	}
+	x, _ := q.Float64()
+	return x
+}
+
+// Ratio32 returns s / d rounded once to the nearest float32 (not through
+// a float64, which would round twice), and 0 when d is 0.
+func (s *Sum) Ratio32(d *Sum) float32 {
+	q, v, ok := s.quo(d)
+	if !ok {
+		return float32(v)
+	}
+	x, _ := q.Float32()
+	return x
+}
+
+// quo returns the exact quotient s / d with ok true; or, when d is 0 or a
+// sum was given a NaN or an infinity, ok false and the IEEE value of the
+// quotient (0 when d is 0).
+func (s *Sum) quo(d *Sum) (q *big.Rat, v float64, ok bool) {
 	nv, nOK := s.nonFinite()
 	dv, dOK := d.nonFinite()
 	if nOK || dOK {
@@ -211,16 +234,31 @@ func (s *Sum) Ratio(d *Sum) float64 {
 			dv = d.Float64()
 		}
 		if dv == 0 {
-			return 0
+			return nil, 0, false
 		}
-		return nv / dv
+		return nil, nv / dv, false
 	}
 	den := d.scaled()
 	if den.Sign() == 0 {
+		return nil, 0, false
+	}
+	return new(big.Rat).SetFrac(s.scaled(), den), 0, true
+}
+
+// IsFinite reports whether the sum was given finite values only, so that
+// it has an exact value (which Float64 may still round to ±Inf).
+func (s *Sum) IsFinite() bool {
+	_, ok := s.nonFinite()
+	return !ok
+}
+
+// Sign returns -1, 0 or +1, the sign of a finite sum, and 0 for a sum
+// given a NaN or an infinity.
+func (s *Sum) Sign() int {
+	if _, ok := s.nonFinite(); ok {
 		return 0
 	}
-	x, _ := new(big.Rat).SetFrac(s.scaled(), den).Float64()
-	return x
+	return s.scaled().Sign()
 }
 
 // IsZero reports whether the sum is exactly 0.

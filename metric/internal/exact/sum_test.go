@@ -231,3 +231,85 @@ func FuzzFloat64(f *testing.F) {
 		}
 	})
 }
+
+// TestRatioIsCorrectlyRounded checks the mean of n values, an exact sum
+// over a count of n, against math/big.Rat: Σ x / n rounded once to float64
+// (Ratio) and to float32 (Ratio32). Values of the kinds means are taken of
+// (tenths like P_10's, ratios, any float64) make naive running sums that
+// round differently; the test counts them, to make sure it sees some.
+func TestRatioIsCorrectlyRounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	naiveDiffers := 0
+	for trial := range 2000 {
+		n := 1 + rng.IntN(300)
+		xs := make([]float64, n)
+		switch trial % 4 {
+		case 0: // P_10: a tenth per query
+			for i := range xs {
+				xs[i] = float64(rng.IntN(11)) / 10
+			}
+		case 1: // a ratio of small integers, as AP or 1/rank
+			for i := range xs {
+				xs[i] = float64(rng.IntN(50)) / float64(1+rng.IntN(50))
+			}
+		case 2: // float32 values, as TF-Ranking's per-list values
+			for i := range xs {
+				xs[i] = float64(rng.Float32())
+			}
+		default:
+			xs = randomValues(rng, n)
+		}
+		var s, c Sum
+		ref := new(big.Rat)
+		naive := 0.0
+		for _, x := range xs {
+			s.Add(x)
+			c.Add(1)
+			ref.Add(ref, new(big.Rat).SetFloat64(x))
+			naive += x
+		}
+		ref.Quo(ref, new(big.Rat).SetInt64(int64(n)))
+		want64, _ := ref.Float64()
+		want32, _ := ref.Float32()
+		if got := s.Ratio(&c); got != want64 {
+			t.Fatalf("trial %d: Ratio %v (%#x), big.Rat %v (%#x)", trial, got, math.Float64bits(got), want64, math.Float64bits(want64))
+		}
+		if got := s.Ratio32(&c); math.Float32bits(got) != math.Float32bits(want32) {
+			t.Fatalf("trial %d: Ratio32 %v, big.Rat %v", trial, got, want32)
+		}
+		if naive/float64(n) != want64 {
+			naiveDiffers++
+		}
+	}
+	if naiveDiffers < 100 {
+		t.Fatalf("the naive running mean differs from the correctly rounded one in %d trials only", naiveDiffers)
+	}
+	t.Logf("the naive running mean differs in %d of 2000 trials", naiveDiffers)
+}
+
+// TestRatio32RoundsOnce: a quotient just above a float32 midpoint, whose
+// float64 rounding falls on the midpoint, must round up in float32 (a
+// float64 first would tie to even, down).
+func TestRatio32RoundsOnce(t *testing.T) {
+	// 1 + 2^-24 is the midpoint between float32 1 and its successor; add
+	// 2^-80, below float64's precision at 1.
+	var s, c Sum
+	s.Add(1)
+	s.Add(math.Ldexp(1, -24))
+	s.Add(math.Ldexp(1, -80))
+	c.Add(1)
+	if got := float32(s.Ratio(&c)); got != 1 {
+		t.Fatalf("through float64: %v, want 1 (the double rounding this test is about)", got)
+	}
+	if got := s.Ratio32(&c); got != math.Nextafter32(1, 2) {
+		t.Fatalf("Ratio32 = %v, want %v", got, math.Nextafter32(1, 2))
+	}
+	var zero Sum
+	if got := s.Ratio32(&zero); got != 0 {
+		t.Fatalf("x/0: %v", got)
+	}
+	s.Add(math.Inf(1))
+	if got := s.Ratio32(&c); !math.IsInf(float64(got), 1) {
+		t.Fatalf("inf/1: %v", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"log/slog"
 	"math"
@@ -22,6 +23,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
+	"github.com/rankmetrics/rankmetrics/internal/cliflags"
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -35,7 +37,10 @@ const usage = `usage: rankmetrics-beam [flags] --input GLOB [--input GLOB ...]
 
 Evaluates ranking outputs on Apache Beam: TSV, CSV, JSON Lines, Parquet or
 RKM1 files (--input), or TREC qrels and run files (--qrels, --run), from any
-file system Beam knows.
+file system Beam knows. A repeated --input, --qrels or --run, like a glob that
+matches several files, names shards of one input: a repeated --run is one run
+cut into files, evaluated as one, not several runs to compare (that is
+"rankmetrics compare").
 
 It runs the evaluation of "rankmetrics eval" (the same plan, the same code):
 every measure eval's -m takes (map, map@K, ndcg@K, mrr, precision@K, ...,
@@ -50,8 +55,11 @@ the result is that of "rankmetrics eval --batch 1 --accumulation exact":
   - sums are exact (eval's --accumulation exact) and rounded once, so the
     result is bit-identical for any sharding, order and runner (a trec_eval
     measure's mean is its exact sum, rounded once, over the queries);
-  - under --ties random, each query's tie order is seeded from --seed and its
-    qid (eval seeds each update from its position in the input instead).
+  - under --ties random, each query's tie order is seeded from --ties-seed and
+    its qid (eval seeds each update from its position in the input instead);
+  - where eval stops at a bad line (malformed, over --max-line-bytes, a
+    repeated document under --dedupe error), the query goes to the dead
+    letters, and the run fails when there are more than --max-dead-letters.
 
 Items of a query keep their input order (file name, then position in the
 file), which decides --ties stable.
@@ -100,50 +108,30 @@ func (m *measureList) add(name string) {
 // options is the command line.
 type options struct {
 	inputs, qrels, runs stringList
-	inputFormat         string
-	measures            measureList
-	topn                int
-	dtype, ties         string
-	seed                uint64
-	ragged              bool
-	dedupe              string
-	runOnly, qrelsOnly  string
-	cols                beamio.Columns
-	output, perQuery    string
-	deadLetters         string
-	maxDead             int64
-	blockSize           int64
-	maxLine, maxInput   int64
-	format              string
-	verbose             bool
+	// Values holds the input, measure, tie and query flags, registered
+	// by package cliflags as rankmetrics eval registers them.
+	cliflags.Values
+	measures         measureList
+	output, perQuery string
+	deadLetters      string
+	maxDead          int64
+	blockSize        int64
+	format           string
+	verbose          bool
 }
 
 func (o *options) register(fs *flag.FlagSet) {
 	fs.Var(&o.inputs, "input", "`GLOB` of TSV, CSV, JSON Lines, Parquet or RKM1 files to evaluate (repeatable)")
-	fs.Var(&o.qrels, "qrels", "`GLOB` of TREC qrels files (repeatable)")
-	fs.Var(&o.runs, "run", "`GLOB` of TREC run files (repeatable)")
-	fs.StringVar(&o.inputFormat, "input-format", "auto", "format of --input: auto (from the extension), tsv, csv, jsonl, parquet or rkm1")
-	fs.Var(&o.measures, "m", "measure `NAME`, as rankmetrics eval -m takes it: map, map@K, ndcg@K, mrr, precision@K, ... or a trec_eval value (P_10, ndcg_cut_10, recip_rank, P.5,10); repeatable or comma-separated (default map)")
-	fs.IntVar(&o.topn, "topn", -1, "add the measure map@`N`")
-	fs.StringVar(&o.dtype, "dtype", "float32", "compute per-query values in `TYPE` float32 (TF-Ranking's) or float64")
-	fs.StringVar(&o.ties, "ties", "random", "order of equal scores: random (seeded per query), stable, pessimistic, optimistic or expected")
-	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random tie order")
-	fs.BoolVar(&o.ragged, "ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false passes them dense, where labels < 0 are masked")
-	fs.StringVar(&o.dedupe, "dedupe", "error", "repeated (qid, doc): error (the query goes to the dead letters), first or max")
-	fs.StringVar(&o.runOnly, "run-only", "skip", "TREC queries of the run with no judgment: skip (trec_eval), or keep (value 0; not with trec_eval measures)")
-	fs.StringVar(&o.qrelsOnly, "qrels-only", "skip", "judged TREC queries missing from the run: skip (trec_eval), or keep (value 0, trec_eval -c)")
-	fs.StringVar(&o.cols.QID, "qid-col", "qid", "`NAME` of the qid column")
-	fs.StringVar(&o.cols.Label, "label-col", "label", "`NAME` of the label column")
-	fs.StringVar(&o.cols.Score, "score-col", "score", "`NAME` of the score column")
-	fs.StringVar(&o.cols.Weight, "weight-col", "weight", "`NAME` of the optional per-item weight column")
-	fs.StringVar(&o.cols.Doc, "doc-col", "doc", "`NAME` of the optional document id column (for duplicate checks)")
+	fs.Var(&o.qrels, "qrels", "`GLOB` of TREC qrels files (repeatable: all of them are the qrels of one evaluation)")
+	fs.Var(&o.runs, "run", "`GLOB` of TREC run files (repeatable: all of them are shards of one run, evaluated as one; rankmetrics compare compares runs)")
+	o.Values = cliflags.Defaults()
+	o.Measures = &o.measures
+	o.Register(fs, cliflags.Input|cliflags.ScoreCol|cliflags.Measures|cliflags.Ties|cliflags.Queries)
 	fs.StringVar(&o.output, "output", "", "write the report (JSON) to `PATH`; default: a temporary file (local runners only)")
 	fs.StringVar(&o.perQuery, "per-query", "", "write per-query values to `PATH` (measure, qid, value, list weight; tab-separated)")
 	fs.StringVar(&o.deadLetters, "dead-letters", "", "write rejected rows to `PATH` (JSON lines); default: a temporary file (local runners only)")
 	fs.Int64Var(&o.maxDead, "max-dead-letters", 0, "exit with status 1 when there are more than `N` dead letters")
 	fs.Int64Var(&o.blockSize, "block-size", 0, "split text files into ranges of `BYTES` (default 64 MiB)")
-	fs.Int64Var(&o.maxLine, "max-line-bytes", beamio.DefaultMaxLineBytes, "longest line read, in `BYTES`; a longer line goes to the dead letters with its query")
-	fs.Int64Var(&o.maxInput, "max-input-bytes", beamio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of a file read whole (a gzipped or remote Parquet, JSON Lines or RKM1 file); a larger file goes to the dead letters")
 	fs.StringVar(&o.format, "format", "table", "stdout `FORMAT`: table or json (the report)")
 	fs.BoolVar(&o.verbose, "verbose", false, "show the runner's logs")
 }
@@ -156,6 +144,9 @@ type plan struct {
 	measures []metric.Config
 	dedupe   rm.Dedupe
 	evalOpts rm.EvalOptions
+	// positions are the columns of headerless TSV or CSV input, in order
+	// (--columns).
+	positions []string
 }
 
 func (o *options) plan() (*plan, error) {
@@ -164,7 +155,7 @@ func (o *options) plan() (*plan, error) {
 	case len(o.inputs) > 0 && (len(o.qrels) > 0 || len(o.runs) > 0):
 		return nil, errors.New("give either --input, or --qrels and --run, not both")
 	case len(o.inputs) > 0:
-		f, err := runio.ParseFormat(o.inputFormat)
+		f, err := runio.ParseFormat(o.InputFormat)
 		if err == nil && f == runio.FormatAuto {
 			f, err = runio.DetectFormat(o.inputs[0])
 		}
@@ -172,7 +163,7 @@ func (o *options) plan() (*plan, error) {
 			err = errors.New("TREC input is --qrels GLOB and --run GLOB")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("--input-format %s: %w", o.inputFormat, err)
+			return nil, fmt.Errorf("--input-format %s: %w", o.InputFormat, err)
 		}
 		p.format = f.String()
 	case len(o.qrels) > 0 && len(o.runs) > 0:
@@ -182,19 +173,19 @@ func (o *options) plan() (*plan, error) {
 	}
 	var cfg metric.Config
 	var err error
-	if cfg.DType, err = metric.ParseDType(o.dtype); err != nil {
+	if cfg.DType, err = metric.ParseDType(o.DType); err != nil {
 		return nil, fmt.Errorf("--dtype: %w", err)
 	}
-	if cfg.Ties, err = metric.ParseTiePolicy(o.ties); err != nil {
+	if cfg.Ties, err = metric.ParseTiePolicy(o.Ties); err != nil {
 		return nil, fmt.Errorf("--ties: %w", err)
 	}
-	cfg.Seed, cfg.Ragged, cfg.Accumulation = o.seed, o.ragged, metric.Exact
-	if o.topn < -1 {
-		return nil, fmt.Errorf("--topn %d: want N >= 0", o.topn)
+	cfg.Seed, cfg.Ragged, cfg.Accumulation = o.TiesSeed, o.Ragged, metric.Exact
+	if o.TopN < -1 {
+		return nil, fmt.Errorf("--topn %d: want N >= 0", o.TopN)
 	}
 	ms := append(measureList(nil), o.measures...)
-	if o.topn >= 0 {
-		ms.add("map@" + strconv.Itoa(o.topn))
+	if o.TopN >= 0 {
+		ms.add("map@" + strconv.Itoa(o.TopN))
 	}
 	if len(ms) == 0 {
 		ms = measureList{"map"}
@@ -207,15 +198,15 @@ func (o *options) plan() (*plan, error) {
 	if p.measures, err = rm.Normalize(p.measures); err != nil {
 		return nil, fmt.Errorf("-m: %w", err)
 	}
-	if p.dedupe, err = rm.ParseDedupe(o.dedupe); err != nil {
+	if p.dedupe, err = rm.ParseDedupe(o.Dedupe); err != nil {
 		return nil, fmt.Errorf("--dedupe: %w", err)
 	}
-	for _, f := range []struct{ name, v string }{{"--run-only", o.runOnly}, {"--qrels-only", o.qrelsOnly}} {
+	for _, f := range []struct{ name, v string }{{"--run-only", o.RunOnly}, {"--qrels-only", o.QrelsOnly}} {
 		if f.v != "skip" && f.v != "keep" {
 			return nil, fmt.Errorf("%s %q: want skip or keep", f.name, f.v)
 		}
 	}
-	p.evalOpts = rm.EvalOptions{KeepRunOnly: o.runOnly == "keep", KeepQrelsOnly: o.qrelsOnly == "keep"}
+	p.evalOpts = rm.EvalOptions{KeepRunOnly: o.RunOnly == "keep", KeepQrelsOnly: o.QrelsOnly == "keep"}
 	if err := rm.CheckEvalOptions(p.measures, p.evalOpts); err != nil {
 		return nil, fmt.Errorf("--run-only keep: %w", err)
 	}
@@ -228,18 +219,24 @@ func (o *options) plan() (*plan, error) {
 	if o.blockSize < 0 {
 		return nil, fmt.Errorf("--block-size %d: want BYTES >= 0", o.blockSize)
 	}
-	if o.maxLine < 1 || o.maxLine > math.MaxInt32 {
-		return nil, fmt.Errorf("--max-line-bytes %d: want 1 <= BYTES <= %d", o.maxLine, math.MaxInt32)
+	if o.MaxLineBytes < 1 || o.MaxLineBytes > math.MaxInt32 {
+		return nil, fmt.Errorf("--max-line-bytes %d: want 1 <= BYTES <= %d", o.MaxLineBytes, math.MaxInt32)
 	}
-	if o.maxInput < 1 {
-		return nil, fmt.Errorf("--max-input-bytes %d: want BYTES >= 1", o.maxInput)
+	if o.MaxInputBytes < 1 {
+		return nil, fmt.Errorf("--max-input-bytes %d: want BYTES >= 1", o.MaxInputBytes)
+	}
+	if p.positions, err = runio.ParsePositions(o.Positions); err != nil {
+		return nil, fmt.Errorf("--columns: %w", err)
+	}
+	if p.positions != nil && p.format != "tsv" && p.format != "csv" {
+		return nil, fmt.Errorf("--columns %s: only TSV and CSV files are read without a header, not %s", o.Positions, p.format)
 	}
 	return p, nil
 }
 
 // build adds the whole evaluation to the pipeline.
 func (p *plan) build(s beam.Scope, paths rm.Paths) error {
-	opts := beamio.Options{Columns: p.o.cols, BlockSize: p.o.blockSize, MaxLineBytes: p.o.maxLine, MaxInputBytes: p.o.maxInput}
+	opts := beamio.Options{Columns: p.o.Columns, BlockSize: p.o.blockSize, MaxLineBytes: int64(p.o.MaxLineBytes), MaxInputBytes: p.o.MaxInputBytes, Positions: p.positions}
 	var lists rm.Step
 	var upstream []rm.Step
 	var err error
@@ -462,7 +459,7 @@ func printReport(w io.Writer, p *plan, rep rm.Report) error {
 // shortest form of the dtype it was computed in (d, or float64 for a
 // trec_eval measure), so the two tables read the same.
 func formatMeasure(m rm.MeasureResult, d metric.DType) string {
-	if x, err := evaluate.ParseMeasure(m.Name); err == nil {
+	if x, err := measure.Parse(m.Name); err == nil {
 		d = x.ValueDType(d)
 	} else {
 		d = metric.Float64
@@ -475,14 +472,47 @@ func quietLogs() {
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 }
 
+// parseArgs parses the command line args with fs, which writes errors to
+// its output. -h (or --help) prints the help on stdout and returns help. A
+// bad flag or value prints one line that names it (an unknown flag with
+// the nearest flag name) and a pointer to -h, and returns the error.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		usage()
+		fs.SetOutput(out)
+		return true, nil
+	case err != nil:
+		err = cliflags.Explain(fs, err)
+		fmt.Fprintf(out, "rankmetrics-beam: %v\nrun \"rankmetrics-beam -h\" for the flags\n", err)
+		return false, err
+	}
+	return false, nil
+}
+
 func main() {
 	o := &options{}
 	o.register(flag.CommandLine)
+	// Beam's packages register their flags (--runner...) on
+	// flag.CommandLine: parse it, answering errors here, not exiting.
+	flag.CommandLine.Init("rankmetrics-beam", flag.ContinueOnError)
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
 		flag.PrintDefaults()
 	}
-	flag.Parse()
+	if help, err := parseArgs(flag.CommandLine, os.Args[1:], os.Stdout); help || err != nil {
+		if err != nil {
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
 	beam.Init() // on a worker, this runs the worker and does not return
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "rankmetrics-beam: unexpected argument %q (inputs are given with --input, --qrels, --run)\n", flag.Arg(0))

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,6 +71,9 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"--input", "a.tsv", "--max-line-bytes", "0"}, "--max-line-bytes 0: want 1 <= BYTES <= 2147483647"},
 		{[]string{"--input", "a.tsv", "--max-line-bytes", "4294967296"}, "--max-line-bytes 4294967296"},
 		{[]string{"--input", "a.tsv", "--max-input-bytes", "-5"}, "--max-input-bytes -5: want BYTES >= 1"},
+		{[]string{"--input", "a.tsv", "--columns", "qid,score"}, `--columns: no label column in "qid,score"`},
+		{[]string{"--input", "a.parquet", "--columns", "qid,label,score"}, "--columns qid,label,score: only TSV and CSV files are read without a header, not parquet"},
+		{[]string{"--qrels", "q", "--run", "r", "--columns", "qid,label,score"}, "--columns qid,label,score: only TSV and CSV files are read without a header, not trec"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -159,6 +163,72 @@ func TestExecute(t *testing.T) {
 	var r rm.Report
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil || r.Measures[0].Value != want {
 		t.Errorf("json report %s: %v", stdout.String(), err)
+	}
+}
+
+// TestParseArgs: the command line's help goes to stdout; an unknown flag
+// is answered with the nearest flag name, and --seed, which was the tie
+// seed, with --ties-seed.
+func TestParseArgs(t *testing.T) {
+	pointer := "run \"rankmetrics-beam -h\" for the flags\n"
+	tests := []struct {
+		args   []string
+		help   bool
+		stderr string
+	}{
+		{[]string{"-h"}, true, ""},
+		{[]string{"--help"}, true, ""},
+		{[]string{"--input", "a.tsv", "--ties-seed", "3"}, false, ""},
+		{[]string{"--input", "a.tsv", "--colums", "qid,label,score"}, false, "rankmetrics-beam: unknown flag --colums: did you mean --columns?\n" + pointer},
+		{[]string{"--qrels", "q", "--rn", "r"}, false, "rankmetrics-beam: unknown flag --rn: did you mean --run?\n" + pointer},
+		{[]string{"--input", "a.tsv", "--max-dead-leters", "3"}, false, "rankmetrics-beam: unknown flag --max-dead-leters: did you mean --max-dead-letters?\n" + pointer},
+		{[]string{"--input", "a.tsv", "--seed", "3"}, false, "rankmetrics-beam: unknown flag --seed: the seed of the random tie order is --ties-seed (--seed is the seed of resampling, as in rankmetrics compare; rankmetrics-beam has none)\n" + pointer},
+		{[]string{"--input", "a.tsv", "--frobnicate"}, false, "rankmetrics-beam: unknown flag --frobnicate\n" + pointer},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			fs := flag.NewFlagSet("rankmetrics-beam", flag.ContinueOnError)
+			var stdout, stderr bytes.Buffer
+			fs.SetOutput(&stderr)
+			o := &options{}
+			o.register(fs)
+			fs.Usage = func() { fmt.Fprint(fs.Output(), usage) }
+			help, err := parseArgs(fs, tc.args, &stdout)
+			if help != tc.help || (err != nil) != (tc.stderr != "") || stderr.String() != tc.stderr || (stdout.Len() > 0) != tc.help {
+				t.Errorf("help %v, err %v, stdout %d bytes, stderr %q; want help %v, stderr %q", help, err, stdout.Len(), stderr.String(), tc.help, tc.stderr)
+			}
+			if err == nil && !help && o.TiesSeed != 3 {
+				t.Errorf("--ties-seed 3: seed %d", o.TiesSeed)
+			}
+		})
+	}
+}
+
+// TestExecuteHeaderless: --columns reads TSV without a header line, as
+// rankmetrics eval does.
+func TestExecuteHeaderless(t *testing.T) {
+	dir := t.TempDir()
+	path, want := writeData(t, dir, "")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, _ := strings.Cut(string(data), "\n")
+	headerless := filepath.Join(dir, "headerless.tsv")
+	if err := os.WriteFile(headerless, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := parse(t, "--input", headerless, "--columns", "qid,label,score", "--ties", "stable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	rep, err := execute(context.Background(), p, "prism", io.Discard, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if rep.Measures[0].Value != want || rep.Counts.Queries != 30 || rep.Counts.DeadLetters != 0 || rep.Counts.HeaderLines != 0 {
+		t.Errorf("MAP %v, counts %+v; want MAP %v over 30 queries, no dead letters, no header", rep.Measures[0].Value, rep.Counts, want)
 	}
 }
 
@@ -293,14 +363,23 @@ func TestBinary(t *testing.T) {
 	})
 
 	t.Run("help names the measures", func(t *testing.T) {
-		_, stderr, code, _ := run(t, "-h")
-		if code != 0 && code != 2 {
-			t.Errorf("exit status %d", code)
+		stdout, stderr, code, _ := run(t, "-h")
+		if code != 0 || stderr != "" {
+			t.Errorf("exit status %d, stderr %q; want 0 and the help on stdout", code, stderr)
 		}
-		for _, want := range []string{`It runs the evaluation of "rankmetrics eval"`, "ndcg@K", "P_10", `"rankmetrics eval --batch 1 --accumulation exact"`} {
-			if !strings.Contains(stderr, want) {
-				t.Errorf("help lacks %q:\n%s", want, stderr)
+		for _, want := range []string{`It runs the evaluation of "rankmetrics eval"`, "ndcg@K", "P_10", `"rankmetrics eval --batch 1 --accumulation exact"`,
+			"a repeated --run is one run\ncut into files, evaluated as one", "  -columns ORDER", "  -ties-seed SEED"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("help lacks %q:\n%s", want, stdout)
 			}
+		}
+	})
+
+	t.Run("unknown flag", func(t *testing.T) {
+		stdout, stderr, code, _ := run(t, "--input", path, "--colums", "qid,label,score")
+		want := "rankmetrics-beam: unknown flag --colums: did you mean --columns?\nrun \"rankmetrics-beam -h\" for the flags\n"
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("exit status %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, want)
 		}
 	})
 }
@@ -343,6 +422,29 @@ func TestFormatMeasure(t *testing.T) {
 	} {
 		if got := formatMeasure(c.m, c.d); got != c.want {
 			t.Errorf("%s %v in %v: got %q, want %q", c.m.Name, c.m.Value, c.d, got, c.want)
+		}
+	}
+}
+
+// TestReadmeFlags: every flag the README names is one of the command's, or
+// Beam's own, or one it names as another program's (eval's, Flink's job
+// server's, docker's).
+func TestReadmeFlags(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet("rankmetrics-beam", flag.ContinueOnError)
+	(&options{}).register(fs)
+	others := map[string]bool{
+		"accumulation": true, "batch": true, "compat": true, "unsorted": true, // rankmetrics eval's
+		"flink-master": true, // Flink's job server's
+		"net":          true, // docker run's
+	}
+	for _, m := range regexp.MustCompile(`--([a-z][a-z_-]*)`).FindAllStringSubmatch(string(readme), -1) {
+		name := m[1]
+		if fs.Lookup(name) == nil && flag.Lookup(name) == nil && !others[name] {
+			t.Errorf("README names --%s, which is no flag of rankmetrics-beam", name)
 		}
 	}
 }
