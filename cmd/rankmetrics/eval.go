@@ -120,8 +120,8 @@ otherwise) streams: memory grows with the longest list, not with the input
 --unsorted group the whole input is held, and the process peaks at about
 75 bytes per item plus its document id and 150 per query plus its qid (max
 RSS, /usr/bin/time -v): 750 MB for 10M TSV rows of 10k queries, 220 MB for
-1M one-item queries, and for TREC, which holds the qrels as well, 840 MB for
-a 10M-line run and 10M-line qrels (go run ./bench/gen). The default,
+1M one-item queries, and for TREC, which holds the qrels as well, 820 to
+920 MB for a 10M-line run and 10M-line qrels (go run ./bench/gen). The default,
 --unsorted error, stops at the first qid out of order.
 
 Flags:
