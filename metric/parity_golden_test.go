@@ -203,9 +203,9 @@ func TestParityGoldenFile(t *testing.T) {
 			multi++
 		}
 		for _, u := range c.Updates {
-			maxB = max(maxB, len(u.Labels))
-			for _, r := range u.Labels {
-				maxL = max(maxL, len(r))
+			maxB = max(maxB, u.Labels.Len())
+			for b := range u.Labels.Len() {
+				maxL = max(maxL, len(u.Labels.Row(b)))
 			}
 		}
 	}

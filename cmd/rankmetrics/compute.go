@@ -49,6 +49,10 @@ The answer: {"id", "result" (after every update), "per_list" and
 "list_weights" (one row per update)}; float32 values print so that they parse
 back to the same float32 bits.
 
+Memory: a case takes at most 12 times its line (about 6 for lists of numbers,
+8 bytes per number), so the default --max-line bounds it at 3 GiB; a 96 MB
+line of one-digit numbers peaks at 584 MB (max RSS, /usr/bin/time -v).
+
 Example:
   echo '{"id":"a","topn":2,"ties":"stable","updates":[{"labels":[[0,1,1]],"predictions":[[3,2,1]]}]}' | rankmetrics compute
   {"id":"a","result":0.25,"per_list":[[0.25]],"list_weights":[[1]]}

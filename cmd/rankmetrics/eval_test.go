@@ -312,7 +312,7 @@ func TestEvalUsage(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := runEval(context.Background(), []string{"-h"}, nil, &out, &errb); err != nil || !strings.Contains(out.String(), "about 45 bytes per item") {
+	if err := runEval(context.Background(), []string{"-h"}, nil, &out, &errb); err != nil || !strings.Contains(out.String(), "75 bytes per item") {
 		t.Errorf("-h: %v, help lacks the memory cost of grouping:\n%s", err, out.String())
 	}
 	// Flags may follow the files.

@@ -94,7 +94,11 @@ pass when every topic's values fit in %d MiB. Any other line order is
 gathered in memory at about %d bytes per line plus the docno's bytes. The
 qrels file is indexed the same way when each topic is in one block, and
 held in memory otherwise. A file that cannot seek (a pipe, a FIFO,
-<(...)) is first copied to a temporary file (in TMPDIR).
+<(...)) is first copied to a temporary file (in TMPDIR). The largest topic
+costs about 170 bytes per document while it is ranked. Measured (max RSS,
+/usr/bin/time -v): one topic of 5M documents, 838 MB (trec_eval 10.0:
+575 MB); 5M lines of 5000 topics in shuffled order with -q, 293 MB
+(trec_eval 10.0: 428 MB).
 `, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 

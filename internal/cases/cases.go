@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 
@@ -55,11 +56,11 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 
 // Update is one Update call of a case.
 type Update struct {
-	Labels      [][]Num `json:"labels"`
-	Predictions [][]Num `json:"predictions"`
+	Labels      Rows `json:"labels"`
+	Predictions Rows `json:"predictions"`
 	// Weights is null for none; rows as long as the label rows for per-item
 	// weights; rows of length 1 for per-list weights, TF's dense [B, 1].
-	Weights [][]Num `json:"weights"`
+	Weights Rows `json:"weights"`
 }
 
 // Case is one input line.
@@ -125,65 +126,55 @@ func (c *Case) Config() (metric.Config, error) {
 	return cfg, nil
 }
 
-func rows(r [][]Num) [][]float64 {
-	out := make([][]float64, len(r))
-	for b, row := range r {
-		out[b] = make([]float64, len(row))
-		for i, x := range row {
-			out[b][i] = float64(x)
+// Inputs returns the tensors of update u of a case with raggedness ragged,
+// which share the update's values. Weights go with the predictions, one
+// per item or one per list: the label rows of a case with subtopics hold
+// several labels per item.
+func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights tensor.Weights, err error) {
+	for _, f := range []struct {
+		key  string
+		rows *Rows
+	}{{"labels", &u.Labels}, {"predictions", &u.Predictions}, {"weights", &u.Weights}} {
+		if err := f.rows.check(f.key, f.key == "weights"); err != nil {
+			return labels, predictions, weights, fmt.Errorf("%w: %w", ErrCase, err)
 		}
 	}
-	return out
-}
-
-func build(rs [][]float64, ragged bool) (tensor.Lists, error) {
-	if ragged {
-		return tensor.RaggedRows(rs)
-	}
-	return tensor.DenseRows(rs)
-}
-
-// Inputs returns the tensors of update u of a case with raggedness ragged.
-// Weights go with the predictions, one per item or one per list: the label
-// rows of a case with subtopics hold several labels per item.
-func (u *Update) Inputs(ragged bool) (labels, predictions tensor.Lists, weights tensor.Weights, err error) {
-	pr := rows(u.Predictions)
-	if labels, err = build(rows(u.Labels), ragged); err != nil {
+	if labels, err = u.Labels.lists(ragged); err != nil {
 		return labels, predictions, weights, fmt.Errorf("labels: %w", err)
 	}
-	if predictions, err = build(pr, ragged); err != nil {
+	if predictions, err = u.Predictions.lists(ragged); err != nil {
 		return labels, predictions, weights, fmt.Errorf("predictions: %w", err)
 	}
-	if u.Weights == nil {
+	if u.Weights.IsNull() {
 		return labels, predictions, weights, nil
 	}
-	wr := rows(u.Weights)
-	if len(wr) != len(pr) {
-		return labels, predictions, weights, fmt.Errorf("weights have %d rows, predictions have %d: %w", len(wr), len(pr), ErrCase)
+	wr, pr := &u.Weights, &u.Predictions
+	if wr.Len() != pr.Len() {
+		return labels, predictions, weights, fmt.Errorf("weights have %d rows, predictions have %d: %w", wr.Len(), pr.Len(), ErrCase)
 	}
 	perItem, perList := true, true
-	for b := range wr {
-		perItem = perItem && len(wr[b]) == len(pr[b])
-		perList = perList && len(wr[b]) == 1
+	for b := range wr.Len() {
+		perItem = perItem && len(wr.Row(b)) == len(pr.Row(b))
+		perList = perList && len(wr.Row(b)) == 1
 	}
 	switch {
 	case perItem:
-		wl, err := build(wr, ragged)
+		wl, err := wr.lists(ragged)
 		if err != nil {
 			return labels, predictions, weights, fmt.Errorf("weights: %w", err)
 		}
 		return labels, predictions, tensor.PerItem(wl), nil
 	case perList:
-		col := make([]float64, len(wr))
-		for b := range wr {
-			col[b] = wr[b][0]
+		col := make([]float64, wr.Len())
+		for b := range col {
+			col[b] = wr.Row(b)[0]
 		}
 		return labels, predictions, tensor.PerList(col), nil
 	}
-	for b := range wr {
-		if len(wr[b]) != len(pr[b]) && len(wr[b]) != 1 {
+	for b := range wr.Len() {
+		if len(wr.Row(b)) != len(pr.Row(b)) && len(wr.Row(b)) != 1 {
 			return labels, predictions, weights, fmt.Errorf("weights row %d has %d values; it needs %d (per item) or 1 (per list): %w",
-				b, len(wr[b]), len(pr[b]), ErrCase)
+				b, len(wr.Row(b)), len(pr.Row(b)), ErrCase)
 		}
 	}
 	return labels, predictions, weights, fmt.Errorf("weights mix per-item and per-list rows: %w", ErrCase)
@@ -243,16 +234,33 @@ func jsonString(s string) []byte {
 // Marshal encodes the answer as one JSON object, without a newline.
 func (a Answer) Marshal() []byte {
 	var b bytes.Buffer
+	a.encode(&b)
+	return b.Bytes()
+}
+
+// answerWriter is where an answer is encoded: a *bytes.Buffer or a
+// *bufio.Writer. Their write errors are reported by Flush or not at all.
+type answerWriter interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+	// AvailableBuffer returns an empty buffer to append to and Write.
+	AvailableBuffer() []byte
+}
+
+// encode writes the answer as one JSON object, without a newline, to b a
+// number at a time, so that a large answer is not held twice.
+func (a Answer) encode(b answerWriter) {
 	b.WriteString(`{"id":`)
 	b.Write(jsonString(a.ID))
 	if a.Error != "" {
 		b.WriteString(`,"error":`)
 		b.Write(jsonString(a.Error))
 		b.WriteByte('}')
-		return b.Bytes()
+		return
 	}
 	b.WriteString(`,"result":`)
-	a.num(&b, a.Result)
+	a.num(b, a.Result)
 	for _, part := range []struct {
 		key  string
 		vals [][]float64
@@ -267,19 +275,18 @@ func (a Answer) Marshal() []byte {
 				if j > 0 {
 					b.WriteByte(',')
 				}
-				a.num(&b, x)
+				a.num(b, x)
 			}
 			b.WriteByte(']')
 		}
 		b.WriteByte(']')
 	}
 	b.WriteByte('}')
-	return b.Bytes()
 }
 
 // num writes x as the shortest decimal that gives back its bits, as a
 // float32 when the answer is float32.
-func (a Answer) num(b *bytes.Buffer, x float64) {
+func (a Answer) num(b answerWriter, x float64) {
 	switch {
 	case math.IsNaN(x):
 		b.WriteString(`"NaN"`)
@@ -288,8 +295,8 @@ func (a Answer) num(b *bytes.Buffer, x float64) {
 	case math.IsInf(x, -1):
 		b.WriteString(`"-Infinity"`)
 	case a.Float32:
-		b.WriteString(strconv.FormatFloat(x, 'g', -1, 32))
+		b.Write(strconv.AppendFloat(b.AvailableBuffer(), x, 'g', -1, 32))
 	default:
-		b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		b.Write(strconv.AppendFloat(b.AvailableBuffer(), x, 'g', -1, 64))
 	}
 }

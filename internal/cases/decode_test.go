@@ -59,7 +59,7 @@ func FuzzDecodeFamily(f *testing.F) {
 					}
 				}
 			}
-			if len(up.Labels) != len(c.Updates[u].Labels) || len(up.Predictions) != len(c.Updates[u].Predictions) {
+			if len(up.Labels) != c.Updates[u].Labels.Len() || len(up.Predictions) != c.Updates[u].Predictions.Len() {
 				t.Fatalf("update %d of %q: rows differ", u, line)
 			}
 		}

@@ -37,6 +37,7 @@ func Process(ctx context.Context, r io.Reader, w io.Writer, maxLine int) (n int,
 	next := make(chan struct{})
 	go readLines(ctx, r, maxLine, lines, next)
 	flusher, _ := w.(interface{ Flush() error })
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for {
 		var l inputLine
 		select {
@@ -51,7 +52,7 @@ func Process(ctx context.Context, r io.Reader, w io.Writer, maxLine int) (n int,
 			return n, nil
 		}
 		if a, ok := answer(l); ok {
-			if err := writeAnswer(w, flusher, a); err != nil {
+			if err := writeAnswer(bw, flusher, a); err != nil {
 				return n, fmt.Errorf("writing the answer to line %d: %w", l.num, err)
 			}
 			n++
@@ -83,10 +84,12 @@ func answer(l inputLine) (Answer, bool) {
 	return Run(&c), true
 }
 
-// writeAnswer writes a and a newline to w, and flushes it.
-func writeAnswer(w io.Writer, flusher interface{ Flush() error }, a Answer) error {
-	b := append(a.Marshal(), '\n')
-	if _, err := w.Write(b); err != nil {
+// writeAnswer writes a and a newline to w through bw, a buffer over w,
+// and flushes both.
+func writeAnswer(bw *bufio.Writer, flusher interface{ Flush() error }, a Answer) error {
+	a.encode(bw)
+	bw.WriteByte('\n')
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if flusher != nil {
@@ -111,15 +114,15 @@ type inputLine struct {
 // ctx is done or after sending the end of the input or an error.
 func readLines(ctx context.Context, r io.Reader, max int, lines chan<- inputLine, next <-chan struct{}) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
+	var lb lineBuf
 	for num := 1; ; num++ {
 		l := inputLine{num: num, max: max}
-		buf = buf[:0]
+		lb.reset()
 		for {
 			frag, err := br.ReadSlice('\n')
 			l.length += len(frag)
-			if len(buf) <= max {
-				buf = append(buf, frag[:min(len(frag), max+1-len(buf))]...)
+			if lb.n <= max {
+				lb.write(frag[:min(len(frag), max+1-lb.n)])
 			}
 			if errors.Is(err, bufio.ErrBufferFull) {
 				continue
@@ -127,7 +130,6 @@ func readLines(ctx context.Context, r io.Reader, max int, lines chan<- inputLine
 			switch {
 			case err == nil:
 				l.length-- // the newline
-				buf = bytes.TrimSuffix(buf, []byte("\n"))
 			case errors.Is(err, io.EOF):
 				l.eof = l.length == 0
 			default:
@@ -136,7 +138,7 @@ func readLines(ctx context.Context, r io.Reader, max int, lines chan<- inputLine
 			break
 		}
 		if l.length <= max {
-			l.text = buf
+			l.text = bytes.TrimSuffix(lb.bytes(), []byte("\n"))
 		}
 		select {
 		case lines <- l:
@@ -152,4 +154,51 @@ func readLines(ctx context.Context, r io.Reader, max int, lines chan<- inputLine
 			return
 		}
 	}
+}
+
+// lineBuf collects the fragments of a line. A line that fits in buf, the
+// longest line so far, is copied there; a longer one is kept in chunks of
+// an eighth of its length so far and then copied, once, into a new buf of
+// exactly its length. A line of n bytes thus allocates about 2.1n bytes,
+// where growing one buffer by doubling allocates up to 4n.
+type lineBuf struct {
+	buf    []byte
+	chunks [][]byte
+	n      int // bytes written since the last reset
+}
+
+// reset empties b, keeping buf.
+func (b *lineBuf) reset() {
+	b.buf, b.chunks, b.n = b.buf[:0], nil, 0
+}
+
+// write appends p to the line.
+func (b *lineBuf) write(p []byte) {
+	b.n += len(p)
+	if b.chunks == nil && len(b.buf)+len(p) <= cap(b.buf) {
+		b.buf = append(b.buf, p...)
+		return
+	}
+	for len(p) > 0 {
+		if k := len(b.chunks); k == 0 || len(b.chunks[k-1]) == cap(b.chunks[k-1]) {
+			b.chunks = append(b.chunks, make([]byte, 0, min(max(b.n/8, 64<<10), 16<<20)))
+		}
+		c := &b.chunks[len(b.chunks)-1]
+		m := min(len(p), cap(*c)-len(*c))
+		*c = append(*c, p[:m]...)
+		p = p[m:]
+	}
+}
+
+// bytes returns the line, valid until the next reset.
+func (b *lineBuf) bytes() []byte {
+	if b.chunks != nil {
+		buf := make([]byte, 0, b.n)
+		buf = append(buf, b.buf...)
+		for _, c := range b.chunks {
+			buf = append(buf, c...)
+		}
+		b.buf, b.chunks = buf, nil
+	}
+	return b.buf
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -151,5 +152,51 @@ func TestGzipErrorNamesFileOnce(t *testing.T) {
 		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "gzip: unexpected EOF") {
 			t.Errorf("%s: error %v does not say the gzip stream is cut", name, err)
 		}
+	}
+}
+
+// A gzipped or piped RKM1 (or Parquet) input read whole takes its size in
+// memory and less than two pieces more, not the up to three times of a
+// buffer grown by doubling: TotalAlloc while opening bounds what is held.
+func TestReadWholeMemory(t *testing.T) {
+	const q, l = 1024, 13107 // 67,107,852 bytes
+	var b bytes.Buffer
+	WriteRKM1Header(&b, q, l)
+	b.Write(make([]byte, 5*q*l))
+	size := b.Len()
+	z := gzipBytes(t, b.Bytes())
+	b = bytes.Buffer{}
+	p := writeFile(t, t.TempDir(), "zeros.rkm1", z, false)
+	for _, tc := range []struct {
+		name string
+		path string
+		opts Options
+	}{
+		{"gzipped file", p, Options{}},
+		{"gzipped stdin", "-", Options{Format: FormatRKM1, Stdin: bytes.NewReader(z)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			r, err := Open(bg, []string{tc.path}, tc.opts)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			alloc := after.TotalAlloc - before.TotalAlloc
+			if limit := uint64(size) + 3<<20; alloc > limit { // three pieces of 1 MiB
+				t.Errorf("opening %d bytes allocated %d (%.2f times); want at most %d", size, alloc, float64(alloc)/float64(size), limit)
+			}
+			var qu Query
+			n := 0
+			for r.Next(&qu) == nil {
+				n++
+			}
+			if n != q {
+				t.Errorf("%d queries, want %d", n, q)
+			}
+		})
 	}
 }

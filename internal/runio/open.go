@@ -2,13 +2,13 @@ package runio
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 )
 
@@ -148,11 +148,14 @@ func openStream(path string, opts Options) (*stream, error) {
 // (0x1f 0x8b), or r itself (buffered) otherwise.
 func MaybeGunzip(r io.Reader, name string, bufSize int) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, max(bufSize, 64))
-	magic, err := br.Peek(2)
+	magic, err := br.Peek(10)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if err := notCompressed(magic, name); err != nil {
+		return nil, err
+	}
+	if len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad gzip header: %w", name, err)
@@ -160,6 +163,51 @@ func MaybeGunzip(r io.Reader, name string, bufSize int) (io.Reader, error) {
 		return gzipReader{zr}, nil
 	}
 	return br, nil
+}
+
+// ErrCompressed is wrapped by the error about an input compressed other
+// than with gzip.
+var ErrCompressed = errors.New("which rankmetrics does not read (it reads gzip)")
+
+// notCompressed returns an error naming the file, the compression and the
+// commands that decompress it when head, the first bytes of the input
+// named name, is the start of bzip2, xz or zstd data, whatever the file
+// is called.
+func notCompressed(head []byte, name string) error {
+	var tool string
+	switch {
+	case len(head) >= 10 && string(head[:3]) == "BZh" && head[3] >= '1' && head[3] <= '9' &&
+		(string(head[4:10]) == "\x31\x41\x59\x26\x53\x59" || string(head[4:10]) == "\x17\x72\x45\x38\x50\x90"):
+		tool = "bzip2"
+	case len(head) >= 6 && string(head[:6]) == "\xfd7zXZ\x00":
+		tool = "xz"
+	case len(head) >= 4 && string(head[:4]) == "\x28\xb5\x2f\xfd":
+		tool = "zstd"
+	default:
+		return nil
+	}
+	if name == "-" {
+		return fmt.Errorf("standard input: %s-compressed data, %w; decompress it in the pipe: %s -dc FILE | rankmetrics ... -",
+			tool, ErrCompressed, tool)
+	}
+	plain, format := name, "FORMAT"
+	for _, ext := range []string{".gz", ".bz2", ".xz", ".zst"} {
+		plain = strings.TrimSuffix(plain, ext)
+	}
+	if plain == name {
+		plain += ".plain"
+	}
+	for _, n := range []string{plain, name} {
+		if f, err := DetectFormat(n); err == nil && format == "FORMAT" {
+			format = f.String()
+		}
+	}
+	if format == FormatTREC.String() { // one of a pair: no pipe for both
+		return fmt.Errorf("%s: %s-compressed data, %w; decompress it first: %s -dc %s > %s",
+			name, tool, ErrCompressed, tool, name, plain)
+	}
+	return fmt.Errorf("%s: %s-compressed data, %w; decompress it first: %s -dc %s > %s, or pipe it: %s -dc %s | rankmetrics ... --input-format %s -",
+		name, tool, ErrCompressed, tool, name, plain, tool, name, format)
 }
 
 // gzipReader marks decompression errors as gzip's. The file name is added
@@ -189,9 +237,13 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		var magic [2]byte
+		var magic [10]byte
 		n, _ := f.ReadAt(magic[:], 0)
-		if !(n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		if err := notCompressed(magic[:n], path); err != nil {
+			f.Close()
+			return nil, 0, nil, err
+		}
+		if !(n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
 			st, err := f.Stat()
 			if err != nil {
 				f.Close()
@@ -213,20 +265,67 @@ func openRandomAccess(path string, opts Options) (io.ReaderAt, int64, io.Closer,
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	return bytes.NewReader(data), int64(len(data)), io.NopCloser(nil), nil
+	return data, data.size, io.NopCloser(nil), nil
+}
+
+// wholeChunk is the size of the pieces in which readWhole holds an input.
+const wholeChunk = 1 << 20
+
+// chunks is an input held in memory in pieces of wholeChunk bytes (the
+// last may be shorter), read in place through ReadAt.
+type chunks struct {
+	pieces [][]byte
+	size   int64
+}
+
+// ReadAt implements io.ReaderAt.
+func (c *chunks) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("chunks.ReadAt: negative offset")
+	}
+	n := 0
+	for n < len(p) && off < c.size {
+		piece := c.pieces[off/wholeChunk][off%wholeChunk:]
+		k := copy(p[n:], piece)
+		n += k
+		off += int64(k)
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // readWhole reads r to its end, failing once it has given more than limit
-// bytes, so a decompression bomb costs at most the limit.
-func readWhole(r io.Reader, name string, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+// bytes, so a decompression bomb costs at most the limit. It holds the
+// input in pieces of wholeChunk bytes, never copied again, so an input of
+// n bytes takes n bytes and less than one more piece, where a buffer grown
+// by doubling would take up to 3n while it grows.
+func readWhole(r io.Reader, name string, limit int64) (*chunks, error) {
+	c := &chunks{}
+	for {
+		piece := make([]byte, wholeChunk)
+		k := 0
+		var err error
+		for k < len(piece) && err == nil {
+			var m int
+			m, err = r.Read(piece[k:])
+			k += m
+		}
+		if k > 0 {
+			if c.size+int64(k) > limit {
+				return nil, fmt.Errorf("%s: %s", name, InputTooLarge(limit))
+			}
+			c.pieces = append(c.pieces, piece[:k:k])
+			c.size += int64(k)
+		}
+		switch {
+		case err == io.EOF: // not wrapped, by io.Reader's contract
+			return c, nil
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: %s", name, InputTooLarge(limit))
-	}
-	return data, nil
 }
 
 // countingReader adds the bytes it reads to n.

@@ -80,8 +80,8 @@ const (
 type RunIndex struct {
 	// Order is how the topics are laid out.
 	Order Order
-	// Blocks holds each topic group in file order; for Sorted and
-	// Contiguous runs, one block per topic.
+	// Blocks holds each topic's block in qid order; nil for a Scattered
+	// run.
 	Blocks []RunBlock
 	// Runid is the run id of the last line.
 	Runid string
@@ -93,10 +93,14 @@ const BytesPerTopic = int(unsafe.Sizeof(RunBlock{}))
 
 // IndexRun reads a whole run (with the scanner in QidsOnly mode), checking
 // every line, and returns where its topics are; it returns the first
-// malformed line's error.
+// malformed line's error. Its memory grows with the number of topics, not
+// of blocks: once a qid comes back in a second block the run is Scattered
+// and the blocks are dropped (the rest is only checked), so a shuffled run
+// of millions of one-line blocks costs no more than a sorted one.
 func IndexRun(ctx context.Context, s *RunScanner) (*RunIndex, error) {
 	s.QidsOnly()
 	x := &RunIndex{Order: Sorted}
+	var seen map[string]struct{} // the qids so far, once not Sorted
 	for {
 		qid, _, err := s.Next(ctx)
 		if err == io.EOF {
@@ -105,29 +109,35 @@ func IndexRun(ctx context.Context, s *RunScanner) (*RunIndex, error) {
 		if err != nil {
 			return nil, err
 		}
+		if x.Order == Scattered {
+			continue
+		}
+		n := len(x.Blocks)
+		if n > 0 && qid <= x.Blocks[n-1].Qid && seen == nil {
+			x.Order = Contiguous
+			seen = make(map[string]struct{}, n)
+			for _, b := range x.Blocks {
+				seen[b.Qid] = struct{}{}
+			}
+		}
+		if seen != nil {
+			if _, ok := seen[qid]; ok {
+				x.Order, x.Blocks, seen = Scattered, nil, nil
+				continue
+			}
+			seen[qid] = struct{}{}
+		}
 		b := s.Block()
 		b.Qid = qid
-		if n := len(x.Blocks); n > 0 && qid <= x.Blocks[n-1].Qid {
-			x.Order = Contiguous
-		}
 		x.Blocks = append(x.Blocks, b)
 	}
-	if len(x.Blocks) == 0 {
+	if s.Lines() == 0 {
 		return nil, ErrEmptyRun
 	}
 	x.Runid = s.Runid()
-	if x.Order == Sorted {
-		return x, nil
+	if x.Order == Contiguous {
+		slices.SortFunc(x.Blocks, func(a, b RunBlock) int { return strings.Compare(a.Qid, b.Qid) })
 	}
-	sorted := slices.Clone(x.Blocks)
-	slices.SortStableFunc(sorted, func(a, b RunBlock) int { return strings.Compare(a.Qid, b.Qid) })
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i].Qid == sorted[i-1].Qid {
-			x.Order = Scattered
-			return x, nil
-		}
-	}
-	x.Blocks = sorted
 	return x, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"unsafe"
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
@@ -26,8 +27,7 @@ type RunScanner struct {
 	sc *runio.TRECScanner
 	// the group being built
 	qid      []byte
-	arena    []byte
-	offs     []span
+	docnos   groupArena
 	docs     []treceval.Doc
 	runid    []byte
 	done     bool
@@ -47,11 +47,6 @@ type RunBlock struct {
 // QidsOnly makes Next check lines and group them without parsing scores
 // or keeping docnos (it then returns no documents): a fast first pass.
 func (s *RunScanner) QidsOnly() { s.qidsOnly = true }
-
-type span struct {
-	off, n int
-	score  float64
-}
 
 // NewRunScanner returns a scanner of r, named name in errors.
 func NewRunScanner(r io.Reader, name string, v treceval.Version) *RunScanner {
@@ -74,7 +69,8 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 	if s.done {
 		return "", nil, io.EOF
 	}
-	s.arena, s.offs = s.arena[:0], s.offs[:0]
+	s.docnos.reset()
+	s.docs = s.docs[:0]
 	f, err := s.sc.Next()
 	if err == io.EOF {
 		s.done = true
@@ -107,14 +103,6 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 			break
 		}
 	}
-	s.docs = s.docs[:0]
-	for _, o := range s.offs {
-		d := treceval.Doc{Score: o.score}
-		if o.n > 0 {
-			d.Docno = unsafe.String(&s.arena[o.off], o.n)
-		}
-		s.docs = append(s.docs, d)
-	}
 	return string(s.qid), s.docs, nil
 }
 
@@ -137,8 +125,49 @@ func (s *RunScanner) add(f [][]byte) {
 		return
 	}
 	score := treceval.Atof(unsafeString(f[4]))
-	s.offs = append(s.offs, span{off: len(s.arena), n: len(f[2]), score: score})
-	s.arena = append(s.arena, f[2]...)
+	if len(s.docs) == cap(s.docs) {
+		// Double: appends grow a large slice by a quarter at a time,
+		// allocating five times its final size on the way.
+		s.docs = slices.Grow(s.docs, max(len(s.docs), 1024))
+	}
+	s.docs = append(s.docs, treceval.Doc{Docno: s.docnos.add(f[2]), Score: score})
+}
+
+// groupArena holds the docnos of the topic group being read in chunks
+// that never move, so that a document can point at its docno as soon as
+// it is read (24 bytes and the docno per line, where offsets into one
+// growing buffer, turned into documents at the end of the group, took
+// twice that and copied the docnos as the buffer grew). The chunks are
+// reused from group to group.
+type groupArena struct {
+	chunks [][]byte
+	cur    int // the chunk being filled
+}
+
+// reset empties the arena, keeping its chunks.
+func (a *groupArena) reset() {
+	for i := range a.chunks[:min(a.cur+1, len(a.chunks))] {
+		a.chunks[i] = a.chunks[i][:0]
+	}
+	a.cur = 0
+}
+
+// add returns a copy of b in the arena, valid until the next reset.
+func (a *groupArena) add(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	for {
+		if a.cur == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, len(b))))
+		}
+		if c := a.chunks[a.cur]; cap(c)-len(c) >= len(b) {
+			c = append(c, b...)
+			a.chunks[a.cur] = c
+			return unsafe.String(&c[len(c)-len(b)], len(b))
+		}
+		a.cur++
+	}
 }
 
 // ErrEmptyRun is returned for a run without any data line.

@@ -165,12 +165,13 @@ type Ranker struct {
 // NewRanker returns a Ranker for cfg.
 func NewRanker(cfg Config) *Ranker { return &Ranker{cfg: cfg, seed: maphash.MakeSeed()} }
 
-// slot is one entry of the Ranker's docno table.
+// slot is one entry of the Ranker's docno table. It names its docno by
+// index, not by string, to take 16 bytes rather than 32.
 type slot struct {
-	docno  string
 	gen    uint32
-	judged bool  // the docno is in the judgements
-	doc    int32 // its index among the ranked documents, or -1
+	hash   uint32 // the docno's hash's top bits, compared before the docno
+	doc    int32  // its index among the ranked documents, or -1
+	judged int32  // its index among the judgements, or -1
 }
 
 // resetTable empties the table and makes room for n docnos at a load of
@@ -187,13 +188,20 @@ func (k *Ranker) resetTable(n int) {
 	}
 }
 
-// slot returns docno's slot: in use (gen current) if docno is in the
-// table, else the free slot where it belongs.
-func (k *Ranker) slot(docno string) *slot {
+// slot returns docno's slot, with its hash set: in use (gen current) if
+// docno is in the table, else the free slot where it belongs. A slot's
+// docno is top[doc].docno, or judged[judged].Docno when doc is -1.
+func (k *Ranker) slot(docno string, top []rdoc, judged []Judgment) *slot {
 	mask := uint64(len(k.tab) - 1)
-	for h := maphash.String(k.seed, docno) & mask; ; h = (h + 1) & mask {
+	full := maphash.String(k.seed, docno)
+	hash := uint32(full >> 32)
+	for h := full & mask; ; h = (h + 1) & mask {
 		s := &k.tab[h]
-		if s.gen != k.gen || s.docno == docno {
+		if s.gen != k.gen {
+			s.hash = hash
+			return s
+		}
+		if s.hash == hash && (s.doc >= 0 && top[s.doc].docno == docno || s.doc < 0 && judged[s.judged].Docno == docno) {
 			return s
 		}
 	}
@@ -253,11 +261,24 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 			}
 			return cmpDocKey(docs[b.i].docno, b.key, docs[a.i].docno, a.key)
 		})
-		k.tmp = slices.Grow(k.tmp[:0], n)[:n]
-		for i, sk := range k.keys {
-			k.tmp[i] = docs[sk.i]
+		// Put the documents in that order in place, cycle by cycle,
+		// marking each key done: no second array of documents.
+		keys := k.keys
+		for i := range keys {
+			if keys[i].i < 0 {
+				continue
+			}
+			first, j := docs[i], i
+			for {
+				src := int(keys[j].i)
+				keys[j].i = -1
+				if src == i {
+					docs[j] = first
+					break
+				}
+				docs[j], j = docs[src], src
+			}
 		}
-		k.docs, k.tmp = k.tmp, k.docs
 	}
 	if int64(n) > k.cfg.MaxRet {
 		n = int(max(k.cfg.MaxRet, 0))
@@ -269,11 +290,11 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	k.resetTable(n + len(judged))
 	for i := range top {
 		top[i].rel = RelNonpool
-		s := k.slot(top[i].docno)
+		s := k.slot(top[i].docno, top, judged)
 		if s.gen == k.gen {
 			return nil, fmt.Errorf("%w %q in the run", ErrDuplicate, top[i].docno)
 		}
-		*s = slot{docno: top[i].docno, gen: k.gen, doc: int32(i)}
+		s.gen, s.doc, s.judged = k.gen, int32(i), -1
 	}
 	r := &k.ranked
 	maxRel, maxAt := int64(math.MinInt64), 0
@@ -281,13 +302,13 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		if j.Rel > maxRel {
 			maxRel, maxAt = j.Rel, i
 		}
-		s := k.slot(j.Docno)
+		s := k.slot(j.Docno, top, judged)
 		if s.gen != k.gen {
-			*s = slot{docno: j.Docno, gen: k.gen, doc: -1}
-		} else if s.judged {
+			s.gen, s.doc = k.gen, -1
+		} else if s.judged >= 0 {
 			return nil, &JudgmentError{Index: i, Err: fmt.Errorf("%w %q in the judgements", ErrDuplicate, j.Docno)}
 		}
-		s.judged = true
+		s.judged = int32(i)
 		if s.doc >= 0 {
 			if j.Rel < 0 {
 				top[s.doc].rel = RelUnjudged
