@@ -567,7 +567,7 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 }
 
 func (r *compareReport) writeTSV(w io.Writer) error {
-	fmt.Fprintln(w, "measure\tbaseline\trun\tqueries\tmean_baseline\tmean_run\tdiff\teffect_size\tci_low\tci_high\twins\tties\tlosses\ttest\tstatistic\tp\tp_adjusted\tsignificant" + tsvUncertaintyHead)
+	fmt.Fprintln(w, "measure\tbaseline\trun\tqueries\tmean_baseline\tmean_run\tdiff\teffect_size\tci_low\tci_high\twins\tties\tlosses\ttest\tstatistic\tp\tp_adjusted\tsignificant"+tsvUncertaintyHead)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, c := range r.comps {
 		s := c.sum
