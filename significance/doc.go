@@ -19,6 +19,14 @@
 //   - [Tukey]: the randomised Tukey HSD of Carterette (2012) over several
 //     systems, which permutes the systems' values within each query.
 //
+// Uncertainty: [Moments] and [MeanT] give the t interval of a mean
+// (streaming, no stored values), [MeanBCa] the BCa bootstrap interval;
+// [Effect] gives d_z and Hedges' g_z with exact intervals from the
+// noncentral t distribution ([NoncentralT], which gonum lacks);
+// [PairedTPower] is the power of the paired t-test and [TopicsNeeded] the
+// topic-set size (Sakai) for a difference to detect; [Risk] is URisk and
+// TRisk (Dinçer, Macdonald and Ounis 2014).
+//
 // [Summarize] gives the means, the mean difference, its t interval, the
 // effect size mean(d)/sd(d) and wins, ties and losses; [Correction]
 // adjusts the p-values of a family of comparisons (Bonferroni, Holm,
@@ -53,7 +61,9 @@
 //
 // testdata/scipy_golden.json holds scipy 1.14's ttest_rel, wilcoxon,
 // permutation_test and bootstrap on generated values and on per-query
-// average precision of generated runs; parity/stats/golden.py makes it and
+// average precision of generated runs, scipy 1.17's t.interval,
+// bootstrap(method="BCa") and nct, statsmodels' TTestPower power and
+// solve_power; parity/stats/golden.py makes it and
 // parity/stats/check.sh checks a fresh seed. The t and Wilcoxon p agree
 // to 1e-9 relative, the exact randomization p exactly, the Monte Carlo p
 // and bootstrap bounds within their Monte Carlo error.

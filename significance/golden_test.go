@@ -39,7 +39,9 @@ type goldenFile struct {
 			Low, High     float64
 			StandardError float64 `json:"standard_error"`
 		} `json:"bootstrap"`
+		uncertaintyCase
 	} `json:"cases"`
+	uncertaintyFile
 }
 
 func relErr(got, want float64) float64 {
@@ -148,8 +150,11 @@ func TestScipyGolden(t *testing.T) {
 			check("bootstrap", c.Name, ok, "got [%v, %v], scipy [%v, %v] (tolerance %.3g)", r.Low, r.High, c.Bootstrap.Low, c.Bootstrap.High, tol)
 		}
 	}
+	checkUncertainty(t, &g, check, maxRel)
 	t.Logf("scipy %s, seed %d: cases per test %v; max relative error t %.3g, wilcoxon %.3g; largest Monte Carlo gap in standard errors: randomization %.2f, bootstrap bounds %.2f beyond two lattice steps (limit 5)",
 		g.Versions["scipy"], g.Seed, counts, maxRel["t"], maxRel["wilcoxon"], maxRel["randomization-mc (se)"], maxRel["bootstrap (se)"])
+	t.Logf("statsmodels %s: max relative error t interval %.3g, nct cdf/sf %.3g, power %.3g, topics (real n) %.3g, d_z/g_z intervals %.3g, risk %.3g; largest BCa gap %.2f Monte Carlo standard errors beyond two lattice steps (limit 5)",
+		g.Versions["statsmodels"], maxRel["t-interval"], maxRel["nct"], maxRel["power"], maxRel["topics"], maxRel["effect"], maxRel["risk"], maxRel["bca (se)"])
 	t.Logf("%d passed, %d failed", passed, failed)
 }
 

@@ -17,6 +17,7 @@ const (
 	kindRandomization uint64 = iota + 1
 	kindBootstrap
 	kindTukey
+	kindBCa
 )
 
 // splitmix64 is the finaliser of SplitMix64: it maps counters to

@@ -73,6 +73,8 @@ markdown format backslash-escapes \ | * _ (but between letters or digits)
 character that is not printable as its escape, after a backslash (\n, \x01,
 \u202e, \xff for invalid UTF-8).
 
+` + powerHelp + `
+
 ` + namesHelp + `
 
 ` + plotPathHelp + `
@@ -116,6 +118,7 @@ type compareOptions struct {
 	// effect sizes and intervals; -1 prints the shortest form that reads
 	// back to the same number.
 	digits int
+	powerOptions
 }
 
 func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions, bool, error) {
@@ -138,6 +141,7 @@ func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions,
 	fs.StringVar(&o.format, "format", "table", "output `FORMAT`: table, markdown, latex, json or tsv")
 	fs.IntVar(&o.digits, "digits", 4, digitsUsage("4"))
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the sorted per-query differences with the baseline, one panel per run and measure (at most 64)")
+	o.powerOptions.register(fs)
 	fs.Var(&scoreCols, "score-col", "`NAME` of the score column or key (default score); repeat it to compare the columns of one file")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), compareUsage)
@@ -188,6 +192,9 @@ func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions,
 		return bad("--format %q: want table, markdown, latex, json or tsv", o.format)
 	}
 	if err := checkDigits(o.digits); err != nil {
+		return bad("%v", err)
+	}
+	if err := o.powerOptions.check(o.alpha); err != nil {
 		return bad("%v", err)
 	}
 	o.scoreCols = scoreCols

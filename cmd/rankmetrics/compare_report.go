@@ -39,6 +39,7 @@ type comparison struct {
 	base, run int
 	sum       significance.Summary
 	tests     []*testResult // in the order of compareOptions.tests
+	unc       uncertainty
 }
 
 // compareReport is everything compare prints.
@@ -199,6 +200,9 @@ func (o *compareOptions) comparePair(ctx context.Context, base, run []float64, o
 		return nil, err
 	}
 	c := &comparison{sum: sum}
+	if c.unc, err = o.uncertaintyOf(sum, d); err != nil {
+		return nil, err
+	}
 	for _, name := range o.tests {
 		tr := &testResult{name: name}
 		var r significance.Result
@@ -380,6 +384,7 @@ func (r *compareReport) writeTables(w io.Writer, format string) error {
 		measureHead = append(measureHead, esc(m.Name))
 	}
 	pairHead, pairRows := r.pairRows(esc)
+	powerHead, powerRows := r.powerRows(esc)
 	switch format {
 	case "markdown":
 		sup := func(s string) string { return "<sup>" + s + "</sup>" }
@@ -391,6 +396,8 @@ func (r *compareReport) writeTables(w io.Writer, format string) error {
 		fmt.Fprintln(w)
 		writeMarkdown(w, pairHead, pairRows)
 		fmt.Fprintln(w, "\n\\* significant at alpha after the correction")
+		fmt.Fprintln(w)
+		writeMarkdown(w, powerHead, powerRows)
 		return nil
 	case "latex":
 		sup := func(s string) string { return "$^{" + s + "}$" }
@@ -401,6 +408,8 @@ func (r *compareReport) writeTables(w io.Writer, format string) error {
 		}
 		fmt.Fprintln(w)
 		writeLatex(w, pairHead, pairRows, "* significant at alpha after the correction")
+		fmt.Fprintln(w)
+		writeLatex(w, powerHead, powerRows, "")
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -413,6 +422,8 @@ func (r *compareReport) writeTables(w io.Writer, format string) error {
 	fmt.Fprintln(tw)
 	writeTabbed(tw, pairHead, pairRows)
 	fmt.Fprintln(tw, "\n* significant at alpha after the correction")
+	fmt.Fprintln(tw)
+	writeTabbed(tw, powerHead, powerRows)
 	return tw.Flush()
 }
 
@@ -498,6 +509,7 @@ type jsonComparison struct {
 	Ties         int                 `json:"ties"`
 	Losses       int                 `json:"losses"`
 	Tests        map[string]jsonTest `json:"tests"`
+	jsonUncertainty
 }
 
 type jsonRun struct {
@@ -519,6 +531,7 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 	out := jsonReport{Params: map[string]any{
 		"tests": o.tests, "correction": o.correction.String(), "alpha": o.alpha,
 		"samples": o.samples, "seed": o.seed, "paired_queries": r.queries,
+		"power": o.power, "min_diff": jnum(o.minDiff), "risk_alpha": o.riskAlpha,
 	}}
 	for _, m := range o.measures {
 		out.Measures = append(out.Measures, m.Name)
@@ -536,7 +549,7 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 		jc := jsonComparison{Measure: o.measures[c.measure].Name, Baseline: r.runs[c.base].name, Run: r.runs[c.run].name,
 			Queries: s.N, MeanBaseline: jval{r.means[c.base][c.measure], d}, MeanRun: jval{r.means[c.run][c.measure], d}, Diff: jnum(s.Diff),
 			EffectSize: jnum(s.EffectSize), CILow: jnum(s.CILow), CIHigh: jnum(s.CIHigh),
-			Wins: s.Wins, Ties: s.Ties, Losses: s.Losses, Tests: map[string]jsonTest{}}
+			Wins: s.Wins, Ties: s.Ties, Losses: s.Losses, Tests: map[string]jsonTest{}, jsonUncertainty: c.unc.json()}
 		for _, t := range c.tests {
 			jt := jsonTest{Statistic: jnum(t.statistic), P: jnum(t.p), PAdjusted: jnum(t.pAdj),
 				Significant: r.significant(t), Exact: t.exact, Samples: t.samples}
@@ -554,16 +567,16 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 }
 
 func (r *compareReport) writeTSV(w io.Writer) error {
-	fmt.Fprintln(w, "measure\tbaseline\trun\tqueries\tmean_baseline\tmean_run\tdiff\teffect_size\tci_low\tci_high\twins\tties\tlosses\ttest\tstatistic\tp\tp_adjusted\tsignificant")
+	fmt.Fprintln(w, "measure\tbaseline\trun\tqueries\tmean_baseline\tmean_run\tdiff\teffect_size\tci_low\tci_high\twins\tties\tlosses\ttest\tstatistic\tp\tp_adjusted\tsignificant"+tsvUncertaintyHead)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, c := range r.comps {
 		s := c.sum
 		d := r.o.measures[c.measure].ValueDType(r.o.cfg.DType)
 		for _, t := range c.tests {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%v\n",
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%v%s\n",
 				textCell(r.o.measures[c.measure].Name), textCell(r.runs[c.base].name), textCell(r.runs[c.run].name), s.N,
 				evaluate.FormatValue(r.means[c.base][c.measure], d), evaluate.FormatValue(r.means[c.run][c.measure], d), g(s.Diff), g(s.EffectSize), g(s.CILow), g(s.CIHigh),
-				s.Wins, s.Ties, s.Losses, t.name, g(t.statistic), g(t.p), g(t.pAdj), r.significant(t))
+				s.Wins, s.Ties, s.Losses, t.name, g(t.statistic), g(t.p), g(t.pAdj), r.significant(t), c.unc.tsv())
 		}
 	}
 	return nil

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/evaluate"
 	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/significance"
 )
 
 const evalUsage = `usage: rankmetrics eval [flags] QRELS RUN
@@ -70,6 +71,8 @@ command line).
 ` + namesHelp + `
 
 ` + plotPathHelp + `
+
+` + ciHelp + `
 
 Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
@@ -175,6 +178,7 @@ type evalOptions struct {
 	// digits is the number of decimals of the table's values; -1 prints
 	// the shortest form that reads back to the same number.
 	digits int
+	ci     ciOptions
 }
 
 func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool, error) {
@@ -189,6 +193,7 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
 	fs.IntVar(&o.digits, "digits", -1, digitsUsage("-1"))
+	o.ci.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), evalUsage)
 		fs.PrintDefaults()
@@ -219,6 +224,9 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 		return bad("--format %q: want table, json or tsv", o.format)
 	}
 	if err := checkDigits(o.digits); err != nil {
+		return bad("%v", err)
+	}
+	if err := o.ci.check(); err != nil {
 		return bad("%v", err)
 	}
 	o.keepDocs()
@@ -264,6 +272,9 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if err == nil {
 		err = o.checkMatch(res)
+	}
+	if err == nil && rep.ci != nil {
+		rep.ivs, err = rep.ci.intervals(ctx, o.measures, o.workers)
 	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -316,6 +327,16 @@ func (o *evalOptions) engineOptions(rep *reporter, prog *progress) evaluate.Opti
 	if o.perQuery {
 		eo.PerQuery = rep.perQuery
 	}
+	if rep.ci != nil {
+		write := eo.PerQuery
+		eo.PerQuery = func(b *evaluate.Batch) error {
+			rep.ci.add(b)
+			if write != nil {
+				return write(b)
+			}
+			return nil
+		}
+	}
 	if prog != nil {
 		eo.Progress = &prog.counts
 	}
@@ -342,10 +363,18 @@ type reporter struct {
 	w          *bufio.Writer
 	o          *evalOptions
 	wroteQuery bool
+	// ci gathers the per-query values for the intervals (nil with --ci
+	// none), and ivs holds the intervals once computed.
+	ci  *ciCollector
+	ivs []*significance.Interval
 }
 
 func newReporter(w *bufio.Writer, o *evalOptions) *reporter {
-	return &reporter{w: w, o: o}
+	r := &reporter{w: w, o: o}
+	if o.ci.method != "none" {
+		r.ci = newCICollector(o.ci, len(o.measures))
+	}
+	return r
 }
 
 // perQuery writes the measures of every query of b.
@@ -519,13 +548,24 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			}
 			fmt.Fprintf(r.w, "%s:%s", jsonString(m.Name), jsonNumber(evaluate.FormatValue(res.Values[s], m.ValueDType(d))))
 		}
-		r.w.WriteString("}}\n")
+		r.w.WriteString("}")
+		if r.ci != nil {
+			r.w.WriteString(",\n" + o.ci.json(o.measures, r))
+		}
+		r.w.WriteString("}\n")
 	case "tsv":
 		if !r.wroteQuery {
 			r.w.WriteString("measure\tqid\tvalue\n")
 		}
 		for s, m := range o.measures {
 			fmt.Fprintf(r.w, "%s\tall\t%s\n", textCell(m.Name), evaluate.FormatValue(res.Values[s], m.ValueDType(d)))
+			if r.ci != nil {
+				lo, hi := "-", "-"
+				if iv := r.interval(s); iv != nil {
+					lo, hi = formatBound(iv.Low, -1), formatBound(iv.High, -1)
+				}
+				fmt.Fprintf(r.w, "ci_low:%s\tall\t%s\nci_high:%s\tall\t%s\n", textCell(m.Name), lo, textCell(m.Name), hi)
+			}
 		}
 		for _, c := range o.counts(res) {
 			fmt.Fprintf(r.w, "%s\tall\t%d\n", c.key, c.n)
@@ -545,9 +585,17 @@ func (r *reporter) finish(res *evaluate.Result) error {
 			fmt.Fprintf(tw, "%s\t%d\n", c.text, c.n)
 		}
 		fmt.Fprintln(tw)
-		fmt.Fprintln(tw, "measure\tvalue")
+		if r.ci == nil {
+			fmt.Fprintln(tw, "measure\tvalue")
+		} else {
+			fmt.Fprintf(tw, "measure\tvalue\t%s %s CI\n", o.ci.level(), ciName(o.ci))
+		}
 		for s, m := range o.measures {
-			fmt.Fprintf(tw, "%s\t%s\n", textCell(m.Name), formatValue(res.Values[s], m, d, o.digits))
+			fmt.Fprintf(tw, "%s\t%s", textCell(m.Name), formatValue(res.Values[s], m, d, o.digits))
+			if r.ci != nil {
+				fmt.Fprintf(tw, "\t%s", ciCell(r.interval(s), o.digits))
+			}
+			fmt.Fprintln(tw)
 		}
 		return tw.Flush()
 	}

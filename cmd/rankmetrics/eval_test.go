@@ -327,12 +327,16 @@ func TestEvalOutputFormats(t *testing.T) {
 	p := writeTemp(t, dir, "a.tsv", "qid\tlabel\tscore\nx\t1\t2\nx\t0\t1\ny\t0\t2\ny\t1\t1\n")
 	// x: AP 1, y: AP 1/2; MAP 3/4 (exact in float32).
 	table := mustEval(t, "--ties", "stable", "-q", p)
-	for _, want := range []string{"map       \tx\t1\n", "map       \ty\t0.5\n", "queries evaluated", "items ranked", "map      0.75\n"} {
+	for _, want := range []string{"map       \tx\t1\n", "map       \ty\t0.5\n", "queries evaluated", "items ranked", "map      0.75   [-2.4266, 3.9266]\n"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table output lacks %q:\n%s", want, table)
 		}
 	}
-	tsv := mustEval(t, "--ties", "stable", "-q", "--format", "tsv", p)
+	// AP {1, 1/2}: mean 0.75, sd sqrt(1/8), standard error 1/4; the t
+	// quantile t(0.975, 1) = 12.706204736174698 (scipy.stats.t.ppf)
+	// makes the interval 0.75 ± 3.1766. The exact TSV is checked without
+	// the interval rows (TestEvalIntervals checks those).
+	tsv := mustEval(t, "--ties", "stable", "-q", "--format", "tsv", "--ci", "none", p)
 	wantTSV := "measure\tqid\tvalue\nmap\tx\t1\nmap\ty\t0.5\nmap\tall\t0.75\nqueries_evaluated\tall\t2\nqueries_read\tall\t2\nitems\tall\t4\nrows\tall\t4\nduplicates_dropped\tall\t0\nblank_lines\tall\t0\n"
 	if tsv != wantTSV {
 		t.Errorf("tsv output\n%s\nwant\n%s", tsv, wantTSV)

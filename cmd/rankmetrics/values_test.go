@@ -40,7 +40,7 @@ func tenthsTREC(t *testing.T, dir string) (qrels, a, b string) {
 // summaryLine returns the value of measure name in eval's table.
 func summaryLine(t *testing.T, out, name string) string {
 	t.Helper()
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` +(\S+)$`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` +(\S+)(?: .*)?$`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no %s line in\n%s", name, out)
 	}

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Live check of the significance package against scipy with a fresh seed:
+# Live check of the significance package against scipy and statsmodels
+# (tests, intervals, BCa, noncentral t, power, topic counts, risk) with a
+# fresh seed:
 # makes the venv if needed, writes new golden values to a temporary file and
 # runs TestScipyGolden on it. The last line is "N passed, M failed".
 #   bash parity/stats/check.sh [SEED]

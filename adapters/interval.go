@@ -1,0 +1,32 @@
+package adapters
+
+import (
+	"fmt"
+
+	"github.com/rankmetrics/rankmetrics/significance"
+)
+
+// WithInterval returns a copy of metrics with the (1 - alpha) t interval
+// of the mean of the per-query values added under key+"_ci_low" and
+// key+"_ci_high" ([significance.Moments.TInterval], as
+// scipy.stats.t.interval), so that a [History] records, and writes in CSV
+// and JSON, the validation metric with its interval over the validation
+// queries. perQuery are the values behind metrics[key] ([PerQuery.Values]);
+// the interval is of their unweighted mean. With fewer than two values
+// the bounds are -Inf and +Inf.
+func WithInterval(metrics map[string]float64, key string, perQuery []float64, alpha float64) (map[string]float64, error) {
+	var m significance.Moments
+	for _, v := range perQuery {
+		m.Add(v)
+	}
+	iv, err := m.TInterval(alpha)
+	if err != nil {
+		return nil, fmt.Errorf("adapters: WithInterval %q: %w", key, err)
+	}
+	out := make(map[string]float64, len(metrics)+2)
+	for k, v := range metrics {
+		out[k] = v
+	}
+	out[key+"_ci_low"], out[key+"_ci_high"] = iv.Low, iv.High
+	return out, nil
+}
