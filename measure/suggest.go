@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/internal/editdist"
 	"strconv"
 	"strings"
 
@@ -57,33 +58,6 @@ func normStem(stem string) string {
 	return n
 }
 
-// distance is the edit distance between a and b, a swap of two adjacent
-// bytes counting as one edit (optimal string alignment): "ndgc" is one
-// edit from "ndcg".
-func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			d[i][j] = min(d[i-1][j-1]+c, d[i-1][j]+1, d[i][j-1]+1)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
-
 // Suggestion is a name close to one that is not in the registry.
 type Suggestion struct {
 	// Name is the suggested name, with the cutoff the user gave.
@@ -118,7 +92,7 @@ func Suggest(s string, trecSpec bool) []Suggestion {
 			// The same measure under each family's name.
 			near = d.concept == concept
 		default:
-			near = dn == n || len(n) >= 3 && distance(dn, n) <= 1+len(n)/6
+			near = dn == n || len(n) >= 3 && editdist.Distance(dn, n) <= 1+len(n)/6
 		}
 		if !near {
 			continue

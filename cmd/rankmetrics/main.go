@@ -136,23 +136,11 @@ func usage(w io.Writer, cmds map[string]command) {
 // pointer to -h (not the whole help, which would bury the line), and
 // returns errUsage.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
-	out, usage := fs.Output(), fs.Usage
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err = fs.Parse(args)
-	fs.Usage = usage
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		usage()
-		fs.SetOutput(out)
-		return true, nil
-	case err != nil:
-		fs.SetOutput(out)
-		return false, usageError(out, fs.Name(), cliflags.Explain(fs, err).Error())
+	help, err = cliflags.Parse(fs, args, stdout)
+	if err != nil {
+		return false, usageError(fs.Output(), fs.Name(), err.Error())
 	}
-	fs.SetOutput(out)
-	return false, nil
+	return help, nil
 }
 
 // usageError prints the message of a bad command line of subcommand cmd,

@@ -6,8 +6,11 @@
 package cliflags
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/internal/editdist"
+	"io"
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/internal/runio"
@@ -162,13 +165,13 @@ func Dashed(name string) string {
 }
 
 // Nearest returns the flag of fs whose name is nearest to name in edit
-// distance (editDistance), when near enough to be a misspelling (at most a third of the
+// distance (editdist.Distance), when near enough to be a misspelling (at most a third of the
 // longer name's letters, and at most 3), or "". Of equally near names, it
 // returns the first in lexical order.
 func Nearest(fs *flag.FlagSet, name string) string {
 	best, bestD := "", 0
 	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(name, f.Name)
+		d := editdist.Distance(name, f.Name)
 		if d > min(3, max(len(name), len(f.Name))/3) {
 			return
 		}
@@ -179,30 +182,26 @@ func Nearest(fs *flag.FlagSet, name string) string {
 	return best
 }
 
-// editDistance is the edit distance between a and b, in bytes: the
-// fewest insertions, deletions, substitutions and swaps of two adjacent
-// bytes (optimal string alignment) that turn a into b.
-func editDistance(a, b string) int {
-	// d[i][j] is the distance between a[:i] and b[:j].
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
+// Parse parses args with fs without printing: -h (or --help) prints
+// fs.Usage, the whole help, on stdout and returns help; a bad flag or
+// value is returned as Explain words it (an unknown flag with the nearest
+// flag name), for the caller to print on one line with a pointer to -h
+// rather than the whole help, which would bury it.
+func Parse(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		usage()
+		fs.SetOutput(out)
+		return true, nil
+	case err != nil:
+		return false, Explain(fs, err)
 	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return false, nil
 }

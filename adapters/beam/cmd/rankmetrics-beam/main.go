@@ -477,24 +477,11 @@ func quietLogs() {
 // bad flag or value prints one line that names it (an unknown flag with
 // the nearest flag name) and a pointer to -h, and returns the error.
 func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
-	out, usage := fs.Output(), fs.Usage
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err = fs.Parse(args)
-	fs.Usage = usage
-	fs.SetOutput(out)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		usage()
-		fs.SetOutput(out)
-		return true, nil
-	case err != nil:
-		err = cliflags.Explain(fs, err)
-		fmt.Fprintf(out, "rankmetrics-beam: %v\nrun \"rankmetrics-beam -h\" for the flags\n", err)
-		return false, err
+	help, err = cliflags.Parse(fs, args, stdout)
+	if err != nil {
+		fmt.Fprintf(fs.Output(), "rankmetrics-beam: %v\nrun \"rankmetrics-beam -h\" for the flags\n", err)
 	}
-	return false, nil
+	return help, err
 }
 
 func main() {

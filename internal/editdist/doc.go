@@ -1,0 +1,4 @@
+// Package editdist measures how far apart two names are, for the "did you
+// mean" of an unknown flag (internal/cliflags) or measure name (package
+// measure).
+package editdist
