@@ -437,7 +437,7 @@ func TestReadmeFlags(t *testing.T) {
 	fs := flag.NewFlagSet("rankmetrics-beam", flag.ContinueOnError)
 	(&options{}).register(fs)
 	others := map[string]bool{
-		"accumulation": true, "batch": true, "compat": true, "unsorted": true, // rankmetrics eval's
+		"accumulation": true, "batch": true, "compat": true, "unsorted": true, "ci": true, // rankmetrics eval's
 		"flink-master": true, // Flink's job server's
 		"net":          true, // docker run's
 	}
