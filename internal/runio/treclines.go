@@ -17,17 +17,16 @@ import (
 //   - Blank lines (only spaces, tabs and a "\r"): skipped and counted in
 //     [Stats.BlankLines] by TRECStrict; trec_eval skips run lines of C
 //     white space (also "\v" and "\f") and rejects blank qrels lines.
-//   - Comments: trec_eval 10.0 skips run lines whose first non-blank byte
-//     is '#' and qrels lines that start with '#'; 9.0.8 and TRECStrict
-//     have none.
+//   - Comments: trec_eval 10.0 and TRECStrict skip run lines whose first
+//     non-blank byte is '#' and qrels lines that start with '#' (unless
+//     the line holds a NUL byte); 9.0.8 has none.
 //   - Fields: TRECStrict cuts at every byte up to ' ' (every control byte
 //     separates); trec_eval cuts at C's isspace bytes only, so a control
 //     byte such as "\x01" stays in its field, and a NUL byte anywhere in
 //     a line is an error (trec_eval's C strings end there).
-//   - Field counts: TRECStrict wants exactly 6 run fields and 4 qrels
-//     fields and quotes the line; trec_eval wants at least 6 run fields
-//     (ignoring the rest) and exactly 4 qrels fields, and names the
-//     missing or unexpected field.
+//   - Field counts: both want at least 6 run fields (ignoring the rest)
+//     and exactly 4 qrels fields; TRECStrict quotes a wrong line, trec_eval
+//     names the missing or unexpected field.
 //
 // The numbers in the fields are read by the front end: [ParseScore] and
 // [ParseRel] in runio, C's atof and atol (metric/treceval) for trec_eval.
@@ -80,9 +79,8 @@ func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode) *TRECScanner {
 }
 
 // Next returns the fields of the next data line (valid until the next
-// call), or io.EOF after the last line. A TRECStrict line has exactly 6
-// (run) or 4 (qrels) fields; a trec_eval run line at least 6 (only the
-// first 6 are returned), a qrels line exactly 4.
+// call), or io.EOF after the last line. A run line has at least 6 fields
+// (only the first 6 are returned), a qrels line exactly 4.
 func (s *TRECScanner) Next() ([][]byte, error) {
 	if s.held {
 		s.held = false
@@ -131,9 +129,6 @@ func (s *TRECScanner) ErrorAt(field string, value []byte, msg string) error {
 // countError says that TRECStrict line b has n fields.
 func (s *TRECScanner) countError(b []byte, n int) error {
 	hint := swapHint(n, s.other)
-	if s.commentIn10(b) {
-		hint = commentHint
-	}
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
 		Msg: fmt.Sprintf("%s, found %d%s", s.what, n, hint)}
 }
@@ -151,11 +146,6 @@ func (s *TRECScanner) commentIn10(b []byte) bool {
 	return len(b) > 0 && b[0] == '#'
 }
 
-// commentHint ends the error of a line that starts with '#' and has the
-// wrong number of fields: trec_eval 10.0 skips such a line as a comment.
-const commentHint = ": '#' starts a comment line, which trec_eval 10.0 skips and this reader takes as data; " +
-	"remove the comment lines (grep -v '^#'), or evaluate with rankmetrics trec_eval"
-
 var (
 	runFieldNames   = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (rank)", "5 (score)", "6 (run id)"}
 	qrelsFieldNames = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (relevance)"}
@@ -164,18 +154,28 @@ var (
 // read reads the next data line by the mode's rules.
 func (s *TRECScanner) read() ([][]byte, error) {
 	if s.mode == TRECStrict {
-		b, err := s.lr.next()
-		if err != nil {
-			return nil, err
+		for {
+			b, err := s.lr.next()
+			if err != nil {
+				return nil, err
+			}
+			if (b[0] == '#' || !s.qrels && b[0] <= ' ') && s.commentIn10(b) {
+				continue
+			}
+			// At most want+1 fields are kept, so a hostile line of
+			// millions of fields costs no memory; the error counts the
+			// rest. A run line may have more than 6 fields, as in
+			// trec_eval: the rest are ignored.
+			f := splitFields(b, s.fields[:0], ctlSpace, s.want+1)
+			if !s.qrels && len(f) > s.want {
+				f = f[:s.want]
+			}
+			s.fields = f
+			if len(f) != s.want {
+				return nil, s.countError(b, countFields(b, ctlSpace))
+			}
+			return f, nil
 		}
-		// At most want+1 fields are kept, so a hostile line of millions
-		// of fields costs no memory; the error counts the rest.
-		f := splitFields(b, s.fields[:0], ctlSpace, s.want+1)
-		s.fields = f
-		if len(f) != s.want {
-			return nil, s.countError(b, countFields(b, ctlSpace))
-		}
-		return f, nil
 	}
 	for {
 		b, err := s.lr.raw()
