@@ -92,23 +92,39 @@ const (
 	UnsortedError UnsortedPolicy = iota
 	// UnsortedGroup reads the whole input into memory and groups it by qid.
 	UnsortedGroup
+	// UnsortedAuto reads input in any line order (the command line's
+	// default). A TREC file that can be read again (a file, not
+	// compressed) is scanned first for its qids: sorted, it streams as
+	// with UnsortedError; with each qid's lines in one block, in any
+	// order, the blocks are read one at a time in qid order, so memory
+	// holds the largest; with scattered lines it is gathered as with
+	// UnsortedGroup. Standard input and gzip are gathered. Queries come in
+	// the order of CompareQID whatever the line order. A single-file
+	// format (TSV, CSV, JSON Lines, Parquet) is gathered as with
+	// UnsortedGroup (RKM1 is sorted by construction).
+	UnsortedAuto
 )
 
-// ParseUnsortedPolicy parses "error" or "group".
+// ParseUnsortedPolicy parses "auto", "error" or "group".
 func ParseUnsortedPolicy(s string) (UnsortedPolicy, error) {
 	switch s {
 	case "error":
 		return UnsortedError, nil
 	case "group":
 		return UnsortedGroup, nil
+	case "auto":
+		return UnsortedAuto, nil
 	}
-	return UnsortedError, fmt.Errorf("unknown unsorted policy %q (want error or group)", s)
+	return UnsortedError, fmt.Errorf("unknown unsorted policy %q (want auto, error or group)", s)
 }
 
-// String returns "error" or "group".
+// String returns "error", "group" or "auto".
 func (p UnsortedPolicy) String() string {
-	if p == UnsortedGroup {
+	switch p {
+	case UnsortedGroup:
 		return "group"
+	case UnsortedAuto:
+		return "auto"
 	}
 	return "error"
 }

@@ -32,7 +32,8 @@ type rowSource interface {
 
 // streamReader turns a rowSource into queries: contiguous rows with the
 // same qid form a query. It enforces the qid order (UnsortedError) or groups
-// everything in memory (UnsortedGroup), and applies the dedupe policy.
+// everything in memory (UnsortedGroup, UnsortedAuto), and applies the
+// dedupe policy.
 type streamReader struct {
 	ctx   context.Context
 	src   rowSource
@@ -83,7 +84,7 @@ func (s *streamReader) Next(q *Query) error {
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
-	if s.opts.Unsorted == UnsortedGroup {
+	if s.opts.Unsorted != UnsortedError { // UnsortedGroup, UnsortedAuto
 		return s.nextGrouped(q)
 	}
 	q.reset(s.src.hasWeights(), s.opts.KeepDocs && s.src.hasDocs())

@@ -134,13 +134,17 @@ func (s *TRECScanner) countError(b []byte, n int) error {
 }
 
 // commentIn10 reports whether trec_eval 10.0 skips line b as a comment
-// (TRECEval10's rules in read): a line without NUL bytes whose first byte is
-// '#' in qrels, or whose first byte after white space is '#' in a run.
-func (s *TRECScanner) commentIn10(b []byte) bool {
+// (TRECEval10's rules in read): see isComment10.
+func (s *TRECScanner) commentIn10(b []byte) bool { return isComment10(b, s.qrels) }
+
+// isComment10 reports whether trec_eval 10.0 skips line b of a qrels file
+// (qrels) or a run as a comment: a line without NUL bytes whose first byte
+// is '#' in qrels, or whose first byte after white space is '#' in a run.
+func isComment10(b []byte, qrels bool) bool {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return false
 	}
-	if !s.qrels {
+	if !qrels {
 		b = bytes.TrimLeft(b, " \t\n\v\f\r")
 	}
 	return len(b) > 0 && b[0] == '#'
