@@ -235,6 +235,10 @@ type Options struct {
 	// TSV, CSV, JSON Lines), terminator excluded; a longer line is an
 	// error. Zero means [DefaultMaxLineBytes].
 	MaxLineBytes int
+	// TRECNoComments reads TREC lines that start with '#' as data, as
+	// trec_eval 9.0.8 does, instead of skipping them as comments, as
+	// trec_eval 10.0 does.
+	TRECNoComments bool
 	// MaxInputBytes bounds the decompressed size of an input that is read
 	// whole into memory (a gzipped or piped Parquet or RKM1 file); a larger
 	// one is an error. Zero means [DefaultMaxInputBytes].

@@ -296,7 +296,7 @@ func seekableInput(r io.Reader, name string) trecInput {
 // block, and gathered otherwise; any other file is gathered.
 func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSource, error) {
 	if in.ra != nil {
-		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine()}
+		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
 		lay, _, err := sc.layout(t.ctx, false)
 		if err != nil && err != errNoIndex {
 			return nil, err

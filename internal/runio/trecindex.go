@@ -41,8 +41,10 @@ type trecScan struct {
 	size    int64
 	qrels   bool
 	maxLine int
-	buf     []byte
-	blank   int64
+	// comments: skip 10.0's comment lines (not Options.TRECNoComments)
+	comments bool
+	buf      []byte
+	blank    int64
 }
 
 // errNoIndex stops a scan at a line it cannot place (a line longer than
@@ -136,7 +138,7 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			s.blank++
 			continue
 		}
-		if (b[0] == '#' || !s.qrels && b[0] <= ' ') && isComment10(b, s.qrels) {
+		if s.comments && (b[0] == '#' || !s.qrels && b[0] <= ' ') && isComment10(b, s.qrels) {
 			continue
 		}
 		j := 0

@@ -19,7 +19,8 @@ import (
 //     white space (also "\v" and "\f") and rejects blank qrels lines.
 //   - Comments: trec_eval 10.0 and TRECStrict skip run lines whose first
 //     non-blank byte is '#' and qrels lines that start with '#' (unless
-//     the line holds a NUL byte); 9.0.8 has none.
+//     the line holds a NUL byte); 9.0.8 has none, nor TRECStrict with
+//     [Options.TRECNoComments].
 //   - Fields: TRECStrict cuts at every byte up to ' ' (every control byte
 //     separates); trec_eval cuts at C's isspace bytes only, so a control
 //     byte such as "\x01" stays in its field, and a NUL byte anywhere in
@@ -54,23 +55,24 @@ type TRECScanner struct {
 	// TRECStrict: the field count, the other file's, and what a line is
 	want, other int
 	what        string
+	comments    bool // skip 10.0's comment lines
 }
 
 // NewTRECScanner returns a scanner of r, a run file or (qrels) a qrels
 // file named name in errors, with the buffer size and line limit of opts.
 func NewTRECScanner(r io.Reader, name string, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
-	return newTRECScanner(newLineReader(r, name, opts), qrels, mode)
+	return newTRECScanner(newLineReader(r, name, opts), qrels, mode, opts)
 }
 
 // NewTRECBytesScanner returns a scanner of the lines of data, read in
 // place: the fields point into data.
 func NewTRECBytesScanner(data []byte, name string, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
-	return newTRECScanner(newBytesLineReader(data, name, opts), qrels, mode)
+	return newTRECScanner(newBytesLineReader(data, name, opts), qrels, mode, opts)
 }
 
-func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode) *TRECScanner {
+func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
 	lr.trecEval = mode != TRECStrict
-	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8),
+	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8), comments: !opts.TRECNoComments,
 		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)"}
 	if qrels {
 		s.want, s.other, s.what = 4, 6, "a qrels line has 4 fields (qid iter docno rel)"
@@ -163,7 +165,7 @@ func (s *TRECScanner) read() ([][]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			if (b[0] == '#' || !s.qrels && b[0] <= ' ') && s.commentIn10(b) {
+			if s.comments && (b[0] == '#' || !s.qrels && b[0] <= ' ') && s.commentIn10(b) {
 				continue
 			}
 			// At most want+1 fields are kept, so a hostile line of

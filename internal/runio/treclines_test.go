@@ -314,3 +314,21 @@ func TestTRECScannerManyFields(t *testing.T) {
 		t.Errorf("the scanner kept room for %d fields, want at most a handful", c)
 	}
 }
+
+// TestTRECNoComments: with Options.TRECNoComments, '#' lines are data,
+// as trec_eval 9.0.8 reads them (eval --compat 9.0.8).
+func TestTRECNoComments(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		qrels bool
+		want  string
+	}{
+		{"# Q0 a 1 1 r\n1 Q0 b 1 1 r\n", false, "1:#|Q0|a|1|1|r 2:1|Q0|b|1|1|r"},
+		{"#1 0 a 1\n", true, "1:#1|0|a|1"},
+		{"# judged\n", true, `error f:1: line "# judged": a qrels line has 4 fields (qid iter docno rel), found 2`},
+	} {
+		if got := scanAll(c.in, c.qrels, TRECStrict, Options{TRECNoComments: true}); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
