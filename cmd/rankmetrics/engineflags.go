@@ -38,9 +38,9 @@ type engineFlags struct {
 
 // register adds the shared flags to fs, writing into o. seedFlag names the
 // flag of the tie seed (compare keeps --seed for its Monte Carlo samples),
-// qrelsOnlyDefault is the default of --qrels-only, and scoreCol says
-// whether to register --score-col (compare registers a repeatable one).
-func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, seedFlag, qrelsOnlyDefault string, scoreCol bool) {
+// and scoreCol says whether to register --score-col (compare registers a
+// repeatable one).
+func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, seedFlag string, scoreCol bool) {
 	o.cfg = metric.DefaultConfig(metric.KindMAP)
 	fs.Var(&f.measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10); repeatable or comma-separated (default map); README's \"Measure names\" table lists them all")
 	f.compat = fs.String("compat", "10.0", "`VERSION` of trec_eval whose definitions the trec_eval names follow: 10.0 or 9.0.8")
@@ -62,10 +62,10 @@ func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, seedFlag, qrelsO
 	fs.IntVar(&o.read.MaxLineBytes, "max-line-bytes", runio.DefaultMaxLineBytes, "longest input line accepted, in `BYTES` (a bound on memory for corrupt or hostile files)")
 	fs.Int64Var(&o.read.MaxInputBytes, "max-input-bytes", runio.DefaultMaxInputBytes, "largest decompressed size, in `BYTES`, of an input read whole (a gzipped or piped Parquet or RKM1 file)")
 	f.positions = fs.String("columns", "", "headerless TSV/CSV: the columns in `ORDER`, comma-separated, from qid, doc, label, score, weight and - (skip), e.g. qid,doc,label,score")
-	f.unsorted = fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length; 72 MB for 1M one-item queries)")
+	f.unsorted = fs.String("unsorted", "auto", "input in any line order: auto (a sorted file streams; a TREC file with each qid's lines in one block, in any order, is read block by block, memory bounded by the largest qid; scattered lines, standard input, gzip and TSV/CSV/JSON Lines/Parquet are gathered in memory, as group), error (stream, and stop at the first qid out of order), or group (gather all in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length; 72 MB for 1M one-item queries)")
 	f.dedupe = fs.String("dedupe", "error", "repeated (qid, doc): error, first (keep the first) or max (keep the highest score, or label in qrels)")
 	f.runOnly = fs.String("run-only", "skip", "queries of the run with no judgment: skip (trec_eval), or keep (value 0)")
-	f.qrelsOnly = fs.String("qrels-only", qrelsOnlyDefault, "judged queries missing from the run: skip (trec_eval), or keep (value 0, trec_eval -c)")
+	f.qrelsOnly = fs.String("qrels-only", "keep", "judged queries missing from the run: keep (value 0, as trec_eval -c: every run is scored on the same queries, all the judged ones, as the IR community recommends for comparing systems, so that a run gains nothing by leaving out hard queries), or skip (trec_eval without -c)")
 }
 
 // parse turns the flags' values into o. Its error names the flag, for the
@@ -112,6 +112,9 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	if o.compat, err = treceval.ParseVersion(*f.compat); err != nil {
 		return fmt.Errorf("--compat: %w", err)
 	}
+	// TREC lines starting with '#' are comments in trec_eval 10.0, data
+	// in 9.0.8.
+	o.read.TRECNoComments = o.compat == treceval.V908
 	o.measures = f.measures
 	return nil
 }

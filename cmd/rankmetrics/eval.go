@@ -70,10 +70,14 @@ Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
 the run did not retrieve (they take no rank). Unjudged run documents are not
-relevant. As trec_eval does, queries found only in the run or only in the qrels
-are skipped by default, and always counted in the report; a pair without any
-query in both files is an error (it shows qids of each file), and a warning
-says when most queries of one file are missing from the other.
+relevant. Judged queries missing from the run count with value 0, as with
+trec_eval -c (--qrels-only keep, the default, as in compare): every run is then
+scored on the same queries, all the judged ones, as the IR community recommends
+for comparing systems; --qrels-only skip leaves them out, as trec_eval without
+-c. Queries found only in the run are skipped (--run-only skip), as trec_eval
+skips them. Both are always counted in the report; a pair without any query in
+both files is an error (it shows qids of each file), and a warning says when
+most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
@@ -94,9 +98,9 @@ run missed, negative labels (-2: in the pool, unjudged); ties are ordered by
 score, then document id, as trec_eval orders them, whatever the line order;
 values are float64 whatever --dtype and --ties say, item weights are ignored,
 and the overall value is trec_eval's (the mean over the queries evaluated; the
-counts num_ret, num_rel... are summed). Queries evaluated are trec_eval's:
-the run's judged queries, and with --qrels-only keep also the judged queries
-the run lacks (trec_eval -c); --run-only keep is refused. They need document
+counts num_ret, num_rel... are summed). Queries evaluated are trec_eval -c's:
+the run's judged queries and the judged queries the run lacks (with
+--qrels-only skip, trec_eval's without -c); --run-only keep is refused. They need document
 ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
 (--doc-col, or --columns qid,doc,label,score), RKM1 has none. The bare names
 map, recall and dcg are TF-Ranking's (trec_eval's map, dcg and recall are
@@ -108,14 +112,21 @@ TF-Ranking's per-list weights (which depend on the update) and random tie
 draws (seeded from --seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
-Memory: input sorted by qid (numerically when both ids are integers, byte-wise
-otherwise) streams: memory grows with the longest list, not with the input
-(about 35 MB for many short lists; one list of 2M items took 140 MB from TSV,
-510 MB from TREC with four measures, 1 GB with --plot). With
---unsorted group the whole input is held: about 45 bytes per item plus its
-document id (430 MB for 10M TSV rows), and for TREC the qrels as well (900 MB
-for a 10M-line run and 10M-line qrels). The default, --unsorted error, stops at
-the first qid out of order.
+Memory: input is read in any line order (--unsorted auto, the default), and
+queries come in qid order (numerically when both ids are integers, byte-wise
+otherwise). A TREC file sorted by qid streams: memory grows with the longest
+list, not with the input (about 35 MB for many short lists; one list of 2M
+items took 140 MB from TSV, 510 MB from TREC with four measures, 1 GB with
+--plot); a first pass over its qids checks the order (MEASURED_SORTED). A TREC
+file whose qids are each in one block of lines, blocks in any order (q9 before
+q10, 19 before 2), is read block by block: memory grows with the largest
+query, plus about 50 bytes per query for the index (MEASURED_BLOCKS). Scattered
+TREC lines, standard input, gzip, and TSV, CSV, JSON Lines and Parquet are
+gathered in memory as with --unsorted group: MEASURED_GATHER. With --unsorted
+group the whole input is held: about 45 bytes per item plus its document id
+(430 MB for 10M TSV rows), and for TREC the qrels as well (900 MB for a
+10M-line run and 10M-line qrels). --unsorted error streams without the first
+pass and stops at the first qid out of order.
 
 Flags:
 `
@@ -169,7 +180,7 @@ func parseEvalArgs(args []string, stderr io.Writer) (*evalOptions, bool, error) 
 	fs.SetOutput(stderr)
 	o := &evalOptions{}
 	var ef engineFlags
-	ef.register(fs, &o.engineArgs, "seed", "skip", true)
+	ef.register(fs, &o.engineArgs, "seed", true)
 	topn := fs.Int("topn", -1, "add the measure map@`N` (TF-Ranking's topn)")
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
