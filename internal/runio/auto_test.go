@@ -284,6 +284,28 @@ func TestUnsortedAutoLayouts(t *testing.T) {
 		}
 		r.Close()
 	}
+	// Gzip: checked by a scan of its own, then streamed or gathered.
+	for _, c := range []struct{ run, want string }{
+		{"1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n", "*runio.blockStream"},
+		{"2 Q0 b 1 1 r\n1 Q0 a 1 1 r\n", "*runio.gatherSource"},
+	} {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write([]byte(c.run))
+		w.Close()
+		qp, rp := filepath.Join(dir, "q"), filepath.Join(dir, "r.gz")
+		os.WriteFile(qp, []byte(qrels), 0o644)
+		os.WriteFile(rp, buf.Bytes(), 0o644)
+		r := openAuto(t, []string{qp, rp}, Options{Unsorted: UnsortedAuto})
+		var q Query
+		if err := r.Next(&q); err != nil || q.QID != "1" {
+			t.Fatalf("gzip %q: first query %q, %v", c.run, q.QID, err)
+		}
+		if got := fmt.Sprintf("%T", r.(*trecReader).rs); got != c.want {
+			t.Errorf("gzip %q: run read by %s, want %s", c.run, got, c.want)
+		}
+		r.Close()
+	}
 }
 
 // TestUnsortedAutoErrors: a bad line is reported with its file and line

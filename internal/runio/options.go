@@ -98,7 +98,9 @@ const (
 	// with UnsortedError; with each qid's lines in one block, in any
 	// order, the blocks are read one at a time in qid order, so memory
 	// holds the largest; with scattered lines it is gathered as with
-	// UnsortedGroup. Standard input and gzip are gathered. Queries come in
+	// UnsortedGroup. A gzipped file is decompressed once more for that
+	// check, then streamed when sorted and gathered otherwise; standard
+	// input is gathered. Queries come in
 	// the order of CompareQID whatever the line order. A single-file
 	// format (TSV, CSV, JSON Lines, Parquet) is gathered as with
 	// UnsortedGroup (RKM1 is sorted by construction).

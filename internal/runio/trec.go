@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"sync"
 )
 
@@ -260,6 +261,9 @@ type trecInput struct {
 	r    io.Reader
 	ra   io.ReaderAt
 	size int64
+	// check, when not nil, opens the file once more from its start (a
+	// gzipped file): a scan of it says whether r can be streamed.
+	check func() (io.ReadCloser, error)
 }
 
 // seekableInput returns in with ra set when r can be read again by range
@@ -293,7 +297,9 @@ func seekableInput(r io.Reader, name string) trecInput {
 // source chooses how to read one file of the pair under UnsortedAuto: a
 // file that can be re-read is scanned first (see trecScan) and streamed
 // when sorted, read block by block in qid order when each qid is in one
-// block, and gathered otherwise; any other file is gathered.
+// block, and gathered otherwise; a gzipped file is decompressed once for a
+// scan, then streamed when sorted and gathered otherwise; standard input
+// is gathered.
 func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSource, error) {
 	if in.ra != nil {
 		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
@@ -317,6 +323,21 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 				ra = countingReaderAt{ra, t.opts.BytesRead}
 			}
 			return &rangeSource{ra: ra, blocks: blocks, p: p, blank: sc.blank}, nil
+		}
+	}
+	if in.ra == nil && in.check != nil {
+		rc, err := in.check()
+		if err != nil {
+			return nil, err
+		}
+		sc := &trecScan{ra: &seqReaderAt{r: rc}, size: math.MaxInt64, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
+		lay, _, err := sc.layout(t.ctx, false)
+		rc.Close()
+		if err != nil && err != errNoIndex {
+			return nil, err
+		}
+		if err == nil && lay == layoutSorted {
+			return startBlockStream(p), nil
 		}
 	}
 	return newGatherSource(t.ctx, p)

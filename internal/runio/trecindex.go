@@ -299,7 +299,34 @@ func openTRECInput(path string, opts Options) (trecInput, io.Closer, error) {
 	if err != nil {
 		return trecInput{}, nil, err
 	}
-	return trecInput{name: path, r: s}, nopCloser{}, nil // its parser closes it
+	in := trecInput{name: path, r: s}
+	if path != "-" {
+		// A gzipped file: the check of its order decompresses it once
+		// more, from a stream of its own.
+		check := opts
+		check.BytesRead = nil
+		in.check = func() (io.ReadCloser, error) { return openStream(path, check) }
+	}
+	return in, nopCloser{}, nil // its parser closes it
+}
+
+// seqReaderAt reads a stream as trecScan reads a file: at increasing
+// offsets, each read starting where the last ended.
+type seqReaderAt struct {
+	r   io.Reader
+	pos int64
+}
+
+func (s *seqReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off != s.pos {
+		return 0, fmt.Errorf("runio: read at %d of a stream at %d", off, s.pos)
+	}
+	n, err := io.ReadFull(s.r, p)
+	s.pos += int64(n)
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	return n, err
 }
 
 type nopCloser struct{}
