@@ -53,7 +53,7 @@ type trecScan struct {
 var errNoIndex = errors.New("runio: no index")
 
 // scanBufSize is the scan's read size.
-const scanBufSize = 1 << 20
+const scanBufSize = 256 << 10
 
 // layout scans the file: with keep false it only checks whether it is
 // sorted, holding no more than the last qid, and stops at the first qid
@@ -74,7 +74,11 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 		// bytes' mask, when cur is shorter than 8 bytes
 		curMask, curWord uint64
 		sorted           = true
+		seen             map[string]struct{} // keep: the qids so far
 	)
+	if keep {
+		seen = make(map[string]struct{})
+	}
 	s.blank = 0
 	for {
 		i := bytes.IndexByte(buf[pos:n], '\n')
@@ -159,6 +163,16 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			}
 			sorted = false
 		}
+		if keep {
+			// A qid seen before: scattered lines, known at once (the
+			// file will be gathered: no need to index it all).
+			if _, ok := seen[string(qid)]; ok {
+				return layoutScattered, nil, nil
+			}
+			q := string(qid)
+			seen[q] = struct{}{}
+			blocks = append(blocks, fileBlock{qid: q, off: start, end: end, firstLine: line})
+		}
 		cur = append(cur[:0], qid...)
 		have = true
 		curMask, curWord = 0, 0
@@ -167,9 +181,6 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			copy(w[:], cur)
 			curMask = 1<<(8*len(cur)) - 1
 			curWord = binary.LittleEndian.Uint64(w[:])
-		}
-		if keep {
-			blocks = append(blocks, fileBlock{qid: string(qid), off: start, end: end, firstLine: line})
 		}
 	}
 }
