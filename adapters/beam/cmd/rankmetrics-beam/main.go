@@ -131,7 +131,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.ragged, "ragged", true, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false passes them dense, where labels < 0 are masked")
 	fs.StringVar(&o.dedupe, "dedupe", "error", "repeated (qid, doc): error (the query goes to the dead letters), first or max")
 	fs.StringVar(&o.runOnly, "run-only", "skip", "TREC queries of the run with no judgment: skip (trec_eval), or keep (value 0; not with trec_eval measures)")
-	fs.StringVar(&o.qrelsOnly, "qrels-only", "skip", "judged TREC queries missing from the run: skip (trec_eval), or keep (value 0, trec_eval -c)")
+	fs.StringVar(&o.qrelsOnly, "qrels-only", "keep", "judged TREC queries missing from the run: keep (value 0, as trec_eval -c and rankmetrics eval and compare: every run is scored on all the judged queries, as the IR community recommends for comparing systems), or skip (trec_eval without -c)")
 	fs.StringVar(&o.cols.QID, "qid-col", "qid", "`NAME` of the qid column")
 	fs.StringVar(&o.cols.Label, "label-col", "label", "`NAME` of the label column")
 	fs.StringVar(&o.cols.Score, "score-col", "score", "`NAME` of the score column")
@@ -339,6 +339,22 @@ func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writ
 	}
 	if err := c.Check(p.trec); err != nil {
 		return rep, fmt.Errorf("%w%s", err, notWritten)
+	}
+	if p.trec {
+		// As rankmetrics eval and compare: no query in common is an
+		// error, a run covering a minority of the judged queries a
+		// warning.
+		read := c.Queries + c.SkippedQueries + c.DeadQueries
+		both := read - c.RunOnlyQueries - c.QrelsOnlyQueries
+		runs := strings.Join(p.o.runs, ", ")
+		if both <= 0 {
+			return rep, fmt.Errorf("no query is in both the qrels (%s: %d queries) and the run (%s: %d queries), so there is nothing to evaluate; qids must be equal strings in both (\"q1\" is not \"1\")%s",
+				strings.Join(p.o.qrels, ", "), c.QrelsOnlyQueries, runs, c.RunOnlyQueries, notWritten)
+		}
+		if judged := both + c.QrelsOnlyQueries; float64(c.QrelsOnlyQueries) > 0.5*float64(judged) {
+			fmt.Fprintf(stderr, "rankmetrics-beam: warning: the run (%s) covers %d of the %d judged queries; the %d others %s\n",
+				runs, both, judged, c.QrelsOnlyQueries, map[bool]string{true: "count with value 0 (--qrels-only keep)", false: "are skipped (--qrels-only skip)"}[p.evalOpts.KeepQrelsOnly])
+		}
 	}
 	if c.DeadLetters > 0 {
 		where := paths.DeadLetters
