@@ -100,8 +100,8 @@ values are float64 whatever --dtype and --ties say, item weights are ignored,
 and the overall value is trec_eval's (the mean over the queries evaluated; the
 counts num_ret, num_rel... are summed). Queries evaluated are trec_eval -c's:
 the run's judged queries and the judged queries the run lacks (with
---qrels-only skip, trec_eval's without -c); --run-only keep is refused. They need document
-ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
+--qrels-only skip, trec_eval's without -c); --run-only keep is refused. They
+need document ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
 (--doc-col, or --columns qid,doc,label,score), RKM1 has none. The bare names
 map, recall and dcg are TF-Ranking's (trec_eval's map, dcg and recall are
 rankmetrics trec_eval's). README's "Measure names" table lists every name with
@@ -112,9 +112,9 @@ TF-Ranking's per-list weights (which depend on the update) and random tie
 draws (seeded from --seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
-Memory: input is read in any line order (--unsorted auto, the default), and
+Memory: input is read in any line order (--unsorted auto, the default); TREC
 queries come in qid order (numerically when both ids are integers, byte-wise
-otherwise). A TREC file sorted by qid streams: memory grows with the longest
+otherwise), gathered ones in order of first appearance. A TREC file sorted by qid streams: memory grows with the longest
 list, not with the input (about 35 MB for many short lists; one list of 2M
 items took 140 MB from TSV, 510 MB from TREC with four measures, 1 GB with
 --plot). A first pass over its qids checks the order first: 0.1 s of CPU for a
@@ -123,9 +123,9 @@ are each in one block of lines, blocks in any order (q9 before q10, 19 before
 2), is read block by block: memory grows with the largest query plus about 120
 bytes per query (40 MB for 5M-line files of 50,000 queries). Scattered TREC
 lines, standard input, and TSV, CSV, JSON Lines and Parquet are gathered in
-memory as with --unsorted group: about 45 bytes per TREC line plus its
-document id (485 MB for a 5M-line run and 5M-line qrels, shuffled), and about
-45 bytes per TSV item plus its document id (430 MB for 10M TSV rows).
+memory as with --unsorted group: about 45 bytes per item plus its document id
+(430 MB for 10M TSV rows; 485 MB for a shuffled 5M-line run and 5M-line
+qrels).
 --unsorted error streams without the first pass and stops at the first qid out
 of order.
 

@@ -251,7 +251,7 @@ func TestEvalErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--unsorted", "error", unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+		{[]string{"--unsorted", "error", unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; --unsorted auto, the default, reads any order)`},
 		{[]string{badScore}, badScore + `:3: field score: value "x": not a number`},
 		{[]string{infWeight}, `query "2" (line 3): item 1: weight +Inf is not finite`},
 		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2; --dedupe first or --dedupe max keeps one)`},

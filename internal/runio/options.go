@@ -100,10 +100,10 @@ const (
 	// holds the largest; with scattered lines it is gathered as with
 	// UnsortedGroup. A gzipped file is decompressed once more for that
 	// check, then streamed when sorted and gathered otherwise; standard
-	// input is gathered. Queries come in
-	// the order of CompareQID whatever the line order. A single-file
-	// format (TSV, CSV, JSON Lines, Parquet) is gathered as with
-	// UnsortedGroup (RKM1 is sorted by construction).
+	// input is gathered. TREC queries come in the order of CompareQID
+	// whatever the line order. A single-file format (TSV, CSV, JSON
+	// Lines, Parquet) is gathered as with UnsortedGroup, its queries in
+	// order of first appearance (RKM1 is sorted by construction).
 	UnsortedAuto
 )
 

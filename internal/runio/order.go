@@ -8,7 +8,7 @@ import (
 // unsortedMsg is the message for a qid that comes after prev in the
 // input and before it in the order of CompareQID.
 func unsortedMsg(prev []byte) string {
-	return fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)", clip(prev))
+	return fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; --unsorted auto, the default, reads any order)", clip(prev))
 }
 
 // duplicateMsg is the message for a second document (or judgment) of
