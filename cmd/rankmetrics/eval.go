@@ -121,9 +121,11 @@ items took 140 MB from TSV, 510 MB from TREC with four measures, 1 GB with
 pair of 5M-line files, a second decompression for gzip. A TREC file whose qids
 are each in one block of lines, blocks in any order (q9 before q10, 19 before
 2), is read block by block: memory grows with the largest query plus about 120
-bytes per query (40 MB for 5M-line files of 50,000 queries). Scattered TREC
-lines, standard input, and TSV, CSV, JSON Lines and Parquet are gathered in
-memory as with --unsorted group: about 45 bytes per item plus its document id
+bytes per query (40 MB for 5M-line files of 50,000 queries). TSV, CSV, JSON
+Lines and Parquet are read 16384 rows ahead: sorted there, they stream (and a
+qid out of order later is an error naming --unsorted group). Scattered TREC
+lines, standard input, and single files out of order in their first rows are
+gathered in memory as with --unsorted group: about 45 bytes per item plus its document id
 (430 MB for 10M TSV rows; 485 MB for a shuffled 5M-line run and 5M-line
 qrels).
 --unsorted error streams without the first pass and stops at the first qid out

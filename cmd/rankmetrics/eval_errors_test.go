@@ -187,7 +187,8 @@ func TestEvalPartialOutput(t *testing.T) {
 	for _, format := range []string{"json", "tsv", "table"} {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
-			// --unsorted error streams (the default gathers TSV first).
+			// --unsorted error streams from the first row (auto reads
+			// 16384 rows ahead, more than this input).
 			stderr, status := evalAll(t, context.Background(), &out, "-q", "--format", format, "--batch", strconv.Itoa(batch), "--workers", "2", "--unsorted", "error", in)
 			if status != 1 || !strings.Contains(stderr, wantErr) {
 				t.Fatalf("status %d, stderr %q; want 1 and %q", status, stderr, wantErr)

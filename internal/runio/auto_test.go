@@ -335,3 +335,53 @@ func TestUnsortedAutoErrors(t *testing.T) {
 		t.Errorf("long line: error %v, want %s", err, want)
 	}
 }
+
+// TestUnsortedAutoSingleFile: a single-file input whose first rows are out
+// of order is gathered (a shuffled file, q9 before q10); a sorted one
+// streams; one whose order breaks only after the read-ahead is an error
+// naming --unsorted group, never a query evaluated twice.
+func TestUnsortedAutoSingleFile(t *testing.T) {
+	tsv := func(qids ...string) string {
+		var b strings.Builder
+		b.WriteString("qid\tlabel\tscore\n")
+		for i, q := range qids {
+			fmt.Fprintf(&b, "%s\t%d\t%d\n", q, i%2, i)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, in string
+		grouped  bool
+	}{
+		{"shuffled", tsv("b", "a", "b", "c", "a"), true},
+		{"natural", tsv("q1", "q2", "q9", "q10", "q10", "q11"), true},
+		{"bytewise", tsv("1", "10", "19", "2", "20"), true},
+		{"sorted", tsv("1", "1", "2", "10", "q", "q"), false},
+	} {
+		opts := Options{Unsorted: UnsortedAuto}
+		r, _ := NewDelimitedReader(bg, strings.NewReader(c.in), "f.tsv", '\t', opts)
+		got, err := readAll(r)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		opts.Unsorted = UnsortedGroup
+		rg, _ := NewDelimitedReader(bg, strings.NewReader(c.in), "f.tsv", '\t', opts)
+		want, _ := readAll(rg)
+		checkQueries(t, got, want)
+		if g := r.(*streamReader).opts.Unsorted == UnsortedGroup; g != c.grouped {
+			t.Errorf("%s: gathered %v, want %v", c.name, g, c.grouped)
+		}
+	}
+	// Sorted for the whole read-ahead, then out of order.
+	qids := make([]string, 0, autoWindow+2)
+	for i := range autoWindow + 1 {
+		qids = append(qids, strconv.Itoa(i/10))
+	}
+	qids = append(qids, "0")
+	r, _ := NewDelimitedReader(bg, strings.NewReader(tsv(qids...)), "f.tsv", '\t', Options{Unsorted: UnsortedAuto})
+	_, err := readAll(r)
+	want := fmt.Sprintf(`f.tsv:%d: field qid: value "0": input is not sorted by qid: it comes after "%d", and the first %d rows were sorted, so the input is streamed; rerun with --unsorted group to read it in any order, held in memory`, autoWindow+3, autoWindow/10, autoWindow)
+	if err == nil || err.Error() != want {
+		t.Errorf("late break: error %v, want %s", err, want)
+	}
+}

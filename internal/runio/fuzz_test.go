@@ -64,6 +64,19 @@ func FuzzTSV(f *testing.F) {
 		open := func(p UnsortedPolicy) (Reader, error) {
 			return NewDelimitedReader(bg, strings.NewReader(in), "f.tsv", delim, Options{Unsorted: p, KeepDocs: true, Dedupe: DedupeMax})
 		}
+		// UnsortedAuto (inputs here are within its read-ahead) reads what
+		// UnsortedGroup reads, and fails where it fails.
+		if ra, err := open(UnsortedAuto); err == nil {
+			auto, aerr := checkInvariants(t, ra)
+			rg, _ := open(UnsortedGroup)
+			grouped, gerr := checkInvariants(t, rg)
+			if (aerr == nil) != (gerr == nil) {
+				t.Fatalf("auto error %v, grouped error %v", aerr, gerr)
+			}
+			if aerr == nil {
+				checkQueries(t, auto, grouped)
+			}
+		}
 		r, err := open(UnsortedError)
 		if err != nil {
 			return

@@ -102,8 +102,12 @@ const (
 	// check, then streamed when sorted and gathered otherwise; standard
 	// input is gathered. TREC queries come in the order of CompareQID
 	// whatever the line order. A single-file format (TSV, CSV, JSON
-	// Lines, Parquet) is gathered as with UnsortedGroup, its queries in
-	// order of first appearance (RKM1 is sorted by construction).
+	// Lines, Parquet) is read ahead by 16384 rows: if their qids are out
+	// of order (a shuffled file, q9 before q10, 19 before 2) it is gathered
+	// as with UnsortedGroup, its queries in order of first appearance;
+	// else it streams as with UnsortedError, and a qid out of order later
+	// is an error that names --unsorted group (RKM1 is sorted by
+	// construction).
 	UnsortedAuto
 )
 

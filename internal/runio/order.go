@@ -11,6 +11,13 @@ func unsortedMsg(prev []byte) string {
 	return fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; --unsorted auto, the default, reads any order)", clip(prev))
 }
 
+// lateUnsortedMsg is the message of UnsortedAuto for a qid out of order
+// after the first window rows of a single-file input, which were sorted
+// and are streamed: the queries before it are evaluated already.
+func lateUnsortedMsg(prev []byte, window int) string {
+	return fmt.Sprintf("input is not sorted by qid: it comes after %q, and the first %d rows were sorted, so the input is streamed; rerun with --unsorted group to read it in any order, held in memory", clip(prev), window)
+}
+
 // duplicateMsg is the message for a second document (or judgment) of
 // qid, first seen at line first.
 func duplicateMsg(what, qid string, first int64) string {
