@@ -114,22 +114,22 @@ number of workers: results are bit-identical for any --workers.
 
 Memory: input is read in any line order (--unsorted auto, the default); TREC
 queries come in qid order (numerically when both ids are integers, byte-wise
-otherwise), gathered ones in order of first appearance. A TREC file sorted by qid streams: memory grows with the longest
-list, not with the input (about 35 MB for many short lists; one list of 2M
-items took 140 MB from TSV, 510 MB from TREC with four measures, 1 GB with
---plot). A first pass over its qids checks the order first: 0.1 s of CPU for a
-pair of 5M-line files, a second decompression for gzip. A TREC file whose qids
-are each in one block of lines, blocks in any order (q9 before q10, 19 before
-2), is read block by block: memory grows with the largest query plus about 120
-bytes per query (40 MB for 5M-line files of 50,000 queries). TSV, CSV, JSON
-Lines and Parquet are read 16384 rows ahead: sorted there, they stream (and a
-qid out of order later is an error naming --unsorted group). Scattered TREC
-lines, standard input, and single files out of order in their first rows are
-gathered in memory as with --unsorted group: about 45 bytes per item plus its document id
-(430 MB for 10M TSV rows; 485 MB for a shuffled 5M-line run and 5M-line
-qrels).
---unsorted error streams without the first pass and stops at the first qid out
-of order.
+otherwise), gathered ones in order of first appearance. A TREC file sorted by
+qid streams: memory grows with the longest list, not with the input (about 35
+MB for many short lists; one list of 2M items took 140 MB from TSV, 510 MB from
+TREC with four measures, 1 GB with --plot). A first pass over its qids checks
+the order first: 0.1 s of CPU for a pair of 5M-line files, a second
+decompression for gzip. A TREC file whose qids are each in one block of lines,
+blocks in any order (q9 before q10, 19 before 2), is read block by block:
+memory grows with the largest query plus about 120 bytes per query (40 MB for
+5M-line files of 50,000 queries). TSV, CSV, JSON Lines and Parquet are read
+16384 rows ahead: sorted there, they stream (and a qid out of order later is an
+error naming --unsorted group), and so is a TREC file on standard input.
+Scattered TREC lines, and inputs read once out of order in their first rows,
+are gathered in memory as with --unsorted group: about 45 bytes per item plus
+its document id (430 MB for 10M TSV rows; 485 MB for a shuffled 5M-line run and
+5M-line qrels). --unsorted error streams without the first pass and stops at
+the first qid out of order.
 
 Flags:
 `

@@ -385,3 +385,41 @@ func TestUnsortedAutoSingleFile(t *testing.T) {
 		t.Errorf("late break: error %v, want %s", err, want)
 	}
 }
+
+// TestUnsortedAutoReadAhead: a TREC input that cannot be read again (a
+// pipe) longer than the read-ahead streams when its first lines are
+// sorted (the read-ahead's last qid going on in the stream), is gathered
+// when they are not, and a qid out of order after them is an error naming
+// --unsorted group.
+func TestUnsortedAutoReadAhead(t *testing.T) {
+	var sorted strings.Builder
+	const per = 7 // autoWindow is not a multiple of 7: a qid spans the boundary
+	n := autoWindow/per + 40
+	for q := range n {
+		for d := range per {
+			fmt.Fprintf(&sorted, "%d Q0 d%d %d %d r\n", q, d, d+1, per-d)
+		}
+	}
+	qrels := "0 0 d0 1\n5 0 d3 1\n" + fmt.Sprintf("%d 0 d1 2\n%d 0 d6 1\n%d 0 x 1\n", autoWindow/per, n-1, n+5)
+	lines := strings.SplitAfter(sorted.String(), "\n")
+	lines = lines[:len(lines)-1]
+	shuffled := slices.Clone(lines)
+	shuffled[0], shuffled[len(shuffled)-1] = shuffled[len(shuffled)-1], shuffled[0]
+	for _, run := range []string{sorted.String(), strings.Join(shuffled, "")} {
+		want := naiveTREC(t, qrels, run)
+		r, _ := NewTRECReader(bg, strings.NewReader(qrels), oneReader{strings.NewReader(run)}, "q", "r", Options{Unsorted: UnsortedAuto, KeepDocs: true})
+		got, err := readAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAuto(t, "read ahead", got, want)
+	}
+	// Out of order after the read-ahead: an error, not a wrong number.
+	late := slices.Clone(lines)
+	late[len(late)-1] = "0 Q0 late 1 1 r\n"
+	r, _ := NewTRECReader(bg, strings.NewReader(qrels), oneReader{strings.NewReader(strings.Join(late, ""))}, "q", "r", Options{Unsorted: UnsortedAuto})
+	_, err := readAll(r)
+	if err == nil || !strings.Contains(err.Error(), "r:"+strconv.Itoa(len(late))+": field qid: value \"0\": input is not sorted by qid") || !strings.Contains(err.Error(), "--unsorted group") {
+		t.Errorf("late break: error %v", err)
+	}
+}

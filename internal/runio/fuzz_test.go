@@ -255,5 +255,13 @@ func FuzzTRECAuto(f *testing.F) {
 		}
 		slices.SortStableFunc(grouped, func(a, b Query) int { return CompareQID(a.QID, b.QID) })
 		checkQueries(t, auto, grouped)
+		// From pipes (read ahead): the same.
+		opts.Unsorted = UnsortedAuto
+		r3, _ := NewTRECReader(bg, oneReader{strings.NewReader(qrels)}, oneReader{strings.NewReader(run)}, qp, rp, opts)
+		piped, err := checkInvariants(t, r3)
+		if err != nil {
+			t.Fatalf("piped: %v", err)
+		}
+		checkQueries(t, piped, grouped)
 	})
 }

@@ -100,7 +100,8 @@ const (
 	// holds the largest; with scattered lines it is gathered as with
 	// UnsortedGroup. A gzipped file is decompressed once more for that
 	// check, then streamed when sorted and gathered otherwise; standard
-	// input is gathered. TREC queries come in the order of CompareQID
+	// input is read ahead by 16384 lines, as a single file below. TREC
+	// queries come in the order of CompareQID
 	// whatever the line order. A single-file format (TSV, CSV, JSON
 	// Lines, Parquet) is read ahead by 16384 rows: if their qids are out
 	// of order (a shuffled file, q9 before q10, 19 before 2) it is gathered

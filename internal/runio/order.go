@@ -12,8 +12,8 @@ func unsortedMsg(prev []byte) string {
 }
 
 // lateUnsortedMsg is the message of UnsortedAuto for a qid out of order
-// after the first window rows of a single-file input, which were sorted
-// and are streamed: the queries before it are evaluated already.
+// after the first window rows (or lines) of an input read once, which were
+// sorted and are streamed: the queries before it are evaluated already.
 func lateUnsortedMsg(prev []byte, window int) string {
 	return fmt.Sprintf("input is not sorted by qid: it comes after %q, and the first %d rows were sorted, so the input is streamed; rerun with --unsorted group to read it in any order, held in memory", clip(prev), window)
 }

@@ -47,6 +47,9 @@ type trecParser struct {
 	sc     *TRECScanner
 	isRun  bool
 	closer io.Closer
+	// late: the file streams after a read-ahead (UnsortedAuto), so a
+	// qid out of order says to rerun with --unsorted group
+	late bool
 }
 
 func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
@@ -100,6 +103,9 @@ func (p *trecParser) nextBlock(b *trecBlock) error {
 			b.qid = append(b.qid, f[0]...)
 		case !bytes.Equal(f[0], b.qid):
 			if compareQID(b.qid, f[0]) > 0 {
+				if p.late {
+					return p.sc.ErrorAt("qid", f[0], lateUnsortedMsg(b.qid, autoWindow))
+				}
 				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
 			}
 			p.sc.Unread()
@@ -299,7 +305,7 @@ func seekableInput(r io.Reader, name string) trecInput {
 // when sorted, read block by block in qid order when each qid is in one
 // block, and gathered otherwise; a gzipped file is decompressed once for a
 // scan, then streamed when sorted and gathered otherwise; standard input
-// is gathered.
+// is read ahead (see readAhead).
 func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSource, error) {
 	if in.ra != nil {
 		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
@@ -324,8 +330,9 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 			}
 			return &rangeSource{ra: ra, blocks: blocks, p: p, blank: sc.blank}, nil
 		}
+		return newGatherSource(t.ctx, p)
 	}
-	if in.ra == nil && in.check != nil {
+	if in.check != nil {
 		rc, err := in.check()
 		if err != nil {
 			return nil, err
@@ -339,9 +346,134 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 		if err == nil && lay == layoutSorted {
 			return startBlockStream(p), nil
 		}
+		return newGatherSource(t.ctx, p)
 	}
-	return newGatherSource(t.ctx, p)
+	return t.readAhead(p)
 }
+
+// readAhead reads a file that cannot be read again (standard input) up to
+// autoWindow lines ahead: if their qids are out of order, it gathers the
+// file; else it streams the file, those lines first, and a qid out of
+// order later is an error naming --unsorted group.
+func (t *trecReader) readAhead(p *trecParser) (blockSource, error) {
+	var blocks []*trecBlock
+	seen := make(map[string]bool)
+	var last *trecBlock
+	for n := 0; n < autoWindow; n++ {
+		f, err := p.sc.Next()
+		if err == io.EOF {
+			return &gatherSource{blocks: blocks, blank: p.sc.BlankLines()}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := p.value(f)
+		if err != nil {
+			return nil, err
+		}
+		if last == nil || !bytes.Equal(last.qid, f[0]) {
+			if seen[string(f[0])] || last != nil && compareQID(last.qid, f[0]) > 0 {
+				// Out of order: gather it all, these lines first.
+				p.sc.Unread()
+				g, err := newGatherSource(t.ctx, p)
+				if err != nil {
+					return nil, err
+				}
+				g.blocks = mergeBlocks(blocks, g.blocks)
+				return g, nil
+			}
+			seen[string(f[0])] = true
+			last = &trecBlock{qid: bytes.Clone(f[0])}
+			blocks = append(blocks, last)
+		}
+		last.add(f[2], v, p.sc.Line())
+	}
+	p.late = true
+	return &aheadSource{ahead: blocks, s: startBlockStream(p), name: p.sc.Name()}, nil
+}
+
+// mergeBlocks adds the blocks a (read ahead, in qid order, each qid once)
+// to b (gathered after them, in qid order): lines of a qid in both keep
+// their file order, a's first. The result is in qid order.
+func mergeBlocks(a, b []*trecBlock) []*trecBlock {
+	out := make([]*trecBlock, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && compareQID(a[i].qid, b[j].qid) < 0:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || compareQID(a[i].qid, b[j].qid) > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			for k := range b[j].vals {
+				a[i].add(b[j].doc(k), b[j].vals[k], b[j].lines[k])
+			}
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// aheadSource gives the blocks read ahead by readAhead, then those of the
+// stream that follows them; the stream's first block may continue the
+// last one read ahead.
+type aheadSource struct {
+	ahead      []*trecBlock
+	pending    *trecBlock // the stream's first block, taken early
+	s          *blockStream
+	name       string
+	fromStream bool // the last block returned is the stream's
+}
+
+func (a *aheadSource) next() (*trecBlock, error) {
+	if len(a.ahead) > 1 {
+		b := a.ahead[0]
+		a.ahead = a.ahead[1:]
+		a.fromStream = false
+		return b, nil
+	}
+	if len(a.ahead) == 1 {
+		last := a.ahead[0]
+		a.ahead = nil
+		a.fromStream = false
+		f, err := a.s.next()
+		if err != nil || f == nil {
+			return last, err
+		}
+		switch c := compareQID(last.qid, f.qid); {
+		case c == 0:
+			for k := range f.vals {
+				last.add(f.doc(k), f.vals[k], f.lines[k])
+			}
+			a.s.release(f)
+		case c > 0:
+			return nil, &ParseError{File: a.name, Line: f.lines[0], Field: "qid", Value: clip(f.qid), Msg: lateUnsortedMsg(last.qid, autoWindow)}
+		default:
+			a.pending = f
+		}
+		return last, nil
+	}
+	a.fromStream = true
+	if b := a.pending; b != nil {
+		a.pending = nil
+		return b, nil
+	}
+	return a.s.next()
+}
+
+// release gives the stream's blocks back to it.
+func (a *aheadSource) release(b *trecBlock) {
+	if a.fromStream {
+		a.s.release(b)
+	}
+}
+
+func (a *aheadSource) blankLines() int64 { return a.s.blankLines() }
+func (a *aheadSource) stop()             { a.s.stop() }
 
 // trecReader joins a qrels file and a run file.
 type trecReader struct {
