@@ -33,8 +33,11 @@ file with several --score-col columns, one run per column.
 Pairing: the queries are paired by qid. By default the queries are the
 qrels' judged queries: a run that misses one gets 0 on it, as trec_eval -c
 (--qrels-only keep), and queries only in a run are left out (--run-only
-skip). With other settings, the queries are those every run has; the others
-are counted on stderr.
+skip), the default of eval too, so that eval -q and compare give the same
+values. With other settings, the queries are those every run has; the others
+are counted on stderr. A run without any query in common with the qrels is an
+error naming it; a run that covers fewer than half of the judged queries gets
+a warning on stderr with the counts.
 
 Tests (--test, repeatable, two-sided; default t and randomization):
   t              Student's paired t-test
@@ -119,6 +122,7 @@ type compareOptions struct {
 	// back to the same number.
 	digits int
 	powerOptions
+	stderr io.Writer
 }
 
 func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions, bool, error) {
@@ -129,7 +133,7 @@ func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions,
 	// --seed is the Monte Carlo seed here; the tie seed is --ties-seed. A
 	// run missing a judged query scores 0 on it (--qrels-only keep), so
 	// that every run has a value on every query of the comparison.
-	ef.register(fs, &o.engineArgs, "keep", false)
+	ef.register(fs, &o.engineArgs, false)
 	var tests, scoreCols stringList
 	fs.Var(&tests, "test", "`TEST`: t, wilcoxon, randomization, bootstrap or tukey; repeatable (default t and randomization)")
 	fs.IntVar(&o.samples, "samples", significance.DefaultSamples, "Monte Carlo samples of randomization, bootstrap and tukey")
@@ -249,6 +253,7 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 	}
 	o.read.Stdin = stdin
+	o.stderr = stderr
 	runs, err := o.evaluateRuns(ctx)
 	if err != nil {
 		return err
@@ -332,8 +337,18 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 			},
 		})
 		r.Close()
+		if err == nil && o.trec {
+			err = trecMatchError(o.paths[0], in.file, res)
+		} else if err == nil && res.Read == 0 {
+			err = fmt.Errorf("no query to evaluate: the input has no data rows")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", in.file, err)
+		}
+		if o.trec {
+			for _, w := range trecOneSidedWarnings(o.paths[0], in.file, res, o.runOnly, o.qrelsOnly) {
+				fmt.Fprintf(o.stderr, "compare: warning: run %s: %s\n", name, w)
+			}
 		}
 		rv.means = res.Values
 		runs[i] = rv

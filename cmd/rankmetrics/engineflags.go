@@ -38,13 +38,12 @@ type engineFlags struct {
 	accum, unsorted *string
 }
 
-// register adds the shared flags to fs, writing into o. qrelsOnlyDefault
-// is the default of --qrels-only, and scoreCol says whether to register
-// --score-col (compare registers a repeatable one).
-func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, qrelsOnlyDefault string, scoreCol bool) {
+// register adds the shared flags to fs, writing into o. scoreCol says
+// whether to register --score-col (compare registers a repeatable one).
+func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, scoreCol bool) {
 	o.cfg = metric.DefaultConfig(metric.KindMAP)
 	f.Values = cliflags.Defaults()
-	f.Measures, f.QrelsOnly = &f.measures, qrelsOnlyDefault
+	f.Measures = &f.measures
 	groups := cliflags.Input | cliflags.Measures | cliflags.Compat | cliflags.Ties | cliflags.Queries
 	if scoreCol {
 		groups |= cliflags.ScoreCol
@@ -53,7 +52,7 @@ func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, qrelsOnlyDefault
 	f.accum = fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
 	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), fmt.Sprintf("parallel workers, at most %d (results do not depend on it)", maxWorkers))
-	f.unsorted = fs.String("unsorted", "error", "input not sorted by qid: error, or group (holds the whole input in memory: about 30 bytes per item, +8 with weights, +4 and the id's length with document ids, and about 45 bytes per query plus its qid's length, which the process peaks at 2.5 to 3 times: 220 MB for 1M one-item queries, 750 MB for 10M rows of 10k queries, max RSS)")
+	f.unsorted = fs.String("unsorted", "auto", "input in any line order: auto (a TREC file is scanned first: sorted, it streams; with each qid's lines in one block, blocks in any order, it is read block by block, memory bounded by the largest query; scattered lines are gathered in memory, as group; gzip streams when sorted, else is gathered; TSV/CSV/JSON Lines/Parquet and standard input stream when their first 16384 rows are sorted, else are gathered), error (stream, and stop at the first qid out of order), or group (gather all in memory: the process peaks at about 75 bytes per item plus its document id and 150 per query plus its qid, measured as max RSS: 220 MB for 1M one-item queries)")
 }
 
 // parse turns the flags' values into o. Its error names the flag, for the
@@ -104,6 +103,9 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	if f.TopN < -1 {
 		return fmt.Errorf("--topn %d: want N >= 0", f.TopN)
 	}
+	// TREC lines starting with '#' are comments in trec_eval 10.0, data
+	// in 9.0.8.
+	o.read.TRECNoComments = o.compat == treceval.V908
 	o.measures = f.measures
 	if f.TopN >= 0 {
 		o.measures = measure.Append(o.measures, measure.MAPAt(f.TopN))

@@ -78,10 +78,14 @@ Measures: -m map, -m map@10, ... (repeatable; default map). --topn N adds map@N.
 MAP is TF-Ranking's: relevance is label >= 1, and the AP denominator counts
 every relevant item of the list, including, for TREC, judged relevant documents
 the run did not retrieve (they take no rank). Unjudged run documents are not
-relevant. As trec_eval does, queries found only in the run or only in the qrels
-are skipped by default, and always counted in the report; a pair without any
-query in both files is an error (it shows qids of each file), and a warning
-says when most queries of one file are missing from the other.
+relevant. Judged queries missing from the run count with value 0, as with
+trec_eval -c (--qrels-only keep, the default, as in compare): every run is then
+scored on the same queries, all the judged ones, as the IR community recommends
+for comparing systems; --qrels-only skip leaves them out, as trec_eval without
+-c. Queries found only in the run are skipped (--run-only skip), as trec_eval
+skips them. Both are always counted in the report; a pair without any query in
+both files is an error (it shows qids of each file), and a warning says when
+most queries of one file are missing from the other.
 
 Every metric of the TF-Ranking family is a measure too, named key[@K] as in
 rankmetrics compute: mrr, ndcg@10, dcg@5, precision@5, recall@100, hits@1,
@@ -102,10 +106,10 @@ run missed, negative labels (-2: in the pool, unjudged); ties are ordered by
 score, then document id, as trec_eval orders them, whatever the line order;
 values are float64 whatever --dtype and --ties say, item weights are ignored,
 and the overall value is trec_eval's (the mean over the queries evaluated; the
-counts num_ret, num_rel... are summed). Queries evaluated are trec_eval's:
-the run's judged queries, and with --qrels-only keep also the judged queries
-the run lacks (trec_eval -c); --run-only keep is refused. They need document
-ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
+counts num_ret, num_rel... are summed). Queries evaluated are trec_eval -c's:
+the run's judged queries and the judged queries the run lacks (with
+--qrels-only skip, trec_eval's without -c); --run-only keep is refused. They
+need document ids: a TREC pair has them; TSV, CSV, JSON Lines and Parquet need a doc column
 (--doc-col, or --columns qid,doc,label,score), RKM1 has none. The bare names
 map, recall and dcg are TF-Ranking's (trec_eval's map, dcg and recall are
 rankmetrics trec_eval's). README's "Measure names" table lists every name with
@@ -116,16 +120,26 @@ TF-Ranking's per-list weights (which depend on the update) and random tie
 draws (seeded from --ties-seed and the update's number) do not depend on the
 number of workers: results are bit-identical for any --workers.
 
-Memory: input sorted by qid (numerically when both ids are integers, byte-wise
-otherwise) streams: memory grows with the longest list, not with the input
-(about 35 MB for many short lists; one list of 2M items took 140 MB from TSV,
-510 MB from TREC with four measures, 1 GB with --plot). With
---unsorted group the whole input is held, and the process peaks at about
-75 bytes per item plus its document id and 150 per query plus its qid (max
-RSS, /usr/bin/time -v): 750 MB for 10M TSV rows of 10k queries, 220 MB for
-1M one-item queries, and for TREC, which holds the qrels as well, 820 to
-920 MB for a 10M-line run and 10M-line qrels (go run ./bench/gen). The default,
---unsorted error, stops at the first qid out of order.
+Memory: input is read in any line order (--unsorted auto, the default); TREC
+queries come in qid order (numerically when both ids are integers, byte-wise
+otherwise), gathered ones in order of first appearance. A TREC file sorted by
+qid streams: memory grows with the longest list, not with the input (about 35
+MB for many short lists; one list of 2M items took 140 MB from TSV, 510 MB from
+TREC with four measures, 1 GB with --plot). A first pass over its qids checks
+the order first: 0.1 s of CPU for a pair of 5M-line files, a second
+decompression for gzip. A TREC file whose qids are each in one block of lines,
+blocks in any order (q9 before q10, 19 before 2), is read block by block:
+memory grows with the largest query plus about 120 bytes per query (40 MB for
+5M-line files of 50,000 queries). TSV, CSV, JSON Lines and Parquet are read
+16384 rows ahead: sorted there, they stream (and a qid out of order later is an
+error naming --unsorted group), and so is a TREC file on standard input.
+Scattered TREC lines, and inputs read once out of order in their first rows,
+are gathered in memory as with --unsorted group: the process then peaks at
+about 75 bytes per item plus its document id and 150 per query plus its qid
+(max RSS, /usr/bin/time -v): 750 MB for 10M TSV rows of 10k queries, 220 MB
+for 1M one-item queries, 485 MB for a shuffled 5M-line run and 5M-line qrels,
+820 to 920 MB for a 10M-line pair (go run ./bench/gen). --unsorted error streams without the first pass and stops at
+the first qid out of order.
 
 Flags:
 `
@@ -186,7 +200,7 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	fs.SetOutput(stderr)
 	o := &evalOptions{}
 	var ef engineFlags
-	ef.register(fs, &o.engineArgs, "skip", true)
+	ef.register(fs, &o.engineArgs, true)
 	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")

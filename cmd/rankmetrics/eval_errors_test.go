@@ -67,8 +67,9 @@ func TestEvalNothingMatches(t *testing.T) {
 			})
 		}
 	}
-	// Kept one-sided queries are printed under -q before the error: the
-	// JSON document stays valid and holds them, with the error.
+	// Kept one-sided queries (the qrels' by default, the run's with
+	// --run-only keep) are printed under -q before the error, in qid
+	// order: the JSON document stays valid and holds them, with the error.
 	var out bytes.Buffer
 	_, status := evalAll(t, context.Background(), &out, "--format", "json", "-q", "--run-only", "keep", qrels, run)
 	var doc struct {
@@ -79,8 +80,8 @@ func TestEvalNothingMatches(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || status != 1 {
 		t.Fatalf("status %d, output is not JSON (%v):\n%s", status, err, out.String())
 	}
-	if len(doc.PerQuery) != 4 || doc.PerQuery[0]["qid"] != "q1" || !strings.HasPrefix(doc.Error, "no query is in both") || doc.Measures != nil {
-		t.Errorf("document %+v: want the 4 run queries, the error and no measures", doc)
+	if len(doc.PerQuery) != 8 || doc.PerQuery[0]["qid"] != "1" || doc.PerQuery[4]["qid"] != "q1" || !strings.HasPrefix(doc.Error, "no query is in both") || doc.Measures != nil {
+		t.Errorf("document %+v: want the 4 qrels and 4 run queries, the error and no measures", doc)
 	}
 }
 
@@ -98,6 +99,9 @@ func TestEvalOneSidedWarning(t *testing.T) {
 	}{
 		{nil, []string{
 			`eval: warning: 3 of the 4 queries (75%) of RUN (` + run + `) have no judgment in QRELS (` + qrels + `), e.g. "q2", "q3", "q4", while the queries in both look like "1"; they are skipped (--run-only keep counts them with value 0)` + "\n",
+			`eval: warning: 5 of the 6 judged queries (83%) of QRELS (` + qrels + `) are not in RUN (` + run + `), e.g. "5", "6", "7", while the queries in both look like "1"; they count with value 0 (--qrels-only keep)` + "\n",
+		}},
+		{[]string{"--qrels-only", "skip"}, []string{
 			`eval: warning: 5 of the 6 judged queries (83%) of QRELS (` + qrels + `) are not in RUN (` + run + `), e.g. "5", "6", "7", while the queries in both look like "1"; they are skipped (--qrels-only keep counts them with value 0, as trec_eval -c does)` + "\n",
 		}},
 		{[]string{"--run-only", "keep", "--qrels-only", "keep"}, []string{
@@ -183,7 +187,9 @@ func TestEvalPartialOutput(t *testing.T) {
 	for _, format := range []string{"json", "tsv", "table"} {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
-			stderr, status := evalAll(t, context.Background(), &out, "-q", "--format", format, "--batch", strconv.Itoa(batch), "--workers", "2", in)
+			// --unsorted error streams from the first row (auto reads
+			// 16384 rows ahead, more than this input).
+			stderr, status := evalAll(t, context.Background(), &out, "-q", "--format", format, "--batch", strconv.Itoa(batch), "--workers", "2", "--unsorted", "error", in)
 			if status != 1 || !strings.Contains(stderr, wantErr) {
 				t.Fatalf("status %d, stderr %q; want 1 and %q", status, stderr, wantErr)
 			}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -70,7 +71,8 @@ func writeTemp(t *testing.T, dir, name, data string) string {
 //	q2: run d4 (unjudged), d5 (rel 1); the qrels also judge d9 relevant,
 //	    which the run misses: AP = (1/2) / 2 = 1/4; AP@1 = 0.
 //	q3: run only (no judgment): skipped, or AP 0 with --run-only keep.
-//	q4: qrels only: skipped, or AP 0 with --qrels-only keep.
+//	q4: qrels only: AP 0 (--qrels-only keep, the default, as trec_eval -c),
+//	    or skipped with --qrels-only skip.
 const (
 	fixtureQrels = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d5 1\nq2 0 d9 1\nq4 0 d1 1\n"
 	fixtureRun   = "q1 Q0 d1 1 3.0 t\nq1 Q0 d2 2 2.0 t\nq1 Q0 d3 3 1.0 t\n" +
@@ -88,16 +90,20 @@ func TestEvalTRECHandWorked(t *testing.T) {
 		want  map[string]float64
 		evald int64
 	}{
-		{"default skips one-sided queries", nil, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
-		{"map@1", []string{"-m", "map@1"}, map[string]float64{"map@1": (0.5 + 0) / 2}, 2},
-		{"topn flag", []string{"--topn", "1", "-m", "map"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2, "map@1": 0.25}, 2},
-		{"keep run-only", []string{"--run-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4 + 0) / 3}, 3},
+		// The default keeps q4 (trec_eval -c) and skips q3.
+		{"default keeps qrels-only queries", nil, map[string]float64{"map": (5.0/6 + 1.0/4 + 0) / 3}, 3},
+		{"skip qrels-only", []string{"--qrels-only", "skip"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
+		{"map@1", []string{"-m", "map@1"}, map[string]float64{"map@1": (0.5 + 0 + 0) / 3}, 3},
+		{"topn flag", []string{"--topn", "1", "-m", "map"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 3, "map@1": 0.5 / 3}, 3},
+		{"keep run-only", []string{"--run-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4 + 0 + 0) / 4}, 4},
+		{"keep run-only, skip qrels-only", []string{"--run-only", "keep", "--qrels-only", "skip"}, map[string]float64{"map": (5.0/6 + 1.0/4 + 0) / 3}, 3},
 		{"keep both", []string{"--run-only", "keep", "--qrels-only", "keep"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
 		// One query per update: the qrels-only query is an update alone.
 		{"keep both, batch 1", []string{"--run-only", "keep", "--qrels-only", "keep", "--batch", "1"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
 		{"keep both, dense", []string{"--run-only", "keep", "--qrels-only", "keep", "--batch", "1", "--ragged=false"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 4}, 4},
-		{"grouped", []string{"--unsorted", "group"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
-		{"dense", []string{"--ragged=false"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 2}, 2},
+		{"grouped", []string{"--unsorted", "group"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 3}, 3},
+		{"streamed", []string{"--unsorted", "error"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 3}, 3},
+		{"dense", []string{"--ragged=false"}, map[string]float64{"map": (5.0/6 + 1.0/4) / 3}, 3},
 	}
 	for _, tc := range tests {
 		for _, dtype := range []string{"float32", "float64"} {
@@ -120,7 +126,7 @@ func TestEvalTRECHandWorked(t *testing.T) {
 					t.Errorf("counts %v, want %d evaluated of 4 read", r.Counts, tc.evald)
 				}
 				wantItems := int64(5)
-				if tc.evald >= 3 {
+				if slices.Contains(tc.args, "--run-only") {
 					wantItems = 6
 				}
 				if r.Counts["items"] != wantItems {
@@ -245,7 +251,7 @@ func TestEvalErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+		{[]string{"--unsorted", "error", unsorted}, unsorted + `:3: field qid: value "1": input is not sorted by qid: it comes after "2" (sorted input streams in constant memory; --unsorted auto, the default, reads any order)`},
 		{[]string{badScore}, badScore + `:3: field score: value "x": not a number`},
 		{[]string{infWeight}, `query "2" (line 3): item 1: weight +Inf is not finite`},
 		{[]string{dup}, dup + `:3: field doc: value "a": duplicate document for qid "1" (first at line 2; --dedupe first or --dedupe max keeps one)`},
@@ -393,6 +399,7 @@ func TestEvalFamilyMeasures(t *testing.T) {
 		{"trec", []string{qrels, run}, []string{"map", "mrr", "recip_rank", "P_2", "ndcg@2", "ndcg_cut_2", "map_cut_2"}, map[string][]float64{
 			"q1": {5.0 / 6, 1, 1, 0.5, 1 / (3 + 1/l3), 1 / (2 + 1/l3), 0.5},
 			"q2": {0.25, 0.5, 0.5, 0.5, 1 / l3, 1 / (l3 + 1), 0.25},
+			"q4": {0, 0, 0, 0, 0, 0, 0}, // judged, not in the run: 0 (trec_eval -c)
 		}},
 		{"tsv", []string{tsv}, []string{"mrr", "precision@2", "P_1", "ndcg@3"}, map[string][]float64{
 			"a": {0.5, 0.5, 0, (3/l3 + 0.5) / (3 + 1/l3)},

@@ -84,7 +84,7 @@ func asTrecEval(t *testing.T, s, want string) string {
 // eval's per-query and overall values are the real trec_eval's, as
 // recorded in testdata/treceval/golden.gz for both versions (and so equal
 // to rankmetrics trec_eval's, which TestTrecEvalGolden checks there):
-// without -c under eval's defaults, with -c under --qrels-only keep.
+// with -c under eval's defaults, without -c under --qrels-only skip.
 func TestEvalTrecEvalNamesGolden(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "treceval")
 	cases := readGolden(t, filepath.Join(dir, "golden.gz"))
@@ -106,8 +106,8 @@ func TestEvalTrecEvalNamesGolden(t *testing.T) {
 		t.Run(c.version+"/"+c.data+"/"+c.flags, func(t *testing.T) {
 			want, wantAll := goldenValues(c.out)
 			args := []string{"--compat", c.version, "--unsorted", "group", "--format", "tsv", "-q", "--quiet"}
-			if complete {
-				args = append(args, "--qrels-only", "keep")
+			if !complete {
+				args = append(args, "--qrels-only", "skip")
 			}
 			if strings.Contains(c.flags, "all_trec") {
 				// Every value trec_eval prints per topic, by its name;

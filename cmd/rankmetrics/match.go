@@ -42,6 +42,13 @@ func (o *evalOptions) checkMatch(res *evaluate.Result) error {
 		}
 		return nil
 	}
+	return trecMatchError(o.paths[0], o.paths[1], res)
+}
+
+// trecMatchError returns the error of a TREC qrels and run pair without a
+// query in both files, naming both and showing qids of each; nil when
+// some query is in both. eval and compare (for each run) both call it.
+func trecMatchError(qrels, run string, res *evaluate.Result) error {
 	s := sidesOf(res)
 	if s.both > 0 {
 		return nil
@@ -51,11 +58,11 @@ func (o *evalOptions) checkMatch(res *evaluate.Result) error {
 		hint = ` Qids must be equal strings in both files ("q1" is not "1").`
 	}
 	return fmt.Errorf("no query is in both QRELS and RUN, so there is nothing to evaluate: %s; %s.%s",
-		side("QRELS", o.paths[0], s.qrels, res.QrelsOnlyQIDs, "judgment"),
-		side("RUN", o.paths[1], s.run, res.RunOnlyQIDs, "line"), hint)
+		side("QRELS", qrels, s.qrels, res.QrelsOnlyQIDs, "judgment"),
+		side("RUN", run, s.run, res.RunOnlyQIDs, "line"), hint)
 }
 
-// side describes one file of a TREC pair for checkMatch.
+// side describes one file of a TREC pair for trecMatchError.
 func side(role, path string, n int64, sample []string, unit string) string {
 	if n == 0 {
 		return fmt.Sprintf("%s (%s) has no %s", role, path, unit)
@@ -69,6 +76,14 @@ func (o *evalOptions) oneSidedWarnings(res *evaluate.Result) []string {
 	if !o.isTREC() {
 		return nil
 	}
+	return trecOneSidedWarnings(o.paths[0], o.paths[1], res, o.runOnly, o.qrelsOnly)
+}
+
+// trecOneSidedWarnings returns the warnings for a TREC qrels and run pair
+// where most queries of one file are missing from the other: a run that
+// covers a minority of the judged queries, or whose queries are mostly
+// unjudged. eval and compare (for each run) both call it.
+func trecOneSidedWarnings(qrels, run string, res *evaluate.Result, runOnly, qrelsOnly evaluate.Policy) []string {
 	s := sidesOf(res)
 	if s.both == 0 {
 		return nil
@@ -82,11 +97,11 @@ func (o *evalOptions) oneSidedWarnings(res *evaluate.Result) []string {
 	}
 	if ro := res.Stats.RunOnlyQueries; float64(ro) > oneSidedWarnShare*float64(s.run) {
 		ws = append(ws, fmt.Sprintf("%d of the %d queries (%s) of RUN (%s) have no judgment in QRELS (%s), e.g. %s, while the queries in both look like %s; %s",
-			ro, s.run, percent(ro, s.run), o.paths[1], o.paths[0], quoteList(res.RunOnlyQIDs), quoteList(res.BothQIDs), fate(o.runOnly, "--run-only", "")))
+			ro, s.run, percent(ro, s.run), run, qrels, quoteList(res.RunOnlyQIDs), quoteList(res.BothQIDs), fate(runOnly, "--run-only", "")))
 	}
 	if qo := res.Stats.QrelsOnlyQueries; float64(qo) > oneSidedWarnShare*float64(s.qrels) {
 		ws = append(ws, fmt.Sprintf("%d of the %d judged queries (%s) of QRELS (%s) are not in RUN (%s), e.g. %s, while the queries in both look like %s; %s",
-			qo, s.qrels, percent(qo, s.qrels), o.paths[0], o.paths[1], quoteList(res.QrelsOnlyQIDs), quoteList(res.BothQIDs), fate(o.qrelsOnly, "--qrels-only", ", as trec_eval -c does")))
+			qo, s.qrels, percent(qo, s.qrels), qrels, run, quoteList(res.QrelsOnlyQIDs), quoteList(res.BothQIDs), fate(qrelsOnly, "--qrels-only", ", as trec_eval -c does")))
 	}
 	return ws
 }

@@ -97,7 +97,7 @@ func Defaults() Values {
 		Compat:        "10.0",
 		Ties:          "random",
 		RunOnly:       "skip",
-		QrelsOnly:     "skip",
+		QrelsOnly:     "keep",
 	}
 }
 
@@ -132,7 +132,7 @@ func (v *Values) Register(fs *flag.FlagSet, g Groups) {
 	}
 	if g&Queries != 0 {
 		fs.StringVar(&v.RunOnly, "run-only", v.RunOnly, "queries of the run with no judgment: skip (trec_eval), or keep (value 0; not with trec_eval's measures)")
-		fs.StringVar(&v.QrelsOnly, "qrels-only", v.QrelsOnly, "judged queries missing from the run: skip (trec_eval), or keep (value 0, trec_eval -c)")
+		fs.StringVar(&v.QrelsOnly, "qrels-only", v.QrelsOnly, "judged queries missing from the run: keep (value 0, as trec_eval -c: every run is scored on the same queries, all the judged ones, as the IR community recommends for comparing systems, so that a run gains nothing by leaving out hard queries), or skip (trec_eval without -c)")
 	}
 }
 

@@ -36,8 +36,12 @@
 // Input sorted by qid is read in constant memory: only the current query is
 // held. "Sorted" means that qids never decrease in the order of [CompareQID]:
 // numerically when both qids are unsigned decimal integers, byte-wise
-// otherwise. With [UnsortedError] (the default) a decreasing qid is an error
-// that names the file and line. With [UnsortedGroup] the whole input is read
+// otherwise. With [UnsortedError] (the zero value) a decreasing qid is an
+// error that names the file and line. [UnsortedAuto] (the command line's
+// default) reads any line order: it streams sorted TREC files, reads TREC
+// files whose qids are in blocks one block at a time, and gathers the rest;
+// a single-file input streams when its first rows are sorted and is
+// gathered otherwise. With [UnsortedGroup] the whole input is read
 // into memory first and grouped by qid (queries come out in order of first
 // appearance). Measured by BenchmarkGroupedMemory (heap after loading), this
 // costs about 30 bytes per item (label, score, line and a link), 8 more with

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,6 +63,19 @@ func FuzzTSV(f *testing.F) {
 		}
 		open := func(p UnsortedPolicy) (Reader, error) {
 			return NewDelimitedReader(bg, strings.NewReader(in), "f.tsv", delim, Options{Unsorted: p, KeepDocs: true, Dedupe: DedupeMax})
+		}
+		// UnsortedAuto (inputs here are within its read-ahead) reads what
+		// UnsortedGroup reads, and fails where it fails.
+		if ra, err := open(UnsortedAuto); err == nil {
+			auto, aerr := checkInvariants(t, ra)
+			rg, _ := open(UnsortedGroup)
+			grouped, gerr := checkInvariants(t, rg)
+			if (aerr == nil) != (gerr == nil) {
+				t.Fatalf("auto error %v, grouped error %v", aerr, gerr)
+			}
+			if aerr == nil {
+				checkQueries(t, auto, grouped)
+			}
 		}
 		r, err := open(UnsortedError)
 		if err != nil {
@@ -195,5 +211,57 @@ func FuzzRKM1(f *testing.F) {
 			return
 		}
 		checkInvariants(t, r)
+	})
+}
+
+// FuzzTRECAuto: UnsortedAuto on files (scanned, then streamed, read by
+// range or gathered) reads what UnsortedGroup reads, in qid order, and
+// fails where it fails.
+func FuzzTRECAuto(f *testing.F) {
+	f.Add("1 0 a 1\n1 0 b 0\n2 0 c 2\n", "2 Q0 c 1 0.5 t x y\n1 Q0 a 1 0.5 t\n1 Q0 z 2 0.4 t\n3 Q0 q 1 1 t\n")
+	f.Add("q10 0 a 1\nq9 0 a 1\n# c\n", "q9\tQ0\ta\t1\t-inf\tt\r\nq10 Q0 a 1 1e3 t\n  # c\n")
+	f.Add("2 0 a 1\n1 0 a 1\n2 0 b 1\n", "19 Q0 a 1 1 t\n2 Q0 a 1 1 t\n\v\n")
+	f.Add("1 0 a 1\n", "1 Q0 a 1 1 t\n2 Q0 b 1 1 t\n1 Q0 a 2 2 t\n")
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, qrels, run string) {
+		qp, rp := filepath.Join(dir, "q"), filepath.Join(dir, "r")
+		if os.WriteFile(qp, []byte(qrels), 0o644) != nil || os.WriteFile(rp, []byte(run), 0o644) != nil {
+			t.Skip()
+		}
+		opts := Options{KeepDocs: true, Dedupe: DedupeFirst, MaxLineBytes: 40}
+		opts.Unsorted = UnsortedAuto
+		if strings.HasPrefix(qrels, "\x1f\x8b") || strings.HasPrefix(run, "\x1f\x8b") {
+			t.Skip() // gzip magic: Open decompresses, the in-memory reader not
+		}
+		r, err := Open(bg, []string{qp, rp}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		auto, err := checkInvariants(t, r)
+		opts.Unsorted = UnsortedGroup
+		r2, err2 := NewTRECReader(bg, strings.NewReader(qrels), strings.NewReader(run), qp, rp, opts)
+		if err2 != nil {
+			t.Fatal(err2)
+		}
+		grouped, err2 := checkInvariants(t, r2)
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("auto error %v, grouped error %v", err, err2)
+		}
+		if err != nil {
+			return
+		}
+		if !slices.IsSortedFunc(auto, func(a, b Query) int { return CompareQID(a.QID, b.QID) }) {
+			t.Fatalf("queries not in qid order")
+		}
+		slices.SortStableFunc(grouped, func(a, b Query) int { return CompareQID(a.QID, b.QID) })
+		checkQueries(t, auto, grouped)
+		// From pipes (read ahead): the same.
+		opts.Unsorted = UnsortedAuto
+		r3, _ := NewTRECReader(bg, oneReader{strings.NewReader(qrels)}, oneReader{strings.NewReader(run)}, qp, rp, opts)
+		piped, err := checkInvariants(t, r3)
+		if err != nil {
+			t.Fatalf("piped: %v", err)
+		}
+		checkQueries(t, piped, grouped)
 	})
 }

@@ -85,6 +85,9 @@ func openTREC(ctx context.Context, qrelsPath, runPath string, opts Options) (Rea
 	if qrelsPath == "-" && runPath == "-" {
 		return nil, errors.New("the qrels and the run cannot both be standard input")
 	}
+	if opts.Unsorted == UnsortedAuto {
+		return openTRECAuto(ctx, qrelsPath, runPath, opts)
+	}
 	qr, err := openStream(qrelsPath, opts)
 	if err != nil {
 		return nil, err

@@ -92,23 +92,46 @@ const (
 	UnsortedError UnsortedPolicy = iota
 	// UnsortedGroup reads the whole input into memory and groups it by qid.
 	UnsortedGroup
+	// UnsortedAuto reads input in any line order (the command line's
+	// default). A TREC file that can be read again (a file, not
+	// compressed) is scanned first for its qids: sorted, it streams as
+	// with UnsortedError; with each qid's lines in one block, in any
+	// order, the blocks are read one at a time in qid order, so memory
+	// holds the largest; with scattered lines it is gathered as with
+	// UnsortedGroup. A gzipped file is decompressed once more for that
+	// check, then streamed when sorted and gathered otherwise; standard
+	// input is read ahead by 16384 lines, as a single file below. TREC
+	// queries come in the order of CompareQID
+	// whatever the line order. A single-file format (TSV, CSV, JSON
+	// Lines, Parquet) is read ahead by 16384 rows: if their qids are out
+	// of order (a shuffled file, q9 before q10, 19 before 2) it is gathered
+	// as with UnsortedGroup, its queries in order of first appearance;
+	// else it streams as with UnsortedError, and a qid out of order later
+	// is an error that names --unsorted group (RKM1 is sorted by
+	// construction).
+	UnsortedAuto
 )
 
-// ParseUnsortedPolicy parses "error" or "group".
+// ParseUnsortedPolicy parses "auto", "error" or "group".
 func ParseUnsortedPolicy(s string) (UnsortedPolicy, error) {
 	switch s {
 	case "error":
 		return UnsortedError, nil
 	case "group":
 		return UnsortedGroup, nil
+	case "auto":
+		return UnsortedAuto, nil
 	}
-	return UnsortedError, fmt.Errorf("unknown unsorted policy %q (want error or group)", s)
+	return UnsortedError, fmt.Errorf("unknown unsorted policy %q (want auto, error or group)", s)
 }
 
-// String returns "error" or "group".
+// String returns "error", "group" or "auto".
 func (p UnsortedPolicy) String() string {
-	if p == UnsortedGroup {
+	switch p {
+	case UnsortedGroup:
 		return "group"
+	case UnsortedAuto:
+		return "auto"
 	}
 	return "error"
 }
@@ -219,6 +242,10 @@ type Options struct {
 	// TSV, CSV, JSON Lines), terminator excluded; a longer line is an
 	// error. Zero means [DefaultMaxLineBytes].
 	MaxLineBytes int
+	// TRECNoComments reads TREC lines that start with '#' as data, as
+	// trec_eval 9.0.8 does, instead of skipping them as comments, as
+	// trec_eval 10.0 does.
+	TRECNoComments bool
 	// MaxInputBytes bounds the decompressed size of an input that is read
 	// whole into memory (a gzipped or piped Parquet or RKM1 file); a larger
 	// one is an error. Zero means [DefaultMaxInputBytes].

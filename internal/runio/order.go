@@ -8,7 +8,14 @@ import (
 // unsortedMsg is the message for a qid that comes after prev in the
 // input and before it in the order of CompareQID.
 func unsortedMsg(prev []byte) string {
-	return fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)", clip(prev))
+	return fmt.Sprintf("input is not sorted by qid: it comes after %q (sorted input streams in constant memory; --unsorted auto, the default, reads any order)", clip(prev))
+}
+
+// lateUnsortedMsg is the message of UnsortedAuto for a qid out of order
+// after the first window rows (or lines) of an input read once, which were
+// sorted and are streamed: the queries before it are evaluated already.
+func lateUnsortedMsg(prev []byte, window int) string {
+	return fmt.Sprintf("input is not sorted by qid: it comes after %q, and the first %d rows were sorted, so the input is streamed; rerun with --unsorted group to read it in any order, held in memory", clip(prev), window)
 }
 
 // duplicateMsg is the message for a second document (or judgment) of

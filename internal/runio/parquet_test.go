@@ -105,7 +105,7 @@ func TestParquetErrors(t *testing.T) {
 		{"string score", writeParquet(t, []optionalRow{{"a", 1, &one}}), Options{Columns: Columns{Score: "qid"}},
 			`p.parquet: field qid: column type BYTE_ARRAY is not numeric`},
 		{"unsorted", writeParquet(t, []optionalRow{{"b", 1, &one}, {"a", 1, &one}}), Options{},
-			`p.parquet:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; rerun with --unsorted group to read unsorted input, held in memory)`},
+			`p.parquet:2: field qid: value "a": input is not sorted by qid: it comes after "b" (sorted input streams in constant memory; --unsorted auto, the default, reads any order)`},
 		{"not parquet", []byte("qid\tlabel\tscore\n"), Options{},
 			`p.parquet: field magic: value "ore\n": not a Parquet file (no PAR1 at the end)`},
 	}

@@ -31,8 +31,9 @@ type rowSource interface {
 }
 
 // streamReader turns a rowSource into queries: contiguous rows with the
-// same qid form a query. It enforces the qid order (UnsortedError) or groups
-// everything in memory (UnsortedGroup), and applies the dedupe policy.
+// same qid form a query. It enforces the qid order (UnsortedError), groups
+// everything in memory (UnsortedGroup), or chooses one of the two from the
+// first rows (UnsortedAuto), and applies the dedupe policy.
 type streamReader struct {
 	ctx   context.Context
 	src   rowSource
@@ -52,6 +53,80 @@ type streamReader struct {
 	lines []int64 // line of each item of the current query (for messages)
 
 	grouped *groupedRows
+	// auto: UnsortedAuto streams past its first autoWindow rows, which
+	// were sorted; an out-of-order qid then says so.
+	auto bool
+}
+
+// autoWindow is how many rows UnsortedAuto reads from a single-file
+// input before its first query: if their qids are out of order the input
+// is gathered, else it is streamed. Shuffled, block-shuffled and
+// naturally ordered inputs (q9 before q10, 19 before 2) break their order
+// within a few queries; the rows held cost about 1 MB.
+const autoWindow = 1 << 14
+
+// replaySource gives rows read ahead (copied), then the rows of src.
+type replaySource struct {
+	rowSource
+	rows []row
+	i    int
+}
+
+func (r *replaySource) next(out *row) error {
+	if r.i < len(r.rows) {
+		*out = r.rows[r.i]
+		r.rows[r.i] = row{}
+		r.i++
+		return nil
+	}
+	r.rows = nil
+	return r.rowSource.next(out)
+}
+
+// decideAuto reads up to autoWindow rows and chooses, for UnsortedAuto,
+// to gather the input (its qids are out of order there) or to stream it.
+func (s *streamReader) decideAuto() error {
+	var rows []row
+	var arena []byte // the rows' qids and documents, one after the other
+	var prev []byte
+	sorted := true
+	for len(rows) < autoWindow {
+		var r row
+		err := s.src.next(&r)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(rows) > 0 && !bytes.Equal(r.qid, prev) && compareQID(prev, r.qid) > 0 {
+			sorted = false
+		}
+		prev = append(prev[:0], r.qid...)
+		arena = append(append(arena, r.qid...), r.doc...)
+		rows = append(rows, r)
+		if !sorted {
+			break
+		}
+	}
+	// The qid and doc slices still point into the source's buffers: point
+	// them into the arena, in the order they were appended.
+	off := 0
+	for i := range rows {
+		r := &rows[i]
+		nq, nd := len(r.qid), len(r.doc)
+		r.qid = arena[off : off+nq : off+nq]
+		r.doc = arena[off+nq : off+nq+nd : off+nq+nd]
+		off += nq + nd
+	}
+	s.src = &replaySource{rowSource: s.src, rows: rows}
+	if sorted {
+		s.opts.Unsorted = UnsortedError
+		s.auto = true
+	} else {
+		s.opts.Unsorted = UnsortedGroup
+	}
+	return nil
 }
 
 func newStreamReader(ctx context.Context, src rowSource, name string, opts Options) *streamReader {
@@ -82,6 +157,11 @@ func (s *streamReader) Next(q *Query) error {
 	}
 	if err := s.ctx.Err(); err != nil {
 		return err
+	}
+	if s.opts.Unsorted == UnsortedAuto {
+		if err := s.decideAuto(); err != nil {
+			return err
+		}
 	}
 	if s.opts.Unsorted == UnsortedGroup {
 		return s.nextGrouped(q)
@@ -124,8 +204,11 @@ func (s *streamReader) Next(q *Query) error {
 			continue
 		}
 		if compareQID(s.curQID, s.r.qid) > 0 {
-			return &ParseError{File: s.name, Line: s.r.line, Field: "qid", Value: clip(s.r.qid),
-				Msg: unsortedMsg(s.curQID)}
+			msg := unsortedMsg(s.curQID)
+			if s.auto {
+				msg = lateUnsortedMsg(s.curQID, autoWindow)
+			}
+			return &ParseError{File: s.name, Line: s.r.line, Field: "qid", Value: clip(s.r.qid), Msg: msg}
 		}
 		s.stash(&s.r)
 		break

@@ -3,7 +3,9 @@ package runio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"math"
 	"sync"
 )
 
@@ -45,6 +47,9 @@ type trecParser struct {
 	sc     *TRECScanner
 	isRun  bool
 	closer io.Closer
+	// late: the file streams after a read-ahead (UnsortedAuto), so a
+	// qid out of order says to rerun with --unsorted group
+	late bool
 }
 
 func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
@@ -98,6 +103,9 @@ func (p *trecParser) nextBlock(b *trecBlock) error {
 			b.qid = append(b.qid, f[0]...)
 		case !bytes.Equal(f[0], b.qid):
 			if compareQID(b.qid, f[0]) > 0 {
+				if p.late {
+					return p.sc.ErrorAt("qid", f[0], lateUnsortedMsg(b.qid, autoWindow))
+				}
 				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
 			}
 			p.sc.Unread()
@@ -234,6 +242,239 @@ func (s *blockStream) stop() {
 	s.wg.Wait()
 }
 
+func (s *blockStream) blankLines() int64 { return s.blank }
+
+// blockSource gives the blocks of one file of a TREC pair, one per qid, in
+// the order of CompareQID: streamed from a sorted file (blockStream), read
+// by byte range from a file whose qids are in blocks (rangeSource), or
+// gathered in memory (gatherSource).
+type blockSource interface {
+	// next returns the next block, nil at the end.
+	next() (*trecBlock, error)
+	// release gives back a block returned by next, once used.
+	release(*trecBlock)
+	// blankLines counts the blank lines of the file skipped so far.
+	blankLines() int64
+	// stop ends any background work.
+	stop()
+}
+
+// trecInput is one file of a TREC pair: r reads it from its start, and ra,
+// when not nil, reads its size bytes again by range (a regular file, not
+// compressed), which lets UnsortedAuto scan it first.
+type trecInput struct {
+	name string
+	r    io.Reader
+	ra   io.ReaderAt
+	size int64
+	// check, when not nil, opens the file once more from its start (a
+	// gzipped file): a scan of it says whether r can be streamed.
+	check func() (io.ReadCloser, error)
+}
+
+// seekableInput returns in with ra set when r can be read again by range
+// from its current offset: it has ReadAt and Seek, and Seek works (not a
+// pipe).
+func seekableInput(r io.Reader, name string) trecInput {
+	in := trecInput{name: name, r: r}
+	x, ok := r.(interface {
+		io.ReaderAt
+		io.Seeker
+	})
+	if !ok {
+		return in
+	}
+	cur, err := x.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return in
+	}
+	end, err := x.Seek(0, io.SeekEnd)
+	if err != nil {
+		return in
+	}
+	if _, err := x.Seek(cur, io.SeekStart); err != nil {
+		return in
+	}
+	in.size = end - cur
+	in.ra = io.NewSectionReader(x, cur, in.size)
+	return in
+}
+
+// source chooses how to read one file of the pair under UnsortedAuto: a
+// file that can be re-read is scanned first (see trecScan) and streamed
+// when sorted, read block by block in qid order when each qid is in one
+// block, and gathered otherwise; a gzipped file is decompressed once for a
+// scan, then streamed when sorted and gathered otherwise; standard input
+// is read ahead (see readAhead).
+func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSource, error) {
+	if in.ra != nil {
+		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
+		lay, _, err := sc.layout(t.ctx, false)
+		if err != nil && err != errNoIndex {
+			return nil, err
+		}
+		if err == nil && lay == layoutSorted {
+			return startBlockStream(p), nil
+		}
+		var blocks []fileBlock
+		if err == nil {
+			lay, blocks, err = sc.layout(t.ctx, true)
+		}
+		switch {
+		case err != nil && err != errNoIndex:
+			return nil, err
+		case err == nil && lay == layoutBlocks:
+			ra := in.ra
+			if t.opts.BytesRead != nil {
+				ra = countingReaderAt{ra, t.opts.BytesRead}
+			}
+			return &rangeSource{ra: ra, blocks: blocks, p: p, blank: sc.blank}, nil
+		}
+		return newGatherSource(t.ctx, p)
+	}
+	if in.check != nil {
+		rc, err := in.check()
+		if err != nil {
+			return nil, err
+		}
+		sc := &trecScan{ra: &seqReaderAt{r: rc}, size: math.MaxInt64, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
+		lay, _, err := sc.layout(t.ctx, false)
+		rc.Close()
+		if err != nil && err != errNoIndex {
+			return nil, err
+		}
+		if err == nil && lay == layoutSorted {
+			return startBlockStream(p), nil
+		}
+		return newGatherSource(t.ctx, p)
+	}
+	return t.readAhead(p)
+}
+
+// readAhead reads a file that cannot be read again (standard input) up to
+// autoWindow lines ahead: if their qids are out of order, it gathers the
+// file; else it streams the file, those lines first, and a qid out of
+// order later is an error naming --unsorted group.
+func (t *trecReader) readAhead(p *trecParser) (blockSource, error) {
+	var blocks []*trecBlock
+	seen := make(map[string]bool)
+	var last *trecBlock
+	for n := 0; n < autoWindow; n++ {
+		f, err := p.sc.Next()
+		if err == io.EOF {
+			return &gatherSource{blocks: blocks, blank: p.sc.BlankLines()}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := p.value(f)
+		if err != nil {
+			return nil, err
+		}
+		if last == nil || !bytes.Equal(last.qid, f[0]) {
+			if seen[string(f[0])] || last != nil && compareQID(last.qid, f[0]) > 0 {
+				// Out of order: gather it all, these lines first.
+				p.sc.Unread()
+				g, err := newGatherSource(t.ctx, p)
+				if err != nil {
+					return nil, err
+				}
+				g.blocks = mergeBlocks(blocks, g.blocks)
+				return g, nil
+			}
+			seen[string(f[0])] = true
+			last = &trecBlock{qid: bytes.Clone(f[0])}
+			blocks = append(blocks, last)
+		}
+		last.add(f[2], v, p.sc.Line())
+	}
+	p.late = true
+	return &aheadSource{ahead: blocks, s: startBlockStream(p), name: p.sc.Name()}, nil
+}
+
+// mergeBlocks adds the blocks a (read ahead, in qid order, each qid once)
+// to b (gathered after them, in qid order): lines of a qid in both keep
+// their file order, a's first. The result is in qid order.
+func mergeBlocks(a, b []*trecBlock) []*trecBlock {
+	out := make([]*trecBlock, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && compareQID(a[i].qid, b[j].qid) < 0:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || compareQID(a[i].qid, b[j].qid) > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			for k := range b[j].vals {
+				a[i].add(b[j].doc(k), b[j].vals[k], b[j].lines[k])
+			}
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// aheadSource gives the blocks read ahead by readAhead, then those of the
+// stream that follows them; the stream's first block may continue the
+// last one read ahead.
+type aheadSource struct {
+	ahead      []*trecBlock
+	pending    *trecBlock // the stream's first block, taken early
+	s          *blockStream
+	name       string
+	fromStream bool // the last block returned is the stream's
+}
+
+func (a *aheadSource) next() (*trecBlock, error) {
+	if len(a.ahead) > 1 {
+		b := a.ahead[0]
+		a.ahead = a.ahead[1:]
+		a.fromStream = false
+		return b, nil
+	}
+	if len(a.ahead) == 1 {
+		last := a.ahead[0]
+		a.ahead = nil
+		a.fromStream = false
+		f, err := a.s.next()
+		if err != nil || f == nil {
+			return last, err
+		}
+		switch c := compareQID(last.qid, f.qid); {
+		case c == 0:
+			for k := range f.vals {
+				last.add(f.doc(k), f.vals[k], f.lines[k])
+			}
+			a.s.release(f)
+		case c > 0:
+			return nil, &ParseError{File: a.name, Line: f.lines[0], Field: "qid", Value: clip(f.qid), Msg: lateUnsortedMsg(last.qid, autoWindow)}
+		default:
+			a.pending = f
+		}
+		return last, nil
+	}
+	a.fromStream = true
+	if b := a.pending; b != nil {
+		a.pending = nil
+		return b, nil
+	}
+	return a.s.next()
+}
+
+// release gives the stream's blocks back to it.
+func (a *aheadSource) release(b *trecBlock) {
+	if a.fromStream {
+		a.s.release(b)
+	}
+}
+
+func (a *aheadSource) blankLines() int64 { return a.s.blankLines() }
+func (a *aheadSource) stop()             { a.s.stop() }
+
 // trecReader joins a qrels file and a run file.
 type trecReader struct {
 	ctx   context.Context
@@ -244,8 +485,8 @@ type trecReader struct {
 	rp    *trecParser
 	stats Stats
 
-	// streaming
-	qs, rs *blockStream
+	// streaming (UnsortedError, UnsortedAuto)
+	qs, rs blockSource
 	qb, rb *trecBlock // current heads; nil when consumed
 	qeof   bool
 	reof   bool
@@ -262,20 +503,78 @@ type trecReader struct {
 	tbl    *docTable
 	qidx   []int32
 	closed bool
+
+	// UnsortedAuto: the inputs, until the first Next chooses how to read
+	// them
+	qin, rin *trecInput
+	startErr error
+	closers  []io.Closer
 }
 
 // NewTRECReader returns a Reader joining TREC qrels and run input
 // (trec_eval's order: qrels first). With UnsortedError both are parsed in
-// background goroutines, one query at a time.
+// background goroutines, one query at a time. With UnsortedAuto a reader
+// that can be read again by range (a file, a bytes.Reader) is scanned first
+// and read as its layout allows (see [UnsortedAuto]); any other is
+// gathered in memory.
 func NewTRECReader(ctx context.Context, qrels, run io.Reader, qrelsName, runName string, opts Options) (Reader, error) {
-	t := &trecReader{ctx: ctx, opts: opts, qname: qrelsName, rname: runName, tbl: newDocTable()}
-	t.qp = newTRECParser(qrels, qrelsName, false, &opts)
-	t.rp = newTRECParser(run, runName, true, &opts)
-	if opts.Unsorted == UnsortedError {
+	q, r := trecInput{name: qrelsName, r: qrels}, trecInput{name: runName, r: run}
+	if opts.Unsorted == UnsortedAuto {
+		q, r = seekableInput(qrels, qrelsName), seekableInput(run, runName)
+	}
+	return newTRECReader(ctx, q, r, opts, nil), nil
+}
+
+// newTRECReader joins the pair q, r, closing closers when it is closed.
+func newTRECReader(ctx context.Context, q, r trecInput, opts Options, closers []io.Closer) *trecReader {
+	t := &trecReader{ctx: ctx, opts: opts, qname: q.name, rname: r.name, tbl: newDocTable(), closers: closers}
+	t.qp = newTRECParser(q.r, q.name, false, &opts)
+	t.rp = newTRECParser(r.r, r.name, true, &opts)
+	switch opts.Unsorted {
+	case UnsortedError:
 		t.qs = startBlockStream(t.qp)
 		t.rs = startBlockStream(t.rp)
+	case UnsortedAuto:
+		t.qin, t.rin = &q, &r
 	}
-	return t, nil
+	return t
+}
+
+// start chooses how to read each file (UnsortedAuto), both at once.
+func (t *trecReader) start() error {
+	q, r := t.qin, t.rin
+	t.qin, t.rin = nil, nil
+	var wg sync.WaitGroup
+	var qerr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t.qs, qerr = t.source(*q, t.qp, true)
+	}()
+	var rerr error
+	t.rs, rerr = t.source(*r, t.rp, false)
+	wg.Wait()
+	if qerr != nil || rerr != nil {
+		// The qrels' error first, as a sequential reader reports it.
+		err := qerr
+		if err == nil {
+			err = rerr
+		}
+		t.stopSources()
+		return err
+	}
+	return nil
+}
+
+// stopSources stops the sources started so far.
+func (t *trecReader) stopSources() {
+	if t.qs != nil {
+		t.qs.stop()
+	}
+	if t.rs != nil {
+		t.rs.stop()
+	}
+	t.qs, t.rs = nil, nil
 }
 
 // HasWeights is false: TREC files have no weights.
@@ -284,8 +583,8 @@ func (t *trecReader) HasWeights() bool { return false }
 // Stats returns the counters so far: the rows of the queries returned.
 func (t *trecReader) Stats() Stats {
 	st := t.stats
-	if t.qs != nil {
-		st.BlankLines = t.qs.blank + t.rs.blank
+	if t.qs != nil && t.rs != nil {
+		st.BlankLines = t.qs.blankLines() + t.rs.blankLines()
 	} else {
 		st.BlankLines = t.qp.sc.BlankLines() + t.rp.sc.BlankLines()
 	}
@@ -298,16 +597,12 @@ func (t *trecReader) Close() error {
 		return nil
 	}
 	t.closed = true
-	if t.qs != nil {
-		t.qs.stop()
-		t.rs.stop()
+	t.stopSources()
+	err := errors.Join(t.qp.close(), t.rp.close())
+	for _, c := range t.closers {
+		err = errors.Join(err, c.Close())
 	}
-	err1 := t.qp.close()
-	err2 := t.rp.close()
-	if err1 != nil {
-		return err1
-	}
-	return err2
+	return err
 }
 
 // Next reads the next query into q.
@@ -317,6 +612,12 @@ func (t *trecReader) Next(q *Query) error {
 	}
 	if t.opts.Unsorted == UnsortedGroup {
 		return t.nextGrouped(q)
+	}
+	if t.qin != nil {
+		t.startErr = t.start()
+	}
+	if t.startErr != nil {
+		return t.startErr
 	}
 	var err error
 	if t.rb == nil && !t.reof {

@@ -17,17 +17,17 @@ import (
 //   - Blank lines (only spaces, tabs and a "\r"): skipped and counted in
 //     [Stats.BlankLines] by TRECStrict; trec_eval skips run lines of C
 //     white space (also "\v" and "\f") and rejects blank qrels lines.
-//   - Comments: trec_eval 10.0 skips run lines whose first non-blank byte
-//     is '#' and qrels lines that start with '#'; 9.0.8 and TRECStrict
-//     have none.
+//   - Comments: trec_eval 10.0 and TRECStrict skip run lines whose first
+//     non-blank byte is '#' and qrels lines that start with '#' (unless
+//     the line holds a NUL byte); 9.0.8 has none, nor TRECStrict with
+//     [Options.TRECNoComments].
 //   - Fields: TRECStrict cuts at every byte up to ' ' (every control byte
 //     separates); trec_eval cuts at C's isspace bytes only, so a control
 //     byte such as "\x01" stays in its field, and a NUL byte anywhere in
 //     a line is an error (trec_eval's C strings end there).
-//   - Field counts: TRECStrict wants exactly 6 run fields and 4 qrels
-//     fields and quotes the line; trec_eval wants at least 6 run fields
-//     (ignoring the rest) and exactly 4 qrels fields, and names the
-//     missing or unexpected field.
+//   - Field counts: both want at least 6 run fields (ignoring the rest)
+//     and exactly 4 qrels fields; TRECStrict quotes a wrong line, trec_eval
+//     names the missing or unexpected field.
 //
 // The numbers in the fields are read by the front end: [ParseScore] and
 // [ParseRel] in runio, C's atof and atol (metric/treceval) for trec_eval.
@@ -55,23 +55,24 @@ type TRECScanner struct {
 	// TRECStrict: the field count, the other file's, and what a line is
 	want, other int
 	what        string
+	comments    bool // skip 10.0's comment lines
 }
 
 // NewTRECScanner returns a scanner of r, a run file or (qrels) a qrels
 // file named name in errors, with the buffer size and line limit of opts.
 func NewTRECScanner(r io.Reader, name string, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
-	return newTRECScanner(newLineReader(r, name, opts), qrels, mode)
+	return newTRECScanner(newLineReader(r, name, opts), qrels, mode, opts)
 }
 
 // NewTRECBytesScanner returns a scanner of the lines of data, read in
 // place: the fields point into data.
 func NewTRECBytesScanner(data []byte, name string, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
-	return newTRECScanner(newBytesLineReader(data, name, opts), qrels, mode)
+	return newTRECScanner(newBytesLineReader(data, name, opts), qrels, mode, opts)
 }
 
-func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode) *TRECScanner {
+func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
 	lr.trecEval = mode != TRECStrict
-	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8),
+	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8), comments: !opts.TRECNoComments,
 		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)"}
 	if qrels {
 		s.want, s.other, s.what = 4, 6, "a qrels line has 4 fields (qid iter docno rel)"
@@ -80,9 +81,8 @@ func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode) *TRECScanner {
 }
 
 // Next returns the fields of the next data line (valid until the next
-// call), or io.EOF after the last line. A TRECStrict line has exactly 6
-// (run) or 4 (qrels) fields; a trec_eval run line at least 6 (only the
-// first 6 are returned), a qrels line exactly 4.
+// call), or io.EOF after the last line. A run line has at least 6 fields
+// (only the first 6 are returned), a qrels line exactly 4.
 func (s *TRECScanner) Next() ([][]byte, error) {
 	if s.held {
 		s.held = false
@@ -131,30 +131,26 @@ func (s *TRECScanner) ErrorAt(field string, value []byte, msg string) error {
 // countError says that TRECStrict line b has n fields.
 func (s *TRECScanner) countError(b []byte, n int) error {
 	hint := swapHint(n, s.other)
-	if s.commentIn10(b) {
-		hint = commentHint
-	}
 	return &ParseError{File: s.lr.name, Line: s.lr.line, Value: clip(b),
 		Msg: fmt.Sprintf("%s, found %d%s", s.what, n, hint)}
 }
 
 // commentIn10 reports whether trec_eval 10.0 skips line b as a comment
-// (TRECEval10's rules in read): a line without NUL bytes whose first byte is
-// '#' in qrels, or whose first byte after white space is '#' in a run.
-func (s *TRECScanner) commentIn10(b []byte) bool {
+// (TRECEval10's rules in read): see isComment10.
+func (s *TRECScanner) commentIn10(b []byte) bool { return isComment10(b, s.qrels) }
+
+// isComment10 reports whether trec_eval 10.0 skips line b of a qrels file
+// (qrels) or a run as a comment: a line without NUL bytes whose first byte
+// is '#' in qrels, or whose first byte after white space is '#' in a run.
+func isComment10(b []byte, qrels bool) bool {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return false
 	}
-	if !s.qrels {
+	if !qrels {
 		b = bytes.TrimLeft(b, " \t\n\v\f\r")
 	}
 	return len(b) > 0 && b[0] == '#'
 }
-
-// commentHint ends the error of a line that starts with '#' and has the
-// wrong number of fields: trec_eval 10.0 skips such a line as a comment.
-const commentHint = ": '#' starts a comment line, which trec_eval 10.0 skips and this reader takes as data; " +
-	"remove the comment lines (grep -v '^#'), or evaluate with rankmetrics trec_eval"
 
 var (
 	runFieldNames   = [...]string{"1 (qid)", "2 (iteration)", "3 (docno)", "4 (rank)", "5 (score)", "6 (run id)"}
@@ -164,18 +160,28 @@ var (
 // read reads the next data line by the mode's rules.
 func (s *TRECScanner) read() ([][]byte, error) {
 	if s.mode == TRECStrict {
-		b, err := s.lr.next()
-		if err != nil {
-			return nil, err
+		for {
+			b, err := s.lr.next()
+			if err != nil {
+				return nil, err
+			}
+			if s.comments && (b[0] == '#' || !s.qrels && b[0] <= ' ') && s.commentIn10(b) {
+				continue
+			}
+			// At most want+1 fields are kept, so a hostile line of
+			// millions of fields costs no memory; the error counts the
+			// rest. A run line may have more than 6 fields, as in
+			// trec_eval: the rest are ignored.
+			f := splitFields(b, s.fields[:0], ctlSpace, s.want+1)
+			if !s.qrels && len(f) > s.want {
+				f = f[:s.want]
+			}
+			s.fields = f
+			if len(f) != s.want {
+				return nil, s.countError(b, countFields(b, ctlSpace))
+			}
+			return f, nil
 		}
-		// At most want+1 fields are kept, so a hostile line of millions
-		// of fields costs no memory; the error counts the rest.
-		f := splitFields(b, s.fields[:0], ctlSpace, s.want+1)
-		s.fields = f
-		if len(f) != s.want {
-			return nil, s.countError(b, countFields(b, ctlSpace))
-		}
-		return f, nil
 	}
 	for {
 		b, err := s.lr.raw()

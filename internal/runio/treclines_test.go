@@ -51,17 +51,17 @@ func TestTRECScannerModes(t *testing.T) {
 		{"CRLF",
 			"1 Q0 a 1 1 r\r\n2 0 b 1 2 r\r\n", run,
 			"1:1|Q0|a|1|1|r 2:2|0|b|1|2|r", "1:1|Q0|a|1|1|r 2:2|0|b|1|2|r", "1:1|Q0|a|1|1|r 2:2|0|b|1|2|r"},
-		{"run comment: 10.0 skips it, even indented",
+		{"run comment: 10.0 and runio skip it, even indented",
 			"  # note\n1 Q0 a 1 1 r\n", run,
-			`error f:1: line "  # note": a run line has 6 fields (qid Q0 docno rank score tag), found 2: '#' starts a comment line, which trec_eval 10.0 skips and this reader takes as data; remove the comment lines (grep -v '^#'), or evaluate with rankmetrics trec_eval`,
+			"2:1|Q0|a|1|1|r",
 			"2:1|Q0|a|1|1|r",
 			"error f:1: field 3 (docno): missing: a run line is 'qid iter docno rank score runid'"},
 		{"run comment with six fields is data in 9.0.8",
 			"# a b c d e\n", run,
-			"1:#|a|b|c|d|e", "", "1:#|a|b|c|d|e"},
+			"", "", "1:#|a|b|c|d|e"},
 		{"qrels comment only in column 1 (10.0)",
 			"# judged\n #1 0 a 1\n", qrels,
-			`error f:1: line "# judged": a qrels line has 4 fields (qid iter docno rel), found 2: '#' starts a comment line, which trec_eval 10.0 skips and this reader takes as data; remove the comment lines (grep -v '^#'), or evaluate with rankmetrics trec_eval`,
+			"2:#1|0|a|1",
 			"2:#1|0|a|1",
 			"error f:1: field 3 (docno): missing: a qrels line is 'qid iter docno rel'"},
 		{"blank run lines: skipped by all (trec_eval: any C white space)",
@@ -73,10 +73,12 @@ func TestTRECScannerModes(t *testing.T) {
 			"1:1|0|a|1 3:2|0|b|0",
 			"1:1|0|a|1 error f:2: field 1 (qid): missing: a qrels line is 'qid iter docno rel'",
 			"1:1|0|a|1 error f:2: field 1 (qid): missing: a qrels line is 'qid iter docno rel'"},
-		{"a seventh run field: an error in runio, ignored by trec_eval",
-			"1 Q0 a 1 1 r x\n", run,
-			`error f:1: line "1 Q0 a 1 1 r x": a run line has 6 fields (qid Q0 docno rank score tag), found 7`,
-			"1:1|Q0|a|1|1|r", "1:1|Q0|a|1|1|r"},
+		{"a seventh and eighth run field: ignored by all",
+			"1 Q0 a 1 1 r x 42\n", run,
+			"1:1|Q0|a|1|1|r", "1:1|Q0|a|1|1|r", "1:1|Q0|a|1|1|r"},
+		{"tabs and an extra column, CRLF",
+			"x\tQ0\tLA120889-4778\t9\t4.35\tidsRun\textra-col\t42\r\n", run,
+			"1:x|Q0|LA120889-4778|9|4.35|idsRun", "1:x|Q0|LA120889-4778|9|4.35|idsRun", "1:x|Q0|LA120889-4778|9|4.35|idsRun"},
 		{"a fifth qrels field is an error in both",
 			"1 0 a 1 2\n", qrels,
 			`error f:1: line "1 0 a 1 2": a qrels line has 4 fields (qid iter docno rel), found 5`,
@@ -288,18 +290,45 @@ func FuzzTRECScanner(f *testing.F) {
 	})
 }
 
-// TestTRECScannerManyFields: a run line of a million fields is refused
-// with the true count, and the scanner keeps at most want+1 of them
-// (a hostile line must not grow the field slice to its own size).
+// TestTRECScannerManyFields: a run line of a million fields is read (the
+// fields past the sixth are ignored, as trec_eval ignores them), a qrels
+// line of a million fields is refused with the true count, and the scanner
+// keeps at most want+1 of them (a hostile line must not grow the field
+// slice to its own size).
 func TestTRECScannerManyFields(t *testing.T) {
 	const n = 1_000_000
 	line := strings.Repeat("x ", n) + "\n"
 	s := NewTRECBytesScanner([]byte(line), "run.txt", false, TRECStrict, &Options{})
+	if f, err := s.Next(); err != nil || len(f) != 6 {
+		t.Fatalf("run line: %d fields, err = %v, want 6 fields", len(f), err)
+	}
+	if c := cap(s.fields); c > 64 {
+		t.Errorf("the scanner kept room for %d fields, want at most a handful", c)
+	}
+	s = NewTRECBytesScanner([]byte(line), "qrels.txt", true, TRECStrict, &Options{})
 	_, err := s.Next()
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("found %d", n)) {
 		t.Fatalf("err = %v, want a count of %d fields", err, n)
 	}
 	if c := cap(s.fields); c > 64 {
 		t.Errorf("the scanner kept room for %d fields, want at most a handful", c)
+	}
+}
+
+// TestTRECNoComments: with Options.TRECNoComments, '#' lines are data,
+// as trec_eval 9.0.8 reads them (eval --compat 9.0.8).
+func TestTRECNoComments(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		qrels bool
+		want  string
+	}{
+		{"# Q0 a 1 1 r\n1 Q0 b 1 1 r\n", false, "1:#|Q0|a|1|1|r 2:1|Q0|b|1|1|r"},
+		{"#1 0 a 1\n", true, "1:#1|0|a|1"},
+		{"# judged\n", true, `error f:1: line "# judged": a qrels line has 4 fields (qid iter docno rel), found 2`},
+	} {
+		if got := scanAll(c.in, c.qrels, TRECStrict, Options{TRECNoComments: true}); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -34,7 +34,7 @@ func TestTRECSeparatorsAsEval(t *testing.T) {
 	write(qrels, "1 0 a 1\r\n1\v0\vb\x01\x010\n1 0 c 2\n2\f0\fa\f1\n2 0 b 0\n")
 	write(run, "1 Q0 a 1 0.5 t\n1\vQ0\vb\x1f2\x1f0.7\x1ft\r\n1 Q0 c 3 0.1 t\n2\x00Q0\x00a 1 0.2 t\n2 Q0 b\v2 0.9\ft\n")
 	ms := measures(metric.Float64, metric.Stable, true, metric.NoTopN, 10)
-	ev := runEval(t, append(evalArgs(ms), qrels, run)...)
+	ev := runEval(t, append(evalArgs(ms), "--qrels-only", "skip", qrels, run)...)
 
 	p, s := beam.NewPipelineWithRoot()
 	qs, rs := beamio.ReadTREC(s, []string{qrels}, []string{run}, beamio.Options{BlockSize: 16})

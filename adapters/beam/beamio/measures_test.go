@@ -104,7 +104,8 @@ func TestEveryMeasureBitIdentical(t *testing.T) {
 			sub := filepath.Join(dir, fmt.Sprintf("case%d", i))
 			qall, qglob := shardLines(t, filepath.Join(sub, "qrels"), tc.qrels, tc.shards)
 			rall, rglob := shardLines(t, filepath.Join(sub, "run"), tc.run, tc.shards)
-			ev := runEval(t, append(evalArgs(tc.ms), qall, rall)...)
+			// EvalOptions{} skips qrels-only queries: eval --qrels-only skip.
+			ev := runEval(t, append(evalArgs(tc.ms), "--qrels-only", "skip", qall, rall)...)
 			p, s := beam.NewPipelineWithRoot()
 			qs, rs := beamio.ReadTREC(s, []string{qglob}, []string{rglob}, beamio.Options{BlockSize: 4 << 10})
 			lists, err := rm.JoinTREC(s, qs.Output, rs.Output, rm.DedupeError)

@@ -86,7 +86,7 @@ func TestTRECMatchesEval(t *testing.T) {
 		opts rm.EvalOptions
 		flag []string
 	}{
-		{"skip/float64", measures(metric.Float64, metric.Stable, true, metric.NoTopN, 10), rm.EvalOptions{}, nil},
+		{"skip/float64", measures(metric.Float64, metric.Stable, true, metric.NoTopN, 10), rm.EvalOptions{}, []string{"--qrels-only", "skip"}},
 		{"keep/float32", measures(metric.Float32, metric.Pessimistic, true, metric.NoTopN, 10),
 			rm.EvalOptions{KeepRunOnly: true, KeepQrelsOnly: true}, []string{"--run-only", "keep", "--qrels-only", "keep"}},
 	}

@@ -337,6 +337,22 @@ func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writ
 	if err := c.Check(p.trec); err != nil {
 		return rep, fmt.Errorf("%w%s", err, notWritten)
 	}
+	if p.trec {
+		// As rankmetrics eval and compare: no query in common is an
+		// error, a run covering a minority of the judged queries a
+		// warning.
+		read := c.Queries + c.SkippedQueries + c.DeadQueries
+		both := read - c.RunOnlyQueries - c.QrelsOnlyQueries
+		runs := strings.Join(p.o.runs, ", ")
+		if both <= 0 {
+			return rep, fmt.Errorf("no query is in both the qrels (%s: %d queries) and the run (%s: %d queries), so there is nothing to evaluate; qids must be equal strings in both (\"q1\" is not \"1\")%s",
+				strings.Join(p.o.qrels, ", "), c.QrelsOnlyQueries, runs, c.RunOnlyQueries, notWritten)
+		}
+		if judged := both + c.QrelsOnlyQueries; float64(c.QrelsOnlyQueries) > 0.5*float64(judged) {
+			fmt.Fprintf(stderr, "rankmetrics-beam: warning: the run (%s) covers %d of the %d judged queries; the %d others %s\n",
+				runs, both, judged, c.QrelsOnlyQueries, map[bool]string{true: "count with value 0 (--qrels-only keep)", false: "are skipped (--qrels-only skip)"}[p.evalOpts.KeepQrelsOnly])
+		}
+	}
 	if c.DeadLetters > 0 {
 		where := paths.DeadLetters
 		if p.o.deadLetters == "" {

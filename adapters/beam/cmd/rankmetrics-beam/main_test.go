@@ -448,3 +448,52 @@ func TestReadmeFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestExecuteQueryPolicy: TREC queries count as in rankmetrics eval and
+// compare: a judged query missing from the run scores 0 by default
+// (trec_eval -c), a run covering a minority of the judged queries gets a
+// warning, and a run without any judged query is an error.
+func TestExecuteQueryPolicy(t *testing.T) {
+	dir := t.TempDir()
+	qrels := filepath.Join(dir, "qrels.txt")
+	os.WriteFile(qrels, []byte("1 0 a 1\n2 0 b 1\n3 0 c 1\n"), 0o644)
+	for _, c := range []struct {
+		name, run string
+		args      []string
+		want      float64 // MAP, worked by hand
+		evaluated int64
+		stderr    string
+		err       string
+	}{
+		// Topic 1: AP 1; topics 2 and 3 are not in the run: AP 0.
+		{"default keeps judged queries", "1 Q0 a 1 1 r\n", nil, 1.0 / 3, 3,
+			"warning: the run (RUN) covers 1 of the 3 judged queries; the 2 others count with value 0 (--qrels-only keep)", ""},
+		{"skip", "1 Q0 a 1 1 r\n", []string{"--qrels-only", "skip"}, 1, 1, "the 2 others are skipped (--qrels-only skip)", ""},
+		{"no query in common", "q1 Q0 a 1 1 r\n", nil, 0, 0, "", "no query is in both the qrels (QRELS: 3 queries) and the run (RUN: 1 queries)"},
+	} {
+		run := filepath.Join(dir, "run.txt")
+		os.WriteFile(run, []byte(c.run), 0o644)
+		p, err := parse(t, append([]string{"--qrels", qrels, "--run", run, "--dtype", "float64"}, c.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		rep, err := execute(context.Background(), p, "prism", io.Discard, &stderr)
+		r := strings.NewReplacer("QRELS", qrels, "RUN", run)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), r.Replace(c.err)) {
+				t.Errorf("%s: error %v, want %s", c.name, err, r.Replace(c.err))
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if rep.Measures[0].Value != c.want || rep.Counts.Queries != c.evaluated {
+			t.Errorf("%s: MAP %v over %d queries, want %v over %d", c.name, rep.Measures[0].Value, rep.Counts.Queries, c.want, c.evaluated)
+		}
+		if !strings.Contains(stderr.String(), r.Replace(c.stderr)) {
+			t.Errorf("%s: stderr %s, want %s", c.name, stderr.String(), r.Replace(c.stderr))
+		}
+	}
+}
