@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // compareRows orders rows by Pos, then by content, so that the order does

@@ -1,6 +1,6 @@
 package beam
 
-import "github.com/rankmetrics/rankmetrics/internal/runio"
+import "github.com/rankmetrics/rankmetrics/runio"
 
 // Dedupe says what to do with a repeated (qid, doc) pair: runio's policy,
 // the --dedupe flag of `rankmetrics eval`, applied by runio.DedupeIndex.

@@ -26,7 +26,7 @@
 //     depend on sharding or shuffling.
 //   - EvaluateLists computes the measures on each List, one query per
 //     batch of the evaluation plan of `rankmetrics eval`
-//     (internal/evaluate.Plan), into a PCollection of QueryValue: every
+//     (evaluate.Plan), into a PCollection of QueryValue: every
 //     measure eval takes (map, ndcg@5, mrr, map@10:treceval, P_10,
 //     ndcg_cut_10...), named as eval's -m names it.
 //   - Summarize combines the QueryValues with OverallFn, a CombineFn whose

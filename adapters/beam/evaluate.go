@@ -6,7 +6,7 @@ import (
 	"github.com/rankmetrics/rankmetrics/measure"
 	"hash/fnv"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
+	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 func genAll(t *testing.T, cfg Config) (qrels, run, tsv, pq, bin *bytes.Buffer, sum Summary) {

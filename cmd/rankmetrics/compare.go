@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/evaluate"
+	"github.com/rankmetrics/rankmetrics/runio"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 

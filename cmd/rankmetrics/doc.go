@@ -31,7 +31,7 @@
 // command's help on stdout; "rankmetrics --version" prints the module's
 // version, the Go version and the trec_eval versions "rankmetrics
 // trec_eval" reproduces. eval and compare share their input, measure, tie
-// and query flags with rankmetrics-beam (package internal/cliflags): the
+// and query flags with rankmetrics-beam (package cliflags): the
 // tie seed is --ties-seed in all three, and compare's --seed is the seed of
 // its Monte Carlo samples.
 package main

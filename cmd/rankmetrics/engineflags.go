@@ -6,11 +6,11 @@ import (
 	"github.com/rankmetrics/rankmetrics/measure"
 	"runtime"
 
-	"github.com/rankmetrics/rankmetrics/internal/cliflags"
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/cliflags"
+	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // engineArgs is what eval and compare both give the evaluation engine:

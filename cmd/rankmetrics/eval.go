@@ -20,8 +20,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/evaluate"
+	"github.com/rankmetrics/rankmetrics/runio"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 

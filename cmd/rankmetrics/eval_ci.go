@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
+	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/measure"
 	"github.com/rankmetrics/rankmetrics/significance"
 )

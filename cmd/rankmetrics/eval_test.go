@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // evalRun runs "rankmetrics eval" with args and returns stdout.

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/cliflags"
+	"github.com/rankmetrics/rankmetrics/cliflags"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/evaluate"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // oneSidedWarnShare is the share of one file's queries missing from the

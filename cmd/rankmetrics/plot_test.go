@@ -18,8 +18,8 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/evaluate"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // plotOf runs eval with args (which hold --plot) and returns what it

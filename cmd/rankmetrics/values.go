@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
+	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
 )
 

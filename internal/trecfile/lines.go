@@ -1,8 +1,8 @@
 package trecfile
 
 import (
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // FieldError is a malformed line: file, physical line number (from 1) and

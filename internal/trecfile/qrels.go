@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // QrelsTopic is one topic's judgements in file order (treceval.Ranker

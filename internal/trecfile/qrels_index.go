@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // ErrScatteredQrels reports a qrels file in which some topic's lines are

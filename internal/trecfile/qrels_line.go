@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // QrelsLine returns the line number (from 1) of the k-th judgement (from

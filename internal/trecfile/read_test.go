@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // MaxLine counts the line terminator, "\r\n" as two bytes; a last line

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // MaxLine is the longest run line accepted, its line terminator included

@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "seed $SEED, $CASES cases"
 "$PY" parity/irmeasures/generate.py --seed "$SEED" --cases "$CASES" --out "$tmp/golden_live.jsonl.gz" 2>"$tmp/gen.err"
 out=$(RANKMETRICS_IRMEASURES_GOLDEN="$tmp/golden_live.jsonl.gz" GOTOOLCHAIN=local \
-	go test ./internal/evaluate/ -run '^TestIRMeasuresGolden$' -count=1 -v 2>&1 || true)
+	go test ./evaluate/ -run '^TestIRMeasuresGolden$' -count=1 -v 2>&1 || true)
 echo "$out" | grep -E 'irmeasures_golden_test.go:[0-9]+: .*(query|summary|queries)' | head -20 || true
 echo "$out" | grep -oE 'golden cases passed.*' | cut -c1-400 || true
 echo "$out" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1

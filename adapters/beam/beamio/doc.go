@@ -15,7 +15,7 @@
 //   - ReadParquet reads Parquet files, one file per worker, with column
 //     names and types chosen at run time.
 //
-// Every reader parses through package internal/runio, as `rankmetrics
+// Every reader parses through package runio, as `rankmetrics
 // eval` does: a TSV or CSV line with runio.DelimParser, a TREC line with
 // runio's TRECStrict scanner, a Parquet file with runio.ParquetRows,
 // JSON Lines and RKM1 files with runio's readers. What beamio adds is the

@@ -23,8 +23,8 @@ import (
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/internal/beamtest"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/parquet-go/parquet-go"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // ReadParquet reads Parquet files matched by the globs into a PCollection

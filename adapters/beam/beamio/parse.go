@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // Columns names the columns to read from TSV, CSV and Parquet input, as the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // delimParser returns runio's parser of a delimited file with header h.

@@ -23,10 +23,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	rm "github.com/rankmetrics/rankmetrics/adapters/beam"
 	"github.com/rankmetrics/rankmetrics/adapters/beam/beamio"
-	"github.com/rankmetrics/rankmetrics/internal/cliflags"
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/cliflags"
+	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // errDeadLetters is returned when there are more dead letters than allowed.

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // The TREC fixture: every value below is worked out by hand.

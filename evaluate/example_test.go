@@ -6,9 +6,9 @@ import (
 	"github.com/rankmetrics/rankmetrics/measure"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/evaluate"
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // ExampleRun evaluates a small TREC run. Query 301 ranks its relevant

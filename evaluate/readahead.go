@@ -3,7 +3,7 @@ package evaluate
 import (
 	"sync"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // readAhead runs the reader in its own goroutine, so parsing overlaps the

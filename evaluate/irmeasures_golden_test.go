@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/measure"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // irGolden is one case of testdata/irmeasures: a qrels and run pair, and
@@ -37,7 +37,7 @@ type irGolden struct {
 // readIRGolden reads every case of the golden files.
 func readIRGolden(t *testing.T) []irGolden {
 	t.Helper()
-	pattern := "../../testdata/irmeasures/golden_*.jsonl.gz"
+	pattern := "../testdata/irmeasures/golden_*.jsonl.gz"
 	if p := os.Getenv("RANKMETRICS_IRMEASURES_GOLDEN"); p != "" {
 		// parity/irmeasures/check.sh: a file drawn with a fresh seed.
 		pattern = p

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // TestRunGainOverflowKeepsTheOtherMeasures: in float32 the gain 2^200 - 1

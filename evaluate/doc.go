@@ -1,8 +1,14 @@
-// Package evaluate is the engine of "rankmetrics eval": it reads the
-// queries of a [runio.Reader], packs them into metric updates, computes
-// MAP and MAP@k, any metric of the family (NDCG, MRR, precision...) and
-// trec_eval's measures under trec_eval's names (see [ParseMeasure]) on
-// parallel workers, and adds the updates up in input order.
+// Package evaluate is the evaluation engine of every front end
+// (rankmetrics eval and compare, the Beam pipeline): it reads the queries
+// of a [runio.Reader], packs them into metric updates, computes MAP and
+// MAP@k, any metric of the family (NDCG, MRR, precision...), trec_eval's
+// and ir_measures' measures, named as package measure reads them
+// ([measure.Parse]), on parallel workers, and adds the updates up in input
+// order.
+//
+// The data path is input (package runio) -> engine (this package, over
+// package metric's kernels and metric/treceval) -> front ends
+// (cmd/rankmetrics, adapters/beam).
 //
 // # One plan
 //
@@ -49,7 +55,7 @@
 // A measure named by trec_eval (Measure.TrecEval is set) is computed by
 // metric/treceval, the code of "rankmetrics trec_eval", in the version
 // [Options.TrecEvalVersion] names (treceval.go is the one place that
-// parses and computes them). Each query goes to it as trec_eval sees a
+// computes them). Each query goes to it as trec_eval sees a
 // topic: the ranked documents with their ids and scores, ranked by score
 // then document id; the judgments of the judged ones (a TREC run document
 // absent from the qrels is unjudged, see [runio.Query.Unjudged]) and of

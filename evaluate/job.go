@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 

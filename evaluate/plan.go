@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // PlanOptions configures a Plan.
@@ -56,7 +56,7 @@ type Plan struct {
 	trec *trecEval
 }
 
-// NewPlan returns the plan of measures (see ParseMeasure; AppendMeasure
+// NewPlan returns the plan of measures (see measure.Parse; measure.Append
 // leaves out repeats) under o.
 func NewPlan(measures []Measure, o PlanOptions) (*Plan, error) {
 	return newPlan(measures, len(measures), o)

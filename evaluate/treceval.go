@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/measure"
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // This file is the seam between the engine and metric/treceval: the one

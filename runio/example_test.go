@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 func ExampleNewTRECReader() {

@@ -13,7 +13,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // Groups selects the flags Register adds.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // tieQrels and tieRun are worked by hand in TestRunTrecEvalTieOrder.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // TestRunFamilyTREC evaluates family measures on the

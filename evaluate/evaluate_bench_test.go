@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rankmetrics/rankmetrics/internal/runio"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // loopReader yields the same query n times under increasing qids, so the
