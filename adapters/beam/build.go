@@ -99,12 +99,20 @@ func (b *builder) build(d Dedupe, rejected string) (List, []DeadLetter, Counts) 
 	}
 	c := &b.c
 	c.QrelsDuplicatesDropped, c.DuplicatesDropped = qdropped, rdropped
-	l := List{Query: Query{QID: b.qid, Labels: make([]float64, len(rkeep)), Scores: make([]float64, len(rkeep))}}
+	var l List
 	q := &l.Query
+	if b.trec {
+		if err := b.join(q, qkeep, rkeep); err != nil {
+			return b.fail(err.Error())
+		}
+		l.Counts = b.c
+		return l, nil, Counts{}
+	}
+	q.QID, q.Labels, q.Scores = b.qid, make([]float64, len(rkeep)), make([]float64, len(rkeep))
 	if weighted > 0 {
 		q.Weights = make([]float64, len(rkeep))
 	}
-	docs := len(rkeep) > 0 || len(qkeep) > 0
+	docs := len(rkeep) > 0
 	for _, i := range rkeep {
 		docs = docs && b.rows[i].Doc != ""
 	}
@@ -121,52 +129,33 @@ func (b *builder) build(d Dedupe, rejected string) (List, []DeadLetter, Counts) 
 			q.Docs[j] = r.Doc
 		}
 	}
-	if b.trec {
-		b.join(q, qkeep, rkeep)
-	}
 	l.Counts = b.c
 	return l, nil, Counts{}
 }
 
 // join sets the labels of the ranked TREC documents from the kept qrels
-// lines, and the query's judged documents the run does not rank.
-func (b *builder) join(q *Query, qkeep, rkeep []int) {
+// lines, and the query's judged documents the run does not rank, by
+// runio's join (runio.Joiner), the one that rankmetrics eval's TREC reader
+// runs: rows and qrels lines are deduplicated already, in Pos order.
+func (b *builder) join(q *Query, qkeep, rkeep []int) error {
+	jd, jl := make([]string, len(qkeep)), make([]float64, len(qkeep))
+	for k, i := range qkeep {
+		jd[k], jl[k] = b.qrels[i].Doc, b.qrels[i].Label
+	}
+	rd, rs := make([]string, len(rkeep)), make([]float64, len(rkeep))
+	for k, i := range rkeep {
+		rd[k], rs[k] = b.rows[i].Doc, b.rows[i].Score
+	}
+	st, err := runio.NewJoiner(runio.Options{KeepDocs: true}).Join(q, b.qid, jd, jl, rd, rs)
+	if err != nil {
+		return err
+	}
+	q.Line = 0 // Beam's rows have a Pos, not a line number
 	c := &b.c
-	switch {
-	case len(rkeep) == 0:
-		q.Match = MatchQrelsOnly
-		c.QrelsOnlyQueries++
-	case len(qkeep) == 0:
-		q.Match = MatchRunOnly
-		c.RunOnlyQueries++
-	}
-	judged := make(map[string]int, len(qkeep)) // doc -> index into qrels
-	for _, i := range qkeep {
-		judged[b.qrels[i].Doc] = i
-	}
-	ranked := make(map[string]bool, len(rkeep))
-	q.Unjudged = make([]bool, len(rkeep))
-	for j, i := range rkeep {
-		doc := b.rows[i].Doc
-		ranked[doc] = true
-		if k, ok := judged[doc]; ok {
-			q.Labels[j] = b.qrels[k].Label
-		} else {
-			q.Labels[j] = 0
-			q.Unjudged[j] = true
-			c.UnjudgedItems++
-		}
-	}
-	for _, i := range qkeep {
-		r := &b.qrels[i]
-		if ranked[r.Doc] {
-			continue
-		}
-		q.UnrankedLabels = append(q.UnrankedLabels, r.Label)
-		q.UnrankedDocs = append(q.UnrankedDocs, r.Doc)
-		c.UnrankedJudged++
-		if r.Label >= 1 {
-			c.UnrankedRelevant++
-		}
-	}
+	c.QrelsOnlyQueries += st.QrelsOnlyQueries
+	c.RunOnlyQueries += st.RunOnlyQueries
+	c.UnjudgedItems += st.UnjudgedItems
+	c.UnrankedJudged += st.UnrankedJudged
+	c.UnrankedRelevant += st.UnrankedRelevant
+	return nil
 }
