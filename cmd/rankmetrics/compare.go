@@ -258,6 +258,9 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
+	if err := o.dropNonFinite(runs, stderr); err != nil {
+		return err
+	}
 	qids, values, err := pairQueries(runs, o.measures, stderr)
 	if err != nil {
 		return err
@@ -392,6 +395,65 @@ func runLabels(paths []string) []string {
 		labels[i] = label(i)
 	}
 	return labels
+}
+
+// dropNonFinite leaves out of the comparison, with a warning naming the
+// run, the query and the value, each measure with a non-finite per-query
+// value (NaN NDCG from a float32 gain 2^label-1 that overflows, as
+// TF-Ranking's): the paired tests need finite values, and the other
+// measures are compared as usual, as eval reports them beside it. With no
+// measure left it is an error.
+func (o *compareOptions) dropNonFinite(runs []*runValues, stderr io.Writer) error {
+	var keep []int
+	var first error
+	for m := range o.measures {
+		bad := ""
+		for _, r := range runs {
+			for k, v := range r.values[m] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					bad = fmt.Sprintf("run %s: query %q: %s is %v", textCell(r.file), r.qids[k], textCell(o.measures[m].Name), v)
+					break
+				}
+			}
+			if bad != "" {
+				break
+			}
+		}
+		if bad == "" {
+			keep = append(keep, m)
+			continue
+		}
+		if first == nil {
+			first = fmt.Errorf("%s: the paired tests need finite per-query values", bad)
+		}
+		fmt.Fprintf(stderr, "compare: warning: %s, and the paired tests need finite values: %s is left out of the comparison (a float32 NDCG or DCG is NaN when a label reaches 128: --dtype float64 computes it)\n", bad, textCell(o.measures[m].Name))
+	}
+	if len(keep) == 0 {
+		return first
+	}
+	if len(keep) == len(o.measures) {
+		return nil
+	}
+	pick := func(xs []float64) []float64 {
+		out := make([]float64, len(keep))
+		for i, m := range keep {
+			out[i] = xs[m]
+		}
+		return out
+	}
+	measures := make([]evaluate.Measure, len(keep))
+	for i, m := range keep {
+		measures[i] = o.measures[m]
+	}
+	o.measures = measures
+	for _, r := range runs {
+		vals := make([][]float64, len(keep))
+		for i, m := range keep {
+			vals[i] = r.values[m]
+		}
+		r.values, r.means = vals, pick(r.means)
+	}
+	return nil
 }
 
 // pairQueries returns the queries every run has, in the first run's order,

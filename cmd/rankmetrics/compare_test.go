@@ -416,3 +416,38 @@ func TestCompareRunNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareKeepsFiniteMeasures: a measure whose per-query values are not
+// finite (float32 NDCG of a label of 200, whose gain 2^200-1 overflows, as
+// TF-Ranking's) is left out with a warning, and the others are compared:
+// map is worked by hand. Query 1: A ranks the relevant d1 first (AP 1), B
+// second (AP 1/2); query 2: both rank d3 (label 1) first (AP 1).
+func TestCompareKeepsFiniteMeasures(t *testing.T) {
+	dir := t.TempDir()
+	qrels := writeTemp(t, dir, "qrels", "1 0 d1 1\n1 0 d2 0\n2 0 d3 1\n2 0 d4 200\n")
+	a := writeTemp(t, dir, "A.run", "1 Q0 d1 1 2 A\n1 Q0 d2 2 1 A\n2 Q0 d3 1 2 A\n2 Q0 d4 2 1 A\n")
+	b := writeTemp(t, dir, "B.run", "1 Q0 d2 1 2 B\n1 Q0 d1 2 1 B\n2 Q0 d3 1 2 B\n2 Q0 d4 2 1 B\n")
+	var out, errb bytes.Buffer
+	err := runCompare(context.Background(), []string{"-m", "map,ndcg@3", "--ties", "stable", "--format", "json", qrels, a, b}, nil, &out, &errb)
+	if err != nil {
+		t.Fatalf("compare: %v (%s)", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "ndcg@3 is NaN") || !strings.Contains(errb.String(), "ndcg@3 is left out") {
+		t.Errorf("stderr %q lacks the warning", errb.String())
+	}
+	var rep struct {
+		Runs []struct {
+			Mean map[string]float64 `json:"mean"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// Query 2 ranks d3 (1) then d4 (200): both relevant, AP 1 for both runs.
+	if len(rep.Runs) != 2 || rep.Runs[0].Mean["map"] != 1 || rep.Runs[1].Mean["map"] != 0.75 {
+		t.Errorf("runs %+v, want map 1 and 0.75", rep.Runs)
+	}
+	if _, ok := rep.Runs[0].Mean["ndcg@3"]; ok {
+		t.Errorf("ndcg@3 is reported: %s", out.String())
+	}
+}
