@@ -174,8 +174,15 @@ func (r *registry) parseSpec(s string) ([]Measure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("measure %q: %w", s, err)
 	}
+	base, _, _ := strings.Cut(s, ".")
+	if d := r.trec[base]; d != nil && d.TrecEvalOnly && r.tf[base] != nil {
+		return nil, fmt.Errorf("measure %q: trec_eval's %s has no name outside rankmetrics trec_eval (the name %s is TF-Ranking's); use rankmetrics trec_eval, or map:treceval and map_cut_K for trec_eval's map", s, base, base)
+	}
 	list := make([]Measure, 0, ev.NumValues())
 	for i, n := range ev.Names() {
+		if r.tf[n] != nil {
+			return nil, fmt.Errorf("measure %q: its value %s would print under a name of TF-Ranking's; use rankmetrics trec_eval for it", s, n)
+		}
 		if !ev.IsTopicValue(i) {
 			return nil, fmt.Errorf("measure %q: trec_eval prints %s in its summary only, without a per-query value; use rankmetrics trec_eval", s, n)
 		}

@@ -28,6 +28,7 @@ func TestParse(t *testing.T) {
 		{"success_1", Measure{Name: "success_1", TopN: metric.NoTopN, TrecEval: "success.1"}, ""},
 		{"P_010", Measure{}, `unknown measure "P_010"`},
 		{"gm_map", Measure{}, `summary only`},
+		{"map.00", Measure{}, `trec_eval's map has no name outside rankmetrics trec_eval`},
 		{"P.5,10", Measure{}, `gives 2 values`},
 		{"num_q.1", Measure{}, `summary only`},
 		{"map", Measure{Name: "map", TopN: metric.NoTopN}, ""},

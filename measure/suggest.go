@@ -134,22 +134,35 @@ func (d *Def) render(k string, trecSpec bool) string {
 			}
 			return d.Key
 		}
-		if _, err := strconv.Atoi(k); err != nil {
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 0 {
 			return ""
 		}
-		return d.Key + "@" + k
+		return d.Key + "@" + strconv.Itoa(n)
 	case Convention:
 		if k == "" {
 			return "map:" + d.Key
 		}
-		return "map@" + k + ":" + d.Key
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 0 {
+			return ""
+		}
+		return "map@" + strconv.Itoa(n) + ":" + d.Key
 	case IRMeasures:
 		return d.renderIR(k)
 	}
 	if d.Cutoff {
-		if k == "" {
+		switch {
+		case k == "":
 			k = "K"
-		} else if d.trec.Params == treceval.RealCutoffs && !trecSpec {
+		case d.trec.Params == treceval.Cutoffs:
+			// trec_eval's cutoffs are positive integers.
+			n, err := strconv.Atoi(k)
+			if err != nil || n < 1 {
+				return ""
+			}
+			k = strconv.Itoa(n)
+		case !trecSpec:
 			x, err := strconv.ParseFloat(k, 64)
 			if err != nil {
 				return ""
@@ -220,8 +233,9 @@ func (d *Def) renderIR(k string) string {
 		}
 		return d.Key + "@" + pyFloat(f)
 	}
-	if n, err := strconv.Atoi(k); err != nil || n < 1 {
+	n, err := strconv.Atoi(k)
+	if err != nil || n < 1 {
 		return ""
 	}
-	return d.Key + "@" + k
+	return d.Key + "@" + strconv.Itoa(n)
 }
