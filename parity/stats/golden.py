@@ -122,15 +122,19 @@ def risk_case(d):
 
 def nct_grid(rng):
     out = []
-    for df in (1, 2, 3.5, 5, 10, 29, 49, 99, 299, 999):
-        for ncp in (-12, -3, -1, -0.2, 0.3, 1, 2.5, 5, 10, 25, 45):
+    for df in (1, 2, 3.5, 5, 10, 29, 49, 99, 299, 999, 2000, 5000):
+        for ncp in (-40, -25, -12, -3, -1, -0.2, 0.3, 1, 2.5, 5, 10, 25, 33, 40, 45):
+            # t around the bulk: the spread of T is about
+            # sqrt(1 + ncp^2 / (2 df)) for large df
+            sd = math.sqrt(1 + ncp * ncp / (2 * df))
             for _ in range(3):
-                t = float(ncp + rng.normal(0, 2.5))
+                t = float(ncp + rng.normal(0, 2.5) * sd)
                 cdf = float(stats.nct.cdf(t, df, ncp))
                 sf = float(stats.nct.sf(t, df, ncp))
-                # relative agreement is asked of both tails above 1e-6:
-                # below, a tail computed as 1 - F keeps only an absolute
-                # accuracy of about 1e-16
+                # both tails above 1e-6: Boost computes some tails as 1
+                # minus the other (t < 0 < ncp), good to about 1e-16
+                # absolute only, 4e-9 relative at 5e-8 (nct_mpmath.py
+                # checks the small tails against 60 digits)
                 if min(cdf, sf) >= 1e-6:
                     out.append({"t": t, "df": df, "ncp": ncp, "cdf": cdf, "sf": sf})
     return out
