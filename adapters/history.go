@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -106,6 +107,50 @@ func (h *History) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("adapters: History.WriteCSV: %w", err)
 	}
 	return nil
+}
+
+// WriteText writes one line per event, for reading: the epoch and step
+// (marked "(step)" for a [StepEnd] event), then every metric in sorted order as its name and [FormatMetric]
+// value, so that a metric with an interval (as [WithInterval] adds it to
+// the validation metric) is printed with its bounds, which are not
+// printed again on their own:
+//
+//	epoch 1 step 100  loss 0.5000  val_map 0.6194 [0.5812, 0.6576]
+func (h *History) WriteText(w io.Writer) error {
+	var buf bytes.Buffer
+	for _, e := range h.Events() {
+		fmt.Fprintf(&buf, "epoch %d step %d", e.Epoch, e.Step)
+		if e.Hook == StepEnd {
+			buf.WriteString(" (step)")
+		}
+		for _, k := range slices.Sorted(maps.Keys(e.Metrics)) {
+			if isBound(e.Metrics, k) {
+				continue
+			}
+			fmt.Fprintf(&buf, "  %s %s", k, FormatMetric(e.Metrics, k))
+		}
+		buf.WriteByte('\n')
+	}
+	if _, err := buf.WriteTo(w); err != nil {
+		return fmt.Errorf("adapters: History.WriteText: %w", err)
+	}
+	return nil
+}
+
+// isBound reports whether key is the low or high bound of the interval of
+// another metric of metrics that has both bounds.
+func isBound(metrics map[string]float64, key string) bool {
+	for _, suf := range []string{CILowSuffix, CIHighSuffix} {
+		base, ok := strings.CutSuffix(key, suf)
+		if !ok {
+			continue
+		}
+		_, hasBase := metrics[base]
+		_, hasLo := metrics[base+CILowSuffix]
+		_, hasHi := metrics[base+CIHighSuffix]
+		return hasBase && hasLo && hasHi
+	}
+	return false
 }
 
 // jsonNumber encodes a float64 as a JSON number, or as the string "NaN",

@@ -116,3 +116,65 @@ func TestHistoryConcurrent(t *testing.T) {
 		t.Fatalf("%d events, want 400", n)
 	}
 }
+
+// TestHistoryTextInterval checks that WriteText prints the validation
+// metric with the t interval WithInterval adds. The bounds are scipy's,
+// stats.t.interval(0.95, n-1, loc=mean(x), scale=stats.sem(x)) (scipy
+// 1.17.1); for the first epoch by hand too: mean 0.525, sd 0.357946,
+// t(0.975, 4) = 2.776445, 0.525 -+ 0.444448.
+func TestHistoryTextInterval(t *testing.T) {
+	epochs := []struct {
+		perQuery []float64
+		loss     float64
+		low      float64
+		high     float64
+	}{
+		{[]float64{0.25, 0.5, 1.0, 0.75, 0.125}, 0.5, 0.0805519263251554, 0.9694480736748446},
+		{[]float64{1.0 / 3, 0.5, 0.2, 0.6, 0.45, 0.8, 0.1}, 0.25, 0.20534046884085305, 0.6470404835400996},
+	}
+	h := NewHistory()
+	cbs := Callbacks{h}
+	if _, err := cbs.StepEnd(1, 50, map[string]float64{"loss": 0.75}); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range epochs {
+		var mean float64
+		for _, v := range e.perQuery {
+			mean += v
+		}
+		mean /= float64(len(e.perQuery))
+		m, err := WithInterval(map[string]float64{"loss": e.loss, "val_map": mean}, "val_map", e.perQuery, 0.05)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []struct {
+			key  string
+			want float64
+		}{{"val_map_ci_low", e.low}, {"val_map_ci_high", e.high}} {
+			if got := m[b.key]; math.Abs(got-b.want) > 1e-12*math.Abs(b.want) {
+				t.Errorf("epoch %d: %s = %v, scipy %v", i+1, b.key, got, b.want)
+			}
+		}
+		if _, err := cbs.EpochEnd(i+1, 100*(i+1), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A lone bound is an ordinary metric.
+	if _, err := cbs.EpochEnd(3, 300, map[string]float64{"val_map": math.NaN(), "x_ci_low": 0.125}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := h.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := "epoch 1 step 50 (step)  loss 0.7500\n" +
+		"epoch 1 step 100  loss 0.5000  val_map 0.5250 [0.0806, 0.9694]\n" +
+		"epoch 2 step 200  loss 0.2500  val_map 0.4262 [0.2053, 0.6470]\n" +
+		"epoch 3 step 300  val_map NaN  x_ci_low 0.1250\n"
+	if buf.String() != want {
+		t.Fatalf("WriteText =\n%s\nwant\n%s", buf.String(), want)
+	}
+	if got := FormatMetric(map[string]float64{"a": 1}, "b"); got != "" {
+		t.Errorf("FormatMetric of a missing key = %q, want \"\"", got)
+	}
+}

@@ -6,6 +6,14 @@ import (
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 
+// The suffixes of the metric names under which [WithInterval] adds the
+// bounds of a metric's interval, and by which [FormatMetric] and
+// [History.WriteText] find them.
+const (
+	CILowSuffix  = "_ci_low"
+	CIHighSuffix = "_ci_high"
+)
+
 // WithInterval returns a copy of metrics with the (1 - alpha) t interval
 // of the mean of the per-query values added under key+"_ci_low" and
 // key+"_ci_high" ([significance.Moments.TInterval], as
@@ -27,6 +35,25 @@ func WithInterval(metrics map[string]float64, key string, perQuery []float64, al
 	for k, v := range metrics {
 		out[k] = v
 	}
-	out[key+"_ci_low"], out[key+"_ci_high"] = iv.Low, iv.High
+	out[key+CILowSuffix], out[key+CIHighSuffix] = iv.Low, iv.High
 	return out, nil
+}
+
+// FormatMetric returns metrics[key] with four decimals, followed by its
+// interval " [low, high]" when metrics holds key+[CILowSuffix] and
+// key+[CIHighSuffix] (as [WithInterval] adds them): "0.6194 [0.5812,
+// 0.6576]". Non-finite values are NaN, +Inf and -Inf. It returns "" when
+// metrics lacks key.
+func FormatMetric(metrics map[string]float64, key string) string {
+	v, ok := metrics[key]
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("%.4f", v)
+	lo, okLo := metrics[key+CILowSuffix]
+	hi, okHi := metrics[key+CIHighSuffix]
+	if okLo && okHi {
+		s += fmt.Sprintf(" [%.4f, %.4f]", lo, hi)
+	}
+	return s
 }

@@ -22,8 +22,10 @@
 // the metric.
 //
 // Every epoch it prints the mean training loss and the validation MAP@10
-// (TF-Ranking's MeanAveragePrecisionMetric with topn=10), with a progress
-// bar on stderr. Early stopping (adapters.EarlyStopping) stops training when
+// (TF-Ranking's MeanAveragePrecisionMetric with topn=10) with its
+// (1 - alpha) t interval over the validation queries (adapters.WithInterval
+// on the per-query AP; -history writes its bounds as val_map@10_ci_low
+// and val_map@10_ci_high), with a progress bar on stderr. Early stopping (adapters.EarlyStopping) stops training when
 // MAP@10 has not improved for -patience epochs and restores the weights of
 // the best epoch, which are then scored on the test split. Alongside it, a
 // BestCheckpoint with adapters.WithSignificance keeps the per-query AP of

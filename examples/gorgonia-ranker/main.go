@@ -49,7 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.lr, "lr", cfg.lr, "Adam learning rate")
 	fs.Uint64Var(&cfg.seed, "seed", cfg.seed, "seed of the weight initialisation and the shuffling")
 	fs.IntVar(&cfg.topn, "topn", cfg.topn, "MAP cutoff (MAP@topn)")
-	fs.Float64Var(&cfg.alpha, "alpha", cfg.alpha, "level of the paired t-test that tells whether an epoch is significantly better than the best one")
+	fs.Float64Var(&cfg.alpha, "alpha", cfg.alpha, "level of the paired t-test that tells whether an epoch is significantly better than the best one, and of the t intervals (1-alpha)")
 	progress := fs.Bool("progress", isTerminal(stderr), "draw a progress bar on stderr (default: when stderr is a terminal)")
 	historyFile := fs.String("history", "", "write every epoch's metrics to `file` (.json for JSON, else CSV)")
 	if err := fs.Parse(args); err != nil {
@@ -70,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "model: %s, listwise softmax loss, Adam lr %g, %d lists per batch, seed %d\n", arch, cfg.lr, cfg.lists, cfg.seed)
 
+	fmt.Fprintf(stdout, "validation: MAP@%d with its %g%% t interval over the %d validation queries\n", cfg.topn, 100*(1-cfg.alpha), len(d.valid.Queries))
+
 	var bar io.Writer
 	if *progress {
 		bar = stderr
@@ -83,12 +85,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if res.stopped {
 		fmt.Fprintf(stdout, "early stopping after epoch %d: no better validation %s for %d epochs\n", len(res.epochs), label, cfg.patience)
 	}
-	fmt.Fprintf(stdout, "best epoch %d: validation %s %.4f (untrained %.4f, %+.4f); best weights restored\n",
-		res.best.Epoch, label, res.best.Value, res.untrained, res.best.Value-res.untrained)
+	fmt.Fprintf(stdout, "best epoch %d: validation %s %s (untrained %.4f, %+.4f); best weights restored\n",
+		res.best.Epoch, label, res.bestCI, res.untrained, res.best.Value-res.untrained)
 	fmt.Fprintf(stdout, "significance: %d epochs beat the best validation %s in mean but not significantly (paired t-test over %d queries, alpha %g); the last significantly better epoch is %d (%s %.4f)\n",
 		res.notSignificant, label, len(d.valid.Queries), cfg.alpha, res.sigBest.Epoch, label, res.sigBest.Value)
 	if !math.IsNaN(res.test) {
-		fmt.Fprintf(stdout, "test %s with the best weights: %.4f\n", label, res.test)
+		fmt.Fprintf(stdout, "test %s with the best weights: %s (t interval over the %d test queries)\n", label, res.testCI, len(d.test.Queries))
 	}
 	tr, va := res.perEpoch()
 	fmt.Fprintf(stdout, "time: %.1fs in all; per epoch %.3fs training and %.3fs validation (%.2f of the training time)\n",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -306,6 +307,25 @@ func TestRunWithLETORFiles(t *testing.T) {
 	}
 	if _, ok := hist[0].Metrics["val_map@10"]; !ok {
 		t.Fatalf("history lacks val_map@10: %+v", hist[0])
+	}
+	// Each epoch's validation MAP comes with its t interval, in the
+	// history and in the epoch's line.
+	for _, h := range hist {
+		v, lo, hi := h.Metrics["val_map@10"], h.Metrics["val_map@10_ci_low"], h.Metrics["val_map@10_ci_high"]
+		if !(lo < v && v < hi) {
+			t.Errorf("epoch %d: val_map@10 %v not inside its interval [%v, %v]", h.Epoch, v, lo, hi)
+		}
+		line := fmt.Sprintf("epoch %3d  loss", h.Epoch)
+		want := fmt.Sprintf("val MAP@10 %.4f [%.4f, %.4f]", v, lo, hi)
+		found := false
+		for l := range strings.Lines(out.String()) {
+			if strings.HasPrefix(l, line) {
+				found = strings.Contains(l, want)
+			}
+		}
+		if !found {
+			t.Errorf("no line %q... with %q:\n%s", line, want, out.String())
+		}
 	}
 }
 

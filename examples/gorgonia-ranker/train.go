@@ -41,6 +41,7 @@ type data struct {
 // epochStats is what one epoch produced.
 type epochStats struct {
 	loss, valMAP       float64
+	valCI              string // valMAP with its t interval over the validation queries
 	trainTook, valTook time.Duration
 }
 
@@ -52,7 +53,10 @@ type result struct {
 	best      adapters.Record
 	stopped   bool
 	test      float64 // test MAP with the best weights; NaN without a test split
-	history   *adapters.History
+	// untrainedCI, bestCI and testCI are the MAPs with their t intervals
+	// over the queries (adapters.FormatMetric).
+	untrainedCI, bestCI, testCI string
+	history                     *adapters.History
 	// sigBest is the last epoch that beat the best one significantly
 	// (paired t-test over the validation queries at config.alpha), and
 	// notSignificant the number of epochs that beat it in mean only.
@@ -171,6 +175,16 @@ func (t *trainer) evaluate(ctx context.Context, d *ltrdata.Dataset) (float64, er
 	return m[t.key], nil
 }
 
+// evaluateCI returns the metrics of the current weights on d with the
+// (1 - alpha) t interval of the MAP over d's queries (adapters.WithInterval).
+func (t *trainer) evaluateCI(ctx context.Context, d *ltrdata.Dataset) (map[string]float64, error) {
+	m, err := t.ev.Evaluate(ctx, t.batches(d))
+	if err != nil {
+		return nil, err
+	}
+	return adapters.WithInterval(m, t.key, t.pq.Values(), t.cfg.alpha)
+}
+
 // epoch trains on every training query once, in a new random order, and
 // returns the mean loss over the steps that had something to learn from.
 func (t *trainer) epoch(ctx context.Context, bar *progressBar) (float64, error) {
@@ -210,10 +224,12 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 	res := &result{metricKey: t.key, test: math.NaN(), history: adapters.NewHistory()}
 	label := fmt.Sprintf("MAP@%d", cfg.topn)
 
-	if res.untrained, err = t.evaluate(ctx, d.valid); err != nil {
+	untrained, err := t.evaluateCI(ctx, d.valid)
+	if err != nil {
 		return nil, fmt.Errorf("evaluating the untrained model: %w", err)
 	}
-	fmt.Fprintf(out, "epoch %3d  %-12s  val %s %.4f  (untrained)\n", 0, "", label, res.untrained)
+	res.untrained, res.untrainedCI = untrained[t.key], adapters.FormatMetric(untrained, t.key)
+	fmt.Fprintf(out, "epoch %3d  %-12s  val %s %s  (untrained)\n", 0, "", label, res.untrainedCI)
 
 	var best [][]float32
 	es, err := adapters.NewEarlyStopping(t.key, adapters.WithPatience(cfg.patience), adapters.WithRestoreBest(
@@ -242,12 +258,12 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 		}
 		step += t.b.numBatches(len(d.train.Queries))
 		t1 := time.Now()
-		metrics, err := t.ev.Evaluate(ctx, t.batches(d.valid))
+		metrics, err := t.evaluateCI(ctx, d.valid)
 		if err != nil {
 			return nil, fmt.Errorf("epoch %d: validation: %w", epoch, err)
 		}
 		metrics["loss"] = loss
-		st := epochStats{loss: loss, valMAP: metrics[t.key], trainTook: t1.Sub(t0), valTook: time.Since(t1)}
+		st := epochStats{loss: loss, valMAP: metrics[t.key], valCI: adapters.FormatMetric(metrics, t.key), trainTook: t1.Sub(t0), valTook: time.Since(t1)}
 		res.epochs = append(res.epochs, st)
 		before := sig.NotSignificant()
 		act, err := callbacks.EpochEnd(epoch, step, metrics)
@@ -258,8 +274,8 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 		if sig.NotSignificant() > before {
 			note = fmt.Sprintf("  better in mean than epoch %d, not significantly (paired t, p > %g)", res.sigBest.Epoch, cfg.alpha)
 		}
-		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %.4f  (train %.3fs, validation %.3fs)%s\n",
-			epoch, st.loss, label, st.valMAP, st.trainTook.Seconds(), st.valTook.Seconds(), note)
+		fmt.Fprintf(out, "epoch %3d  loss %-7.4f  val %s %s  (train %.3fs, validation %.3fs)%s\n",
+			epoch, st.loss, label, st.valCI, st.trainTook.Seconds(), st.valTook.Seconds(), note)
 		if act == adapters.Stop {
 			res.stopped = true
 			break
@@ -270,10 +286,15 @@ func train(ctx context.Context, cfg config, d data, out, progress io.Writer) (*r
 	}
 	res.best, _ = es.Best()
 	res.notSignificant = sig.NotSignificant()
+	if res.best.Epoch >= 1 && res.best.Epoch <= len(res.epochs) {
+		res.bestCI = res.epochs[res.best.Epoch-1].valCI
+	}
 	if d.test != nil && len(d.test.Queries) > 0 {
-		if res.test, err = t.evaluate(ctx, d.test); err != nil {
+		m, err := t.evaluateCI(ctx, d.test)
+		if err != nil {
 			return nil, fmt.Errorf("test evaluation: %w", err)
 		}
+		res.test, res.testCI = m[t.key], adapters.FormatMetric(m, t.key)
 	}
 	return res, nil
 }

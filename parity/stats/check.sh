@@ -16,8 +16,8 @@ fi
 seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$venv/bin/python" -W ignore "$here/golden.py" --seed "$seed" --out "$tmp/golden.json"
 echo "seed $seed"
+"$venv/bin/python" -W ignore "$here/golden.py" --seed "$seed" --out "$tmp/golden.json"
 cd "$root"
 out="$(RANKMETRICS_SCIPY_GOLDEN="$tmp/golden.json" go test -count=1 -run 'TestScipyGolden$' -v ./significance 2>&1 || true)"
 echo "$out" | grep -E 'golden_test.go|FAIL|panic' | grep -v ' passed, ' || true
