@@ -23,6 +23,8 @@ type family struct {
 	pcg  rand.PCG
 	rng  *rand.Rand
 	ws32 famFloat32
+	// prof is the scratch of the keras-rs and torchmetrics profiles.
+	prof profileWS
 	ws64 famFloat64
 	// mapOnly is set for a plan of one MAP of the TFRanking convention
 	// whose empty lists score 0, TF-Ranking's MeanAveragePrecisionMetric:
@@ -162,7 +164,7 @@ func checkUnitWeights(s *Config, w tensor.Lists) error {
 // countsUnranked reports whether the metric of s counts unranked relevant
 // items: MAP of the TFRanking convention whose empty lists score 0.
 func countsUnranked(s *Config) bool {
-	return s.Kind == KindMAP && s.Convention == TFRanking && s.Empty.resolve(s.Convention) == EmptyZero
+	return s.Kind == KindMAP && s.Convention == TFRanking && s.Profile == ProfileTFRanking && s.Empty.resolve(s.Convention) == EmptyZero
 }
 
 // checkUnranked returns an error when unranked does not fit the batch of
@@ -208,6 +210,8 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 	var err error
 	s := &f.sets[0]
 	switch {
+	case s.Profile != ProfileTFRanking:
+		err = f.profileBatch(labels, predictions, weights)
 	case f.mapOnly && s.DType == Float64:
 		err = f.ws64.mapBatch(labels, predictions, weights, unranked, &f.plan, f.rng)
 	case f.mapOnly:
@@ -268,10 +272,13 @@ func (f *family) accumulate(bsz int) error {
 	for j := range f.acc {
 		a := &f.acc[j]
 		a.save()
-		if f64 {
+		switch {
+		case f.sets[0].Profile == ProfileTorchmetrics:
+			f.addQueries(a, j, bsz, exactly)
+		case f64:
 			o := &f.ws64.out[j]
 			a.add64(o.v[:bsz], o.lw[:bsz], exactly)
-		} else {
+		default:
 			o := &f.ws32.out[j]
 			a.add32(o.v[:bsz], o.lw[:bsz], exactly)
 		}

@@ -1,0 +1,166 @@
+package metric
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// kerasList computes one list of metric s under the keras-rs profile from
+// ws.lab, ws.sc and ws.w: its value, whether its weights sum above 0 and
+// its relevance does, and its own list weight before the batch's rule for
+// lists without relevance (kerasListWeights). An item counts when its
+// label is >= 0 and its weight > 0; the others are masked: label 0, weight
+// 0, ranked last.
+func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (val T, nzw, nzr bool, plw T) {
+	lab, w := ws.lab, ws.w
+	n := len(lab)
+	ord := ws.ord[:0]
+	for i := range n {
+		if lab[i] >= 0 && w[i] > 0 {
+			ord = append(ord, i)
+		} else {
+			lab[i], w[i] = 0, 0
+		}
+	}
+	ws.ord = ord
+	valid := len(ord)
+	rel := func(i int) T {
+		if s.Kind == KindNDCG || s.Kind == KindDCG {
+			return kerasGain(lab[i])
+		}
+		if lab[i] >= 1 {
+			return 1
+		}
+		return 0
+	}
+	// The list weight's parts, over every slot in index order.
+	var sw, srel, num T
+	for i := range n {
+		sw += w[i]
+		r := rel(i)
+		srel += r
+		num += w[i] * r
+	}
+	nzw, nzr = sw > 0, srel > 0
+	if srel != 0 {
+		plw = num / srel
+	}
+	rankItems(ws, s.Ties, func(i int) bool { return lab[i] >= 1 }, rng)
+	ord = ws.ord
+	k := n
+	if s.TopN != NoTopN {
+		k = min(s.TopN, n)
+	}
+	top := ord[:min(k, valid)] // the masked slots within k add nothing
+	switch s.Kind {
+	case KindMAP:
+		var tp, c T
+		for j, i := range top {
+			r := rel(i)
+			c += r
+			tp += c / T(j+1) * (w[i] * r)
+		}
+		if num != 0 {
+			val = tp / num
+		}
+	case KindMRR:
+		for j, i := range top {
+			if rel(i) == 1 {
+				val = 1 / T(j+1)
+				break
+			}
+		}
+	case KindPrecision:
+		var c T
+		for _, i := range top {
+			c += rel(i)
+		}
+		if d := min(k, valid); d > 0 {
+			val = c / T(d)
+		}
+	case KindRecall:
+		var c T
+		for _, i := range top {
+			c += rel(i)
+		}
+		if srel != 0 {
+			val = c / srel
+		}
+	case KindDCG, KindNDCG:
+		var dcg T
+		for j, i := range top {
+			dcg += w[i] * (rel(i) * kerasDiscount[T](j+1))
+		}
+		val = dcg
+		if s.Kind == KindNDCG {
+			ideal := grow(ws.ideal, valid)
+			copy(ideal, ord)
+			ws.ideal = ideal
+			wg := func(i int) T { return w[i] * rel(i) }
+			for a := 1; a < len(ideal); a++ {
+				v := ideal[a]
+				b := a - 1
+				for b >= 0 && wg(ideal[b]) < wg(v) {
+					ideal[b+1] = ideal[b]
+					b--
+				}
+				ideal[b+1] = v
+			}
+			var idcg T
+			for j, i := range ideal[:min(k, valid)] {
+				idcg += w[i] * (rel(i) * kerasDiscount[T](j+1))
+			}
+			val = 0
+			if idcg != 0 {
+				val = dcg / idcg
+			}
+		}
+	}
+	return val, nzw, nzr, plw
+}
+
+// kerasGain is keras-rs' default gain, 2^label - 1.
+func kerasGain[T float32 | float64](label T) T {
+	return T(math.Pow(2, float64(label))) - 1
+}
+
+// kerasDiscount is keras-rs' default rank discount, 1/log2(1+rank).
+func kerasDiscount[T float32 | float64](rank int) T {
+	return 1 / T(math.Log2(float64(T(1)+T(rank))))
+}
+
+// kerasListWeights turns the lists' own weights o.lw into keras-rs' (and
+// TF-Ranking's) list weights: a list whose weights sum to 0 weighs 0; one
+// without relevance weighs the mean own weight of the lists with both, or
+// 1. It then divides DCG by its weight and forms the products o.v.
+func kerasListWeights[T float32 | float64](o profOut[T], nzw, nzr []bool, dcg bool) {
+	var sum, cnt T
+	if dcg {
+		copy(o.dcg, o.val)
+	}
+	for b := range o.lw {
+		sum += o.lw[b]
+		if nzw[b] && nzr[b] {
+			cnt++
+		}
+	}
+	avg := T(1)
+	if cnt > 0 {
+		avg = sum / cnt
+	}
+	for b := range o.lw {
+		switch {
+		case !nzw[b]:
+			o.lw[b] = 0
+		case !nzr[b]:
+			o.lw[b] = avg
+		}
+		if dcg {
+			o.val[b] = 0
+			if o.lw[b] != 0 {
+				o.val[b] = o.dcg[b] / o.lw[b]
+			}
+		}
+		o.v[b] = o.val[b] * o.lw[b]
+	}
+}
