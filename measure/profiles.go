@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -95,4 +96,32 @@ func (r *registry) parseProfile(s, base string, p metric.Profile) (Measure, erro
 		return Measure{}, fmt.Errorf("measure %q: %w", s, err)
 	}
 	return Measure{Name: c.Name, TopN: c.TopN, Family: &c}, nil
+}
+
+// InProfile returns m under profile p: map, map@K and a TF-Ranking metric
+// key or Keras default name become KEY[@K]:PROFILE ("ndcg@10" becomes
+// "ndcg@10:keras-rs"); a measure of another family, MAP under a
+// convention, a name with its own profile and any measure under
+// ProfileTFRanking are returned as they are. It is an error when p has no
+// metric of m's kind.
+func InProfile(m Measure, p metric.Profile) (Measure, error) {
+	if p == metric.ProfileTFRanking || m.IsTrecEval() || m.IR != nil {
+		return m, nil
+	}
+	kind, topn := metric.KindMAP, m.TopN
+	if m.Family != nil {
+		if m.Family.Profile != metric.ProfileTFRanking || m.Family.Convention != metric.TFRanking || strings.Contains(m.Name, ":") {
+			return m, nil
+		}
+		kind, topn = m.Family.Kind, m.Family.TopN
+	}
+	base := kind.String()
+	if topn != metric.NoTopN {
+		base += "@" + strconv.Itoa(topn)
+	}
+	out, err := reg().parseProfile(base+":"+p.String(), base, p)
+	if err != nil {
+		return m, fmt.Errorf("measure %q under --profile %s: %w", m.Name, p, err)
+	}
+	return out, nil
 }
