@@ -124,9 +124,51 @@ func kerasGain[T float32 | float64](label T) T {
 	return T(math.Pow(2, float64(label))) - 1
 }
 
-// kerasDiscount is keras-rs' default rank discount, 1/log2(1+rank).
+// kerasDiscount is keras-rs' default rank discount, 1/log2(1+rank). In
+// float32 it is XLA's on CPU: log2 is XLA's float32 log times the float32
+// 1/ln 2 (xlaLog32), which equals keras-rs' discount for every rank below
+// 11,047 (6 of the ranks up to 59,999 are an ulp away, the first 11,047).
+// In float64 it is Go's log2.
 func kerasDiscount[T float32 | float64](rank int) T {
-	return 1 / T(math.Log2(float64(T(1)+T(rank))))
+	var z T
+	if _, ok := any(z).(float32); ok {
+		l := float32(xlaLog32(float32(1)+float32(rank)) * float32(1/math.Ln2))
+		return T(float32(1) / l)
+	}
+	return 1 / T(math.Log2(1+float64(rank)))
+}
+
+// xlaLog32 is the natural logarithm of x >= 2^-126 as XLA computes it in
+// float32 on CPU: the mantissa m in [sqrt(1/2), sqrt(2)) and exponent e, a
+// degree-8 polynomial in m-1 in Horner's form split in three, and e·ln 2
+// added in two parts, every operation rounded to float32 (no fused
+// multiply-add).
+func xlaLog32(x float32) float32 {
+	fr, ex := math.Frexp(float64(x))
+	m, e := float32(fr), float32(ex)
+	var r float32
+	if m < float32(0.707106781186547524) {
+		e = e - 1
+		r = float32(m-1) + m
+	} else {
+		r = m - 1
+	}
+	mad := func(a, b, c float32) float32 { return float32(float32(a*b) + c) }
+	r2 := float32(r * r)
+	r3 := float32(r2 * r)
+	y := mad(7.0376836292e-2, r, -1.1514610310e-1)
+	y1 := mad(-1.2420140846e-1, r, 1.4249322787e-1)
+	y2 := mad(2.0000714765e-1, r, -2.4999993993e-1)
+	y = mad(y, r, 1.1676998740e-1)
+	y1 = mad(y1, r, -1.6668057665e-1)
+	y2 = mad(y2, r, 3.3333331174e-1)
+	y = mad(y, r3, y1)
+	y = mad(y, r3, y2)
+	y = float32(y * r3)
+	y = mad(-2.12194440e-4, e, y)
+	r = float32(r + float32(-0.5*r2))
+	r = float32(r + y)
+	return mad(0.693359375, e, r)
 }
 
 // kerasListWeights turns the lists' own weights o.lw into keras-rs' (and

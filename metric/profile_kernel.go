@@ -17,7 +17,9 @@ import (
 //     sum kernel adds (torchSum); the discounts of NDCG as torch's float32
 //     log2 (correctly rounded) and cumsum (in float64, rounded per entry).
 //   - keras-rs (JAX on CPU, XLA): per list, in float32; row sums and the
-//     batch sums in index order.
+//     batch sums in index order, as XLA sums rows of up to 32 values
+//     (longer rows it sums in an order of its own: values within a few
+//     ulps); the discount with XLA's float32 log (xlaLog32).
 
 // profWS is the scratch of the profile kernels, reused across batches.
 type profWS[T float32 | float64] struct {
