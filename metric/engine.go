@@ -275,6 +275,8 @@ func (f *family) accumulate(bsz int) error {
 		switch {
 		case f.sets[0].Profile == ProfileTorchmetrics:
 			f.addQueries(a, j, bsz, exactly)
+		case f.sets[0].Profile == ProfileKerasRS:
+			f.addKeras(a, j, bsz, exactly)
 		case f64:
 			o := &f.ws64.out[j]
 			a.add64(o.v[:bsz], o.lw[:bsz], exactly)

@@ -206,3 +206,28 @@ func kerasListWeights[T float32 | float64](o profOut[T], nzw, nzr []bool, dcg bo
 		o.v[b] = o.val[b] * o.lw[b]
 	}
 }
+
+// addKeras adds metric j's lists of the last batch to its totals as the
+// Keras Mean of keras-rs does under XLA on CPU: the batch's products and
+// list weights each summed in index order (as XLA sums up to 32 values;
+// a longer batch it sums in an order of its own), then added to the
+// totals.
+func (f *family) addKeras(a *meanAcc, j, bsz int, exactly bool) {
+	if f.sets[0].DType == Float64 {
+		o := &f.ws64.out[j]
+		a.add64(o.v[:bsz], o.lw[:bsz], exactly)
+		return
+	}
+	o := &f.ws32.out[j]
+	if exactly {
+		a.add32(o.v[:bsz], o.lw[:bsz], true)
+		return
+	}
+	var v, lw float32
+	for b := range bsz {
+		v += o.v[b]
+		lw += o.lw[b]
+	}
+	a.total32 += v
+	a.count32 += lw
+}
