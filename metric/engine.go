@@ -97,6 +97,7 @@ func (f *family) Reset() {
 	if len(f.sets) > 0 {
 		f.pcg.Seed(f.sets[0].Seed, 0)
 	}
+	f.prof.draws = 0
 }
 
 // Reseed restarts the tie-break generator from seed, which becomes the
@@ -108,6 +109,7 @@ func (f *family) Reseed(seed uint64) {
 		f.sets[i].Seed = seed
 	}
 	f.pcg.Seed(seed, 0)
+	f.prof.draws = 0
 }
 
 // check returns an error when the inputs do not fit each other or the

@@ -2,6 +2,7 @@ package metric
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -29,8 +30,11 @@ const (
 	// RecallAtK. Items are masked when their label is < 0 or their weight
 	// is not > 0; lists are weighted as TF-Ranking weighs them. keras-rs
 	// always shuffles ties with JAX's generator (shuffle_ties=False does
-	// not stop it, as it passes a mask): the Random tie policy draws from
-	// the same distribution, Stable reproduces a given order.
+	// not stop it, as it passes a mask): the Random tie policy with seed s
+	// draws the same shuffle as keras-rs' metric made with seed=s, update
+	// after update from the last Reset (JAX's threefry2x32 on keys [s, k]),
+	// over the batch's dense shape (a ragged batch: its longest row's
+	// width); Stable keeps a given order.
 	ProfileKerasRS
 	// ProfileTorchmetrics is torchmetrics 1.9's retrieval metrics:
 	// RetrievalMAP, RetrievalNormalizedDCG, RetrievalMRR,
@@ -173,6 +177,9 @@ func (c *Config) validateProfile() error {
 	}
 	if p == ProfileKerasRS && c.Empty != EmptyDefault {
 		return fmt.Errorf("metric: keras-rs scores a list without relevant items 0 and weighs it by the batch's mean list weight; it takes no empty-list policy: %w", ErrConfig)
+	}
+	if p == ProfileKerasRS && c.Ties == Random && c.Seed > math.MaxUint32 {
+		return fmt.Errorf("metric: keras-rs seeds its tie shuffle with a 32-bit seed; %d is larger: %w", c.Seed, ErrConfig)
 	}
 	if c.Ties == Expected {
 		return fmt.Errorf("metric: the %s profile has no closed-form expectation over ties; use random, stable, pessimistic or optimistic (torchmetrics' NDCG averages tied gains whatever the policy): %w", p, ErrConfig)

@@ -30,6 +30,12 @@ type profileCase struct {
 	Total       float32         `json:"total"`
 	Count       float32         `json:"count"`
 	Error       string          `json:"error"`
+	// Seed, RawLabels, RawScores and RawWeights are a keras-rs case as
+	// given to the library, whose tie shuffle the Random policy must draw.
+	Seed       *uint64         `json:"seed"`
+	RawLabels  [][]float32     `json:"raw_labels"`
+	RawScores  [][]float32     `json:"raw_scores"`
+	RawWeights json.RawMessage `json:"raw_weights"`
 }
 
 // ulps32 returns the distance in units in the last place between a and b.
@@ -50,6 +56,22 @@ func ulps32(a, b float32) int64 {
 // runProfileCase runs one golden case and returns the distance in ulps of
 // its overall value, or an error naming the first difference.
 func runProfileCase(c *profileCase) (int64, error) {
+	d, err := runProfileOrder(c, Stable)
+	if err != nil || c.Seed == nil {
+		return d, err
+	}
+	// The same call, on the lists as given, under keras-rs' own shuffle.
+	r := *c
+	r.Labels, r.Scores, r.Weights = c.RawLabels, c.RawScores, c.RawWeights
+	d2, err := runProfileOrder(&r, Random)
+	if err != nil {
+		return d2, fmt.Errorf("random ties, seed %d: %w", *c.Seed, err)
+	}
+	return max(d, d2), nil
+}
+
+// runProfileOrder runs c under tie policy ties (its seed for Random).
+func runProfileOrder(c *profileCase, ties TiePolicy) (int64, error) {
 	p, err := ParseProfile(c.Profile)
 	if err != nil {
 		return 0, err
@@ -58,7 +80,10 @@ func runProfileCase(c *profileCase) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	opts := []Option{WithProfile(p), WithTies(Stable)}
+	opts := []Option{WithProfile(p), WithTies(ties)}
+	if ties == Random {
+		opts = append(opts, WithSeed(*c.Seed))
+	}
 	if c.TopN != nil {
 		opts = append(opts, WithTopN(*c.TopN))
 	}

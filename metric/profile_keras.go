@@ -45,6 +45,9 @@ func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (v
 	if srel != 0 {
 		plw = num / srel
 	}
+	if s.Ties == Random {
+		rng = nil // the order of keras-rs' own draws, in ws.u
+	}
 	rankItems(ws, s.Ties, func(i int) bool { return lab[i] >= 1 }, rng)
 	ord = ws.ord
 	k := n
@@ -230,4 +233,48 @@ func (f *family) addKeras(a *meanAcc, j, bsz int, exactly bool) {
 	}
 	a.total32 += v
 	a.count32 += lw
+}
+
+// kerasDraws is the number of draws of keras-rs' seed generator an update
+// of a metric of kind k makes: one per sort, and NDCG sorts twice (the
+// second time for the ideal order, whose value ties do not change).
+func kerasDraws(k Kind) uint32 {
+	if k == KindNDCG {
+		return 2
+	}
+	return 1
+}
+
+// kerasUniforms writes into dst the uniform values keras-rs draws to
+// shuffle the n items of list b of a batch of width w, on the draw-th draw
+// of a seed generator seeded with seed: keras.random.uniform under JAX,
+// whose key is [seed, draw] and whose value of flat index i is
+// threefry2x32 of the counter (0, i), the two words XORed, its top 23 bits
+// made a float in [1, 2), minus 1.
+func kerasUniforms(dst []float32, seed, draw uint32, b, w, n int) []float32 {
+	dst = grow(dst, n)
+	for i := range n {
+		x0, x1 := threefry2x32(seed, draw, 0, uint32(b*w+i))
+		dst[i] = math.Float32frombits((x0^x1)>>9|0x3f800000) - 1
+	}
+	return dst
+}
+
+// threefry2x32 is the Threefry-2x32 block cipher of 20 rounds (Salmon et
+// al., Random123), as JAX's PRNG uses it: key (k0, k1), counter (x0, x1).
+func threefry2x32(k0, k1, x0, x1 uint32) (uint32, uint32) {
+	ks := [3]uint32{k0, k1, k0 ^ k1 ^ 0x1BD11BDA}
+	rot := [2][4]uint32{{13, 15, 26, 6}, {17, 29, 16, 24}}
+	x0 += ks[0]
+	x1 += ks[1]
+	for i := range 5 {
+		for _, r := range rot[i%2] {
+			x0 += x1
+			x1 = x1<<r | x1>>(32-r)
+			x1 ^= x0
+		}
+		x0 += ks[(i+1)%3]
+		x1 += ks[(i+2)%3] + uint32(i+1)
+	}
+	return x0, x1
 }

@@ -24,6 +24,7 @@ import (
 // profWS is the scratch of the profile kernels, reused across batches.
 type profWS[T float32 | float64] struct {
 	lab, sc, w  []T
+	u           []float32 // keras-rs' uniform shuffle values of one list
 	ord, ideal  []int
 	terms, disc []T
 	cum         []float64
@@ -33,22 +34,31 @@ type profWS[T float32 | float64] struct {
 
 // profileWS holds a profile workspace of each dtype.
 type profileWS struct {
-	ws32 profWS[float32]
-	ws64 profWS[float64]
-	o32  []profOut[float32]
-	o64  []profOut[float64]
+	// draws counts the draws of keras-rs' seed generator since the last
+	// Reset: each update draws once per sort (NDCG twice).
+	draws uint32
+	ws32  profWS[float32]
+	ws64  profWS[float64]
+	o32   []profOut[float32]
+	o64   []profOut[float64]
 }
 
 // profileBatch computes every metric of the plan on one batch under the
 // profile of the family's configurations, into the outputs of the dtype's
 // workspace. The caller holds f.mu.
 func (f *family) profileBatch(labels, predictions tensor.Lists, weights tensor.Weights) error {
+	var err error
 	if f.sets[0].DType == Float64 {
 		f.prof.o64 = f.ws64.outs(f.prof.o64, len(f.sets), labels.Len())
-		return profileRun(&f.prof.ws64, f.prof.o64, f.sets, labels, predictions, weights, f.rng)
+		err = profileRun(&f.prof.ws64, f.prof.o64, f.sets, labels, predictions, weights, f.rng, f.prof.draws)
+	} else {
+		f.prof.o32 = f.ws32.outs(f.prof.o32, len(f.sets), labels.Len())
+		err = profileRun(&f.prof.ws32, f.prof.o32, f.sets, labels, predictions, weights, f.rng, f.prof.draws)
 	}
-	f.prof.o32 = f.ws32.outs(f.prof.o32, len(f.sets), labels.Len())
-	return profileRun(&f.prof.ws32, f.prof.o32, f.sets, labels, predictions, weights, f.rng)
+	if err == nil && f.sets[0].Profile == ProfileKerasRS {
+		f.prof.draws += kerasDraws(f.sets[0].Kind)
+	}
+	return err
 }
 
 // outs returns the per-list outputs of m metrics sized for bsz lists, in
@@ -96,7 +106,7 @@ func row[T float32 | float64](l *tensor.Lists, b int, dst []T) []T {
 }
 
 // profileRun runs the kernel of the sets' profile on every list.
-func profileRun[T float32 | float64](ws *profWS[T], outs []profOut[T], sets []Config, labels, predictions tensor.Lists, weights tensor.Weights, rng *rand.Rand) error {
+func profileRun[T float32 | float64](ws *profWS[T], outs []profOut[T], sets []Config, labels, predictions tensor.Lists, weights tensor.Weights, rng *rand.Rand, draws uint32) error {
 	p := sets[0].Profile
 	if p == ProfileTorchmetrics && weights.Kind() != tensor.NoWeights {
 		return fmt.Errorf("metric: %s: torchmetrics' retrieval metrics take no weights: %w", sets[0].Name, ErrInput)
@@ -135,6 +145,9 @@ func profileRun[T float32 | float64](ws *profWS[T], outs []profOut[T], sets []Co
 				o.val[b], o.lw[b], o.v[b] = v, lw, v*lw
 				continue
 			}
+			if s.Ties == Random {
+				ws.u = kerasUniforms(ws.u, uint32(s.Seed), draws, b, labels.Width(), n)
+			}
 			v, nzw, nzr, plw := kerasList(ws, s, rng)
 			o.val[b], o.lw[b] = v, plw
 			ws.nzw[b], ws.nzr[b] = nzw, nzr
@@ -153,6 +166,16 @@ func rankItems[T float32 | float64](ws *profWS[T], ties TiePolicy, rel func(i in
 	ord, sc := ws.ord, ws.sc
 	tie := func(a, b int) int {
 		switch ties {
+		case Random:
+			if rng == nil {
+				// keras-rs: by its uniform shuffle values, then position.
+				if ws.u[a] != ws.u[b] {
+					if ws.u[a] < ws.u[b] {
+						return -1
+					}
+					return 1
+				}
+			}
 		case Pessimistic:
 			if rel(a) != rel(b) {
 				if rel(a) {
@@ -179,7 +202,7 @@ func rankItems[T float32 | float64](ws *profWS[T], ties TiePolicy, rel func(i in
 		}
 		ord[j+1] = v
 	}
-	if ties != Random {
+	if ties != Random || rng == nil {
 		return
 	}
 	for g := 0; g < len(ord); {

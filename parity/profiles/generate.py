@@ -11,6 +11,8 @@ mask, and a mask turns the shuffle on), torch's topk and argsort are not
 stable. The order each call really used is recorded, by asking the library
 for it in the same call, and every list is written with its items in that
 order: `rankmetrics` with stable ties then ranks them as the library did.
+keras-rs cases also keep the lists as given and the metric's seed: the
+Random tie policy with that seed must draw keras-rs' own shuffle.
 
 Usage: python generate.py --seed S --batches N --out FILE.jsonl.gz
 Each output line is one case:
@@ -196,8 +198,9 @@ def keras_cases(rng, nbatch):
                         return v, w
 
                 mod.sort_by_scores = spy
+                seed = rng.randint(0, (1 << 32) - 1)
                 try:
-                    m = Rec(k=k, shuffle_ties=False, seed=rng.randint(0, 1 << 30))
+                    m = Rec(k=k, shuffle_ties=False, seed=seed)
                     y = np.array(labels, dtype=np.float32)
                     s = np.array(scores, dtype=np.float32)
                     w = None if weights is None else np.array(weights, dtype=np.float32)
@@ -219,7 +222,11 @@ def keras_cases(rng, nbatch):
                 per, lw = vals[0]
                 out.append({"profile": "keras-rs", "metric": name, "topn": k, "options": {"weights": wkind},
                             "labels": lab2, "scores": sc2, "weights": w2, "per_list": per, "list_weights": lw,
-                            "result": res, "total": total, "count": count})
+                            "result": res, "total": total, "count": count,
+                            # The lists as given, and the seed of keras-rs' shuffle.
+                            "seed": seed, "raw_labels": labels, "raw_scores": scores,
+                            "raw_weights": None if weights is None else (
+                                [[x] for x in weights] if wkind == "list" else weights)})
     return out
 
 
