@@ -14,7 +14,7 @@ import (
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
-const explainUsage = `usage: rankmetrics explain [--topn K] [--metrics LIST] [--ties POLICY] [--table]
+const explainUsage = `usage: rankmetrics explain [--topn K] [--metrics LIST] [--ties POLICY] [--seed SEED] [--table]
                           [--labels ROWS --predictions ROWS] [--weights ROWS]
 
 Computes one batch under each library profile (tf-ranking: TF-Ranking 0.5.5;
@@ -26,7 +26,8 @@ stdin. Rows are JSON lists of numbers, one row per list; a label < 0 pads.
 
 Every profile ranks ties by --ties (default stable, input order), so that
 the values differ by definition alone: keras-rs shuffles tied items on
-every call, whatever its shuffle_ties says, and torch orders them as its
+every call, whatever its shuffle_ties says (--ties random --seed S draws
+the shuffle of its metric made with seed=S), and torch orders them as its
 sort kernels do; torchmetrics' NDCG averages the gains of tied items.
 
 Flags:
@@ -50,6 +51,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	topn := fs.Int("topn", -1, "the cutoff `K` of every metric; none for the whole list")
 	metrics := fs.String("metrics", "map,ndcg,mrr,precision", "the metric keys, comma-separated: map, ndcg, dcg, mrr, precision, recall, hits, rprecision, fallout")
 	ties := fs.String("ties", "stable", "the tie `policy` of every profile: stable, pessimistic, optimistic or random")
+	seed := fs.Uint64("seed", 0, "`SEED` of --ties random: keras-rs' metric made with seed=SEED draws the same shuffle")
 	labelsArg := fs.String("labels", "", "the labels, JSON `ROWS`")
 	predsArg := fs.String("predictions", "", "the scores, JSON `ROWS`")
 	tableOnly := fs.Bool("table", false, "print the overall values only")
@@ -98,6 +100,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
+	b.seed = *seed
 	if b.empty, err = metric.ParseEmptyPolicy(*emptyArg); err != nil {
 		return fmt.Errorf("explain: --empty: %w", err)
 	}
@@ -119,6 +122,7 @@ type explainBatch struct {
 	lab, pred     tensor.Lists
 	w             tensor.Weights
 	empty         metric.EmptyPolicy // torchmetrics' empty_target_action
+	seed          uint64             // the seed of random ties
 }
 
 // newExplainBatch checks and converts the rows.
@@ -166,7 +170,7 @@ type explainValue struct {
 // compute runs metric k of profile p on the batch.
 func (b *explainBatch) compute(p metric.Profile, k metric.Kind, topn int, ties metric.TiePolicy) explainValue {
 	cfg := metric.DefaultConfig(k)
-	cfg.Profile, cfg.Ragged, cfg.Ties = p, true, ties
+	cfg.Profile, cfg.Ragged, cfg.Ties, cfg.Seed = p, true, ties, b.seed
 	if p == metric.ProfileTorchmetrics {
 		cfg.Empty = b.empty
 	}
