@@ -36,6 +36,9 @@ const (
 	Ties
 	// Queries is --run-only and --qrels-only.
 	Queries
+	// Profile is --profile, the library whose definitions the family
+	// measures follow.
+	Profile
 )
 
 // Values holds the raw values of the shared flags, for the command to
@@ -76,6 +79,9 @@ type Values struct {
 	// TiesSeed is --ties-seed, the seed of the random tie order.
 	TiesSeed uint64
 
+	// Profile is --profile: tf-ranking, keras-rs or torchmetrics.
+	Profile string
+
 	// RunOnly is --run-only: skip or keep.
 	RunOnly string
 	// QrelsOnly is --qrels-only: skip or keep.
@@ -96,6 +102,7 @@ func Defaults() Values {
 		Ragged:        true,
 		Compat:        "10.0",
 		Ties:          "random",
+		Profile:       "tf-ranking",
 		RunOnly:       "skip",
 		QrelsOnly:     "keep",
 	}
@@ -129,6 +136,9 @@ func (v *Values) Register(fs *flag.FlagSet, g Groups) {
 	if g&Ties != 0 {
 		fs.StringVar(&v.Ties, "ties", v.Ties, "order of equal scores: random (seeded by --ties-seed), stable, pessimistic, optimistic or expected")
 		fs.Uint64Var(&v.TiesSeed, "ties-seed", v.TiesSeed, "`SEED` of the random tie order (--ties random)")
+	}
+	if g&Profile != 0 {
+		fs.StringVar(&v.Profile, "profile", v.Profile, "`LIBRARY` whose definitions map, map@K and the TF-Ranking metric keys follow: tf-ranking, keras-rs (keras-rs 0.4.0) or torchmetrics (torchmetrics 1.9.0); ndcg@10 then reads as ndcg@10:keras-rs. A name with its own :PROFILE, and trec_eval's and ir_measures' names, keep theirs")
 	}
 	if g&Queries != 0 {
 		fs.StringVar(&v.RunOnly, "run-only", v.RunOnly, "queries of the run with no judgment: skip (trec_eval), or keep (value 0; not with trec_eval's measures)")

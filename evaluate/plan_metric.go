@@ -61,7 +61,8 @@ func familyConfig(m Measure, c metric.Config) metric.Config {
 
 // addToGroup puts TF-Ranking measure i, with settings s, in the first
 // group it can share a ranking with: the same tie policy, the same lists
-// (with or without the missed judged documents), a distinct name, and
+// (with or without the missed judged documents), the same profile, a
+// distinct name, and
 // unranked counts only for map and map@K (unranked); or in a new group.
 // Under random ties map and map@K make groups of their own, drawing their
 // own tie orders as MeanAveragePrecision does: a shared order would change
@@ -71,7 +72,7 @@ func (p *Plan) addToGroup(i int, s metric.Config, ext, unranked bool) {
 	plainMAP := !unranked && s.Kind == metric.KindMAP && s.Convention == metric.TFRanking
 	for g := range p.groups {
 		gr := &p.groups[g]
-		if solo || gr.solo || gr.ext != ext || gr.ties != s.Ties || unranked && gr.plainMAP || plainMAP && gr.unranked {
+		if solo || gr.solo || gr.ext != ext || gr.ties != s.Ties || unranked && gr.plainMAP || plainMAP && gr.unranked || gr.sets[0].Profile != s.Profile {
 			continue
 		}
 		dup := false

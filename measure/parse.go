@@ -75,6 +75,9 @@ func Parse(s string) (Measure, error) {
 		return m, err
 	}
 	if base, conv, ok := strings.Cut(name, ":"); ok {
+		if p, err := metric.ParseProfile(conv); err == nil && p != metric.ProfileTFRanking {
+			return r.parseProfile(s, base, p)
+		}
 		return r.parseConvention(s, base, conv)
 	}
 	key, cut, hasCut := strings.Cut(name, "@")

@@ -22,9 +22,15 @@ const (
 	// IRMeasures is ir_measures 0.4.3's measures, by their default
 	// provider.
 	IRMeasures
+	// KerasRS is keras-rs 0.4.0's ranking metrics (metric.ProfileKerasRS).
+	KerasRS
+	// Torchmetrics is torchmetrics 1.9's retrieval metrics
+	// (metric.ProfileTorchmetrics).
+	Torchmetrics
 )
 
-// String returns "TF-Ranking", "convention", "trec_eval" or "ir_measures".
+// String returns "TF-Ranking", "convention", "trec_eval", "ir_measures",
+// "keras-rs" or "torchmetrics".
 func (f Family) String() string {
 	switch f {
 	case TFRanking:
@@ -35,6 +41,10 @@ func (f Family) String() string {
 		return "trec_eval"
 	case IRMeasures:
 		return "ir_measures"
+	case KerasRS:
+		return "keras-rs"
+	case Torchmetrics:
+		return "torchmetrics"
 	}
 	return fmt.Sprintf("Family(%d)", uint8(f))
 }
@@ -120,6 +130,7 @@ type Def struct {
 	trec    treceval.MeasureInfo
 	concept string // what the measure is about, for suggestions ("ndcg", "precision")
 	ir      *irDef // an ir_measures measure's parameters
+	profile metric.Profile
 }
 
 // registry is every record, with the maps that parse names in constant
@@ -131,6 +142,7 @@ type registry struct {
 	conv     map[string]*Def // convention name
 	trec     map[string]*Def // trec_eval measure name
 	ir       map[string]*Def // ir_measures measure name
+	prof     map[metric.Profile]map[metric.Kind]*Def
 }
 
 // reg returns the registry, built on first use.
@@ -138,7 +150,7 @@ var reg = sync.OnceValue(newRegistry)
 
 // Defs returns every record of the registry: TF-Ranking's metrics, then
 // MAP's conventions, then trec_eval's measures in trec_eval's order, then
-// ir_measures'.
+// ir_measures', then keras-rs' and torchmetrics'.
 func Defs() []Def {
 	r := reg()
 	out := make([]Def, len(r.defs))
@@ -291,6 +303,7 @@ func newRegistry() *registry {
 		r.defs = append(r.defs, d)
 	}
 	r.irRecords()
+	r.profileRecords()
 	return r
 }
 
@@ -305,6 +318,8 @@ func (m Measure) Def() *Def {
 		return r.trec[base]
 	case m.Family == nil:
 		return r.tf["map"]
+	case m.Family.Profile != metric.ProfileTFRanking:
+		return r.prof[m.Family.Profile][m.Family.Kind]
 	case m.Family.Convention != metric.TFRanking || strings.Contains(m.Name, ":"):
 		return r.conv[m.Family.Convention.String()]
 	}

@@ -82,8 +82,8 @@ func Suggest(s string, trecSpec bool) []Suggestion {
 	var out []Suggestion
 	seen := map[string]bool{}
 	for _, d := range r.defs {
-		if d.Family == Convention && d.conv.String() != "treceval" {
-			continue
+		if d.Family == Convention && d.conv.String() != "treceval" || d.Family == KerasRS || d.Family == Torchmetrics {
+			continue // named with their suffix only
 		}
 		dn := normStem(d.Key)
 		var near bool
@@ -150,6 +150,14 @@ func (d *Def) render(k string, trecSpec bool) string {
 		return "map@" + strconv.Itoa(n) + ":" + d.Key
 	case IRMeasures:
 		return d.renderIR(k)
+	case KerasRS, Torchmetrics:
+		if k == "" || !d.Cutoff {
+			return d.Key + ":" + d.profile.String()
+		}
+		if _, err := strconv.Atoi(k); err != nil {
+			return ""
+		}
+		return d.Key + "@" + k + ":" + d.profile.String()
 	}
 	if d.Cutoff {
 		switch {

@@ -45,6 +45,19 @@
 // default), TrecEval, MinRK (Kaggle's apk), RetrievedRelevant and XGBoost,
 // each with a worked example on its constant.
 //
+// # Profiles: keras-rs and torchmetrics
+//
+// WithProfile makes a metric follow another library's definitions:
+// ProfileKerasRS (keras-rs 0.4.0's MeanAveragePrecision, NDCG, DCG,
+// MeanReciprocalRank, PrecisionAtK, RecallAtK) or ProfileTorchmetrics
+// (torchmetrics 1.9's RetrievalMAP, RetrievalNormalizedDCG, RetrievalMRR,
+// RetrievalPrecision, RetrievalRecall, RetrievalHitRate and, as NewRPrecision
+// and NewFallOut, RetrievalRPrecision and RetrievalFallOut). A profile is a
+// field of Config like Convention: the same metrics, inputs, accumulation
+// and states, with that library's masking, relevance, gain, normalisation,
+// empty-list rule and float32 arithmetic (see Profile and the README's
+// Profiles section).
+//
 // # Definition
 //
 // For one list, with rel = 1 for label >= 1 and 0 otherwise, and the valid

@@ -23,6 +23,8 @@ type family struct {
 	pcg  rand.PCG
 	rng  *rand.Rand
 	ws32 famFloat32
+	// prof is the scratch of the keras-rs and torchmetrics profiles.
+	prof profileWS
 	ws64 famFloat64
 	// mapOnly is set for a plan of one MAP of the TFRanking convention
 	// whose empty lists score 0, TF-Ranking's MeanAveragePrecisionMetric:
@@ -95,6 +97,7 @@ func (f *family) Reset() {
 	if len(f.sets) > 0 {
 		f.pcg.Seed(f.sets[0].Seed, 0)
 	}
+	f.prof.draws = 0
 }
 
 // Reseed restarts the tie-break generator from seed, which becomes the
@@ -106,6 +109,7 @@ func (f *family) Reseed(seed uint64) {
 		f.sets[i].Seed = seed
 	}
 	f.pcg.Seed(seed, 0)
+	f.prof.draws = 0
 }
 
 // check returns an error when the inputs do not fit each other or the
@@ -162,7 +166,7 @@ func checkUnitWeights(s *Config, w tensor.Lists) error {
 // countsUnranked reports whether the metric of s counts unranked relevant
 // items: MAP of the TFRanking convention whose empty lists score 0.
 func countsUnranked(s *Config) bool {
-	return s.Kind == KindMAP && s.Convention == TFRanking && s.Empty.resolve(s.Convention) == EmptyZero
+	return s.Kind == KindMAP && s.Convention == TFRanking && s.Profile == ProfileTFRanking && s.Empty.resolve(s.Convention) == EmptyZero
 }
 
 // checkUnranked returns an error when unranked does not fit the batch of
@@ -208,6 +212,8 @@ func (f *family) compute(labels, predictions tensor.Lists, weights tensor.Weight
 	var err error
 	s := &f.sets[0]
 	switch {
+	case s.Profile != ProfileTFRanking:
+		err = f.profileBatch(labels, predictions, weights)
 	case f.mapOnly && s.DType == Float64:
 		err = f.ws64.mapBatch(labels, predictions, weights, unranked, &f.plan, f.rng)
 	case f.mapOnly:
@@ -268,10 +274,15 @@ func (f *family) accumulate(bsz int) error {
 	for j := range f.acc {
 		a := &f.acc[j]
 		a.save()
-		if f64 {
+		switch {
+		case f.sets[0].Profile == ProfileTorchmetrics:
+			f.addQueries(a, j, bsz, exactly)
+		case f.sets[0].Profile == ProfileKerasRS:
+			f.addKeras(a, j, bsz, exactly)
+		case f64:
 			o := &f.ws64.out[j]
 			a.add64(o.v[:bsz], o.lw[:bsz], exactly)
-		} else {
+		default:
 			o := &f.ws32.out[j]
 			a.add32(o.v[:bsz], o.lw[:bsz], exactly)
 		}

@@ -38,10 +38,23 @@ const (
 	kindCount
 )
 
+// The kinds below are not TF-Ranking's: a profile of another library has
+// them (Profile.Kinds).
+const (
+	// KindRPrecision is R-precision (torchmetrics' RetrievalRPrecision,
+	// "rprecision"): the relevant items among the first R, R the number of
+	// relevant items, over R.
+	KindRPrecision Kind = kindCount + iota
+	// KindFallOut is fall-out (torchmetrics' RetrievalFallOut, "fallout"):
+	// the non-relevant items within the cutoff over every non-relevant item.
+	KindFallOut
+	allKindCount
+)
+
 var kindNames = [...]string{
 	KindMAP: "map", KindMRR: "mrr", KindHits: "hits", KindARP: "arp", KindPrecision: "precision",
 	KindRecall: "recall", KindNDCG: "ndcg", KindDCG: "dcg", KindOPA: "ordered_pair_accuracy",
-	KindPrecisionIA: "precision_ia", KindAlphaDCG: "alpha_dcg",
+	KindPrecisionIA: "precision_ia", KindAlphaDCG: "alpha_dcg", KindRPrecision: "rprecision", KindFallOut: "fallout",
 }
 
 // defaultNames are the names Keras gives each TF-Ranking class when it is
@@ -50,13 +63,14 @@ var defaultNames = [...]string{
 	KindMAP: DefaultMAPName, KindMRR: "mrr_metric", KindHits: "hits_metric", KindARP: "arp_metric",
 	KindPrecision: "precision_metric", KindRecall: "recall_metric", KindNDCG: "ndcg_metric",
 	KindDCG: "dcg_metric", KindOPA: "opa_metric", KindPrecisionIA: "precision_ia_metric", KindAlphaDCG: "alpha_dcg_metric",
+	KindRPrecision: "rprecision_metric", KindFallOut: "fallout_metric",
 }
 
 // String returns the metric's key: "map", "mrr", "hits", "arp",
 // "precision", "recall", "ndcg", "dcg", "ordered_pair_accuracy",
-// "precision_ia" or "alpha_dcg".
+// "precision_ia", "alpha_dcg", "rprecision" or "fallout".
 func (k Kind) String() string {
-	if k >= 0 && k < kindCount {
+	if k >= 0 && k < allKindCount {
 		return kindNames[k]
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
@@ -65,14 +79,14 @@ func (k Kind) String() string {
 // DefaultName returns the name a metric of kind k reports under when it is
 // made without WithName, as Keras names the TF-Ranking class.
 func (k Kind) DefaultName() string {
-	if k >= 0 && k < kindCount {
+	if k >= 0 && k < allKindCount {
 		return defaultNames[k]
 	}
 	return k.String()
 }
 
 // takesTopN reports whether metrics of kind k have a cutoff.
-func (k Kind) takesTopN() bool { return k != KindARP && k != KindOPA }
+func (k Kind) takesTopN() bool { return k != KindARP && k != KindOPA && k != KindRPrecision }
 
 // subtopics reports whether metrics of kind k take labels with subtopics.
 func (k Kind) subtopics() bool { return k == KindPrecisionIA || k == KindAlphaDCG }
@@ -93,7 +107,7 @@ func ParseKind(s string) (Kind, error) {
 
 // MarshalText encodes the kind as its key.
 func (k Kind) MarshalText() ([]byte, error) {
-	if k < 0 || k >= kindCount {
+	if k < 0 || k >= allKindCount {
 		return nil, fmt.Errorf("metric: unknown metric kind %d: %w", int(k), ErrConfig)
 	}
 	return []byte(k.String()), nil
@@ -260,7 +274,8 @@ func (p EmptyPolicy) resolve(c Convention) EmptyPolicy {
 	return EmptyZero
 }
 
-// Kinds returns every metric kind, in the order of their constants.
+// Kinds returns every metric kind of TF-Ranking, in the order of their
+// constants; Profile.Kinds lists another library's.
 func Kinds() []Kind {
 	out := make([]Kind, kindCount)
 	for k := range out {
@@ -269,8 +284,8 @@ func Kinds() []Kind {
 	return out
 }
 
-// TakesTopN reports whether metrics of kind k take a cutoff (all but arp
-// and ordered_pair_accuracy).
+// TakesTopN reports whether metrics of kind k take a cutoff (all but arp,
+// ordered_pair_accuracy and rprecision).
 func (k Kind) TakesTopN() bool { return k.takesTopN() }
 
 // Subtopics reports whether metrics of kind k read labels with subtopics

@@ -66,6 +66,10 @@ func New(c Config) (Metric, error) {
 		return fromConfig[PrecisionIA](c)
 	case KindAlphaDCG:
 		return fromConfig[AlphaDCG](c)
+	case KindRPrecision:
+		return fromConfig[RPrecision](c)
+	case KindFallOut:
+		return fromConfig[FallOut](c)
 	}
 	return nil, fmt.Errorf("metric: unknown metric kind %d: %w", int(c.Kind), ErrConfig)
 }

@@ -183,8 +183,8 @@ const DefaultMAPName = "mean_average_precision_metric"
 // and Discount are TF-Ranking's defaults; the zero Kind is KindMAP. Its
 // JSON form has the keys name, topn (null for NoTopN), dtype, ragged, ties
 // and seed, accumulation when it is not the default, metric, and gain,
-// discount, convention, empty, relevance, alpha and subtopics when they are
-// not the defaults.
+// discount, convention, empty, relevance, alpha, subtopics, profile and
+// adaptive_k when they are not the defaults.
 type Config struct {
 	// Name names the metric in reports.
 	Name string
@@ -222,6 +222,12 @@ type Config struct {
 	// and AlphaDCG, whose labels have shape [B, L*T]: item i of a list has
 	// labels i*T .. i*T+T-1.
 	Subtopics int
+	// Profile is the library whose definitions the metric follows;
+	// ProfileTFRanking, the zero value, is TF-Ranking's.
+	Profile Profile
+	// AdaptiveK is torchmetrics' adaptive_k, for Precision under
+	// ProfileTorchmetrics.
+	AdaptiveK bool
 }
 
 // accumulation resolves DefaultAccumulation for the dtype.
@@ -268,8 +274,11 @@ func (c Config) Validate() error {
 	if c.Accumulation < 0 || int(c.Accumulation) >= len(accumulationNames) {
 		return fmt.Errorf("metric: unknown accumulation %d: %w", int(c.Accumulation), ErrConfig)
 	}
-	if c.Kind < 0 || c.Kind >= kindCount {
+	if c.Kind < 0 || c.Kind >= allKindCount {
 		return fmt.Errorf("metric: unknown metric kind %d: %w", int(c.Kind), ErrConfig)
+	}
+	if err := c.validateProfile(); err != nil {
+		return err
 	}
 	k := c.Kind
 	if !k.takesTopN() && c.TopN != NoTopN {
@@ -296,7 +305,7 @@ func (c Config) Validate() error {
 	if k.subtopics() && c.Ties == Expected && k == KindAlphaDCG {
 		return fmt.Errorf("metric: alpha_dcg has no closed-form expectation over ties; use another tie policy: %w", ErrConfig)
 	}
-	if k != KindMAP && (c.Convention != TFRanking || c.Empty != EmptyDefault || c.Relevance != 0) {
+	if k != KindMAP && (c.Convention != TFRanking || c.Empty != EmptyDefault && c.Profile != ProfileTorchmetrics || c.Relevance != 0) {
 		return fmt.Errorf("metric: %s takes no convention, empty-list policy or relevance threshold; only map does: %w", k, ErrConfig)
 	}
 	if c.Convention < 0 || c.Convention >= conventionCount {
@@ -322,7 +331,7 @@ func (c *Config) sameKind(o *Config) error {
 	if c.Kind != o.Kind || c.TopN != o.TopN || c.DType != o.DType || c.Ragged != o.Ragged || c.Ties != o.Ties ||
 		c.accumulation() != o.accumulation() || c.Gain.String() != o.Gain.String() || c.Discount.String() != o.Discount.String() ||
 		c.Convention != o.Convention || c.Empty.resolve(c.Convention) != o.Empty.resolve(o.Convention) || c.threshold() != o.threshold() ||
-		c.Alpha != o.Alpha || c.Subtopics != o.Subtopics {
+		c.Alpha != o.Alpha || c.Subtopics != o.Subtopics || c.Profile != o.Profile || c.AdaptiveK != o.AdaptiveK {
 		return fmt.Errorf("metric: cannot merge %s (%s) with %s (%s): %w", o.Name, o.describe(), c.Name, c.describe(), ErrConfig)
 	}
 	return nil
@@ -330,8 +339,8 @@ func (c *Config) sameKind(o *Config) error {
 
 // describe lists the fields that make a metric what it is.
 func (c *Config) describe() string {
-	return fmt.Sprintf("%s, topn %d, %s, ragged %v, ties %s, %s accumulation, gain %s, discount %s, convention %s, empty %s, relevance %v, alpha %v, subtopics %d",
-		c.Kind, c.TopN, c.DType, c.Ragged, c.Ties, c.accumulation(), c.Gain, c.Discount, c.Convention, c.Empty.resolve(c.Convention), c.threshold(), c.Alpha, c.Subtopics)
+	return fmt.Sprintf("%s, topn %d, %s, ragged %v, ties %s, %s accumulation, gain %s, discount %s, convention %s, empty %s, relevance %v, alpha %v, subtopics %d, profile %s, adaptive_k %v",
+		c.Kind, c.TopN, c.DType, c.Ragged, c.Ties, c.accumulation(), c.Gain, c.Discount, c.Convention, c.Empty.resolve(c.Convention), c.threshold(), c.Alpha, c.Subtopics, c.Profile, c.AdaptiveK)
 }
 
 // configJSON is the JSON form of a Config. Its keys come in the order the
@@ -355,6 +364,8 @@ type configJSON struct {
 	Relevance  float64     `json:"relevance,omitzero"`
 	Alpha      float64     `json:"alpha,omitzero"`
 	Subtopics  int         `json:"subtopics,omitzero"`
+	Profile    Profile     `json:"profile,omitzero"`
+	AdaptiveK  bool        `json:"adaptive_k,omitzero"`
 }
 
 // MarshalJSON encodes the configuration with TopN as null for NoTopN. A
@@ -365,7 +376,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	}
 	j := configJSON{Name: c.Name, DType: c.DType, Ragged: c.Ragged, Ties: c.Ties, Seed: c.Seed, Accumulation: c.Accumulation,
 		Metric: c.Kind, Gain: c.Gain.name, Discount: c.Discount.name, Convention: c.Convention, Empty: c.Empty,
-		Relevance: c.Relevance, Alpha: c.Alpha, Subtopics: c.Subtopics}
+		Relevance: c.Relevance, Alpha: c.Alpha, Subtopics: c.Subtopics, Profile: c.Profile, AdaptiveK: c.AdaptiveK}
 	if c.TopN != NoTopN {
 		j.TopN = &c.TopN
 	}
@@ -393,7 +404,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 // config returns the validated configuration j describes.
 func (j *configJSON) config() (Config, error) {
 	out := Config{Name: j.Name, TopN: NoTopN, DType: j.DType, Ragged: j.Ragged, Ties: j.Ties, Seed: j.Seed, Accumulation: j.Accumulation,
-		Kind: j.Metric, Convention: j.Convention, Empty: j.Empty, Relevance: j.Relevance, Alpha: j.Alpha, Subtopics: j.Subtopics}
+		Kind: j.Metric, Convention: j.Convention, Empty: j.Empty, Relevance: j.Relevance, Alpha: j.Alpha, Subtopics: j.Subtopics, Profile: j.Profile, AdaptiveK: j.AdaptiveK}
 	if j.TopN != nil {
 		if *j.TopN < 0 {
 			return out, fmt.Errorf("metric: config topn is %d; it must be >= 0 or null: %w", *j.TopN, ErrConfig)

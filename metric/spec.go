@@ -80,6 +80,9 @@ func newPlan(sets []Config) (famPlan, error) {
 			return p, fmt.Errorf("metric: %s (%s, ragged %v, ties %s, seed %d, %s accumulation) cannot share a ranking with %s (%s, ragged %v, ties %s, seed %d, %s accumulation): %w",
 				s.Name, s.DType, s.Ragged, s.Ties, s.Seed, s.accumulation(), first.Name, first.DType, first.Ragged, first.Ties, first.Seed, first.accumulation(), ErrConfig)
 		}
+		if s.Profile != first.Profile {
+			return p, fmt.Errorf("metric: %s (profile %s) cannot share a ranking with %s (profile %s): %w", s.Name, s.Profile, first.Name, first.Profile, ErrConfig)
+		}
 		if s.threshold() != p.thr {
 			return p, fmt.Errorf("metric: %s has relevance threshold %v but %s has %v; metrics that share a ranking share it: %w",
 				s.Name, s.threshold(), first.Name, p.thr, ErrConfig)

@@ -11,7 +11,7 @@ import (
 
 // The keys of the JSON forms, for the errors about unknown keys.
 const (
-	configKeys = "name, topn, dtype, ragged, ties, seed, accumulation, metric, gain, discount, convention, empty, relevance, alpha and subtopics"
+	configKeys = "name, topn, dtype, ragged, ties, seed, accumulation, metric, gain, discount, convention, empty, relevance, alpha, subtopics, profile and adaptive_k"
 	stateKeys  = "config, total, count, exact_total, exact_count and rng"
 )
 

@@ -20,7 +20,7 @@ func TestUnknownKeys(t *testing.T) {
 		want     string
 	}{
 		{"config", `{"name":"m","tie":"stable"}`, new(Config),
-			`metric: config: json: unknown field "tie"; the keys are name, topn, dtype, ragged, ties, seed, accumulation, metric, gain, discount, convention, empty, relevance, alpha and subtopics: bad metric configuration`},
+			`metric: config: json: unknown field "tie"; the keys are name, topn, dtype, ragged, ties, seed, accumulation, metric, gain, discount, convention, empty, relevance, alpha, subtopics, profile and adaptive_k: bad metric configuration`},
 		{"config of a family metric", `{"metric":"ndcg","gian":"identity"}`, new(Config), `metric: config: json: unknown field "gian"; the keys are name, topn`},
 		{"state", `{"config":{"name":"m"},"totl":1,"count":1}`, new(State), `metric: state: json: unknown field "totl"; the keys are config, total, count`},
 		{"state config", `{"config":{"name":"m","top_n":3},"total":1,"count":1}`, new(State), `unknown field "top_n"`},

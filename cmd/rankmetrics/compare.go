@@ -168,6 +168,9 @@ func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions,
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{measure.MAP()}
 	}
+	if err := o.applyProfile(); err != nil {
+		return bad("--profile: %v", err)
+	}
 	o.keepDocs()
 	for _, t := range tests {
 		if !slices.Contains(compareTests, t) {

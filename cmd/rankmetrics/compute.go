@@ -37,6 +37,10 @@ A case (every key but "updates" is optional):
                (default) or "inverse"
   alpha, subtopics precision_ia/alpha_dcg: alpha in [0, 1], subtopic labels
                per item (label rows then hold that many labels per item)
+  profile      "tf-ranking" (default), "keras-rs" or "torchmetrics": the
+               library whose definitions the metric follows; torchmetrics
+               adds "rprecision" and "fallout", takes "empty" (zero = neg,
+               one = pos, skip, error) and "adaptive_k" (precision)
   expect       ignored, so that golden files can be fed as they are
   updates      a list of Update calls on one fresh metric, each
                {"labels": rows, "predictions": rows, "weights": rows or null}

@@ -27,6 +27,16 @@
 // significance tests (package significance), corrections, intervals and
 // effect sizes; run "rankmetrics compare -h".
 //
+//	rankmetrics explain [--topn K] [--metrics LIST] [--ties POLICY] [--seed SEED] [--table] [--labels ROWS --predictions ROWS]
+//
+// explain computes one batch under each library profile (TF-Ranking 0.5.5,
+// keras-rs 0.4.0, torchmetrics 1.9.0; package metric's Profile) and prints
+// the overall values, then per list each profile's value and the rules that
+// make them differ (tie order, normalisation of AP, gain, relevance
+// threshold, lists without relevant items, a cutoff past the list's end,
+// list weights). eval and compare take --profile to read map@K and the
+// TF-Ranking keys under keras-rs or torchmetrics.
+//
 // "rankmetrics help COMMAND" (or "rankmetrics COMMAND -h") prints a
 // command's help on stdout; "rankmetrics --version" prints the module's
 // version, the Go version and the trec_eval versions "rankmetrics

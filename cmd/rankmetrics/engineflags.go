@@ -26,6 +26,8 @@ type engineArgs struct {
 	runOnly   evaluate.Policy
 	qrelsOnly evaluate.Policy
 	compat    treceval.Version
+	// profile is --profile, applied to the measures by applyProfile.
+	profile metric.Profile
 }
 
 // engineFlags holds the raw values of the shared flags until parse turns
@@ -44,7 +46,7 @@ func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, scoreCol bool) {
 	o.cfg = metric.DefaultConfig(metric.KindMAP)
 	f.Values = cliflags.Defaults()
 	f.Measures = &f.measures
-	groups := cliflags.Input | cliflags.Measures | cliflags.Compat | cliflags.Ties | cliflags.Queries
+	groups := cliflags.Input | cliflags.Measures | cliflags.Compat | cliflags.Ties | cliflags.Queries | cliflags.Profile
 	if scoreCol {
 		groups |= cliflags.ScoreCol
 	}
@@ -97,6 +99,9 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	if o.qrelsOnly, err = evaluate.ParsePolicy(f.QrelsOnly); err != nil {
 		return fmt.Errorf("--qrels-only %w", err)
 	}
+	if o.profile, err = metric.ParseProfile(f.Profile); err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
 	if o.compat, err = treceval.ParseVersion(f.Compat); err != nil {
 		return fmt.Errorf("--compat: %w", err)
 	}
@@ -109,6 +114,19 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	o.measures = f.measures
 	if f.TopN >= 0 {
 		o.measures = measure.Append(o.measures, measure.MAPAt(f.TopN))
+	}
+	return nil
+}
+
+// applyProfile puts the measures under --profile (measure.InProfile),
+// once the command has set its default measures.
+func (o *engineArgs) applyProfile() error {
+	for i, m := range o.measures {
+		p, err := measure.InProfile(m, o.profile)
+		if err != nil {
+			return err
+		}
+		o.measures[i] = p
 	}
 	return nil
 }

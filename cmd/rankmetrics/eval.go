@@ -229,6 +229,9 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	if len(o.measures) == 0 {
 		o.measures = []evaluate.Measure{measure.MAP()}
 	}
+	if err := o.applyProfile(); err != nil {
+		return bad("--profile: %v", err)
+	}
 	if o.plotK < 1 || o.plotK > maxPlotK {
 		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)
 	}

@@ -28,6 +28,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"compare":   {"paired significance tests of runs over the same queries: t, Wilcoxon, randomization, bootstrap, Tukey HSD", runCompare},
 		"compute":   {"answer JSON Lines metric cases (the parity interface)", runCompute},
+		"explain":   {"why TF-Ranking, keras-rs and torchmetrics give a batch different values: per list, each profile's value and the rules", runExplain},
 		"eval":      {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
 		"trec_eval": {"trec_eval 10.0 or 9.0.8, byte-identical output (--compat)", runTrecEval},
 	}

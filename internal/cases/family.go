@@ -33,6 +33,14 @@ type Family struct {
 	// "precision_ia" and "alpha_dcg", whose label rows then hold T values
 	// per item, item by item (TF's [B, L, T] flattened to [B, L*T]).
 	Subtopics *int `json:"subtopics,omitempty"`
+	// Profile is the library whose definitions the metric follows:
+	// "tf-ranking" (the default), "keras-rs" or "torchmetrics"
+	// (metric.Profile). Under torchmetrics "metric" may also be
+	// "rprecision" or "fallout", and "empty" is its empty_target_action
+	// ("zero" for "neg", "one" for "pos", "skip", "error").
+	Profile string `json:"profile,omitempty"`
+	// AdaptiveK is torchmetrics' adaptive_k of "precision".
+	AdaptiveK bool `json:"adaptive_k,omitempty"`
 }
 
 // IsFamily reports whether case c, with family keys f, asks for more than
@@ -49,11 +57,20 @@ func (f Family) Config(c *Case) (metric.Config, error) {
 	if name == "" {
 		name = "map"
 	}
-	m, err := measure.ParseTFRanking(name)
-	if err != nil {
-		return metric.Config{}, err
+	var s metric.Config
+	var err error
+	if f.Profile != "" && f.Profile != metric.ProfileTFRanking.String() {
+		// Another library's metrics: the keys metric.ParseKind reads.
+		if s, err = metric.ParseMetric(name); err != nil {
+			return s, err
+		}
+	} else {
+		m, err := measure.ParseTFRanking(name)
+		if err != nil {
+			return metric.Config{}, err
+		}
+		s = *m.Family
 	}
-	s := *m.Family
 	s.Name = s.Kind.DefaultName()
 	if c.TopN != nil {
 		if *c.TopN < 0 {
@@ -107,6 +124,12 @@ func (f Family) Config(c *Case) (metric.Config, error) {
 	if f.Subtopics != nil {
 		s.Subtopics = *f.Subtopics
 	}
+	if f.Profile != "" {
+		if s.Profile, err = metric.ParseProfile(f.Profile); err != nil {
+			return s, fmt.Errorf("profile: %w", err)
+		}
+	}
+	s.AdaptiveK = f.AdaptiveK
 	if err := s.Validate(); err != nil {
 		return s, err
 	}

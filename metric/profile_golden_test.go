@@ -1,0 +1,293 @@
+package metric
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rankmetrics/rankmetrics/tensor"
+)
+
+// profileCase is one line of a golden file of parity/profiles/generate.py:
+// what keras-rs 0.4.0 or torchmetrics 1.9.0 computed on one batch, with the
+// items of each list in the order the library ranked ties.
+type profileCase struct {
+	Profile     string          `json:"profile"`
+	Metric      string          `json:"metric"`
+	TopN        *int            `json:"topn"`
+	Options     map[string]any  `json:"options"`
+	Labels      [][]float32     `json:"labels"`
+	Scores      [][]float32     `json:"scores"`
+	Weights     json.RawMessage `json:"weights"`
+	PerList     []float32       `json:"per_list"`
+	ListWeights []float32       `json:"list_weights"`
+	Result      float32         `json:"result"`
+	Total       float32         `json:"total"`
+	Count       float32         `json:"count"`
+	Error       string          `json:"error"`
+	// Seed, RawLabels, RawScores and RawWeights are a keras-rs case as
+	// given to the library, whose tie shuffle the Random policy must draw.
+	Seed       *uint64         `json:"seed"`
+	RawLabels  [][]float32     `json:"raw_labels"`
+	RawScores  [][]float32     `json:"raw_scores"`
+	RawWeights json.RawMessage `json:"raw_weights"`
+}
+
+// ulps32 returns the distance in units in the last place between a and b.
+func ulps32(a, b float32) int64 {
+	if a == b {
+		return 0
+	}
+	ia, ib := int64(math.Float32bits(a)), int64(math.Float32bits(b))
+	if ia < 0x80000000 != (ib < 0x80000000) {
+		return math.MaxInt32
+	}
+	if ia > ib {
+		return ia - ib
+	}
+	return ib - ia
+}
+
+// runProfileCase runs one golden case and returns the largest distance in
+// ulps of its values (per list, list weights, totals, overall value) from
+// the library's, or an error naming the first difference beyond the
+// test's bounds.
+func runProfileCase(c *profileCase) (int64, error) {
+	d, err := runProfileOrder(c, Stable)
+	if err != nil || c.Seed == nil {
+		return d, err
+	}
+	// The same call, on the lists as given, under keras-rs' own shuffle.
+	r := *c
+	r.Labels, r.Scores, r.Weights = c.RawLabels, c.RawScores, c.RawWeights
+	d2, err := runProfileOrder(&r, Random)
+	if err != nil {
+		return d2, fmt.Errorf("random ties, seed %d: %w", *c.Seed, err)
+	}
+	return max(d, d2), nil
+}
+
+// runProfileOrder runs c under tie policy ties (its seed for Random).
+func runProfileOrder(c *profileCase, ties TiePolicy) (int64, error) {
+	p, err := ParseProfile(c.Profile)
+	if err != nil {
+		return 0, err
+	}
+	k, err := ParseKind(c.Metric)
+	if err != nil {
+		return 0, err
+	}
+	opts := []Option{WithProfile(p), WithTies(ties)}
+	if ties == Random {
+		opts = append(opts, WithSeed(*c.Seed))
+	}
+	if c.TopN != nil {
+		opts = append(opts, WithTopN(*c.TopN))
+	}
+	switch c.Options["empty"] {
+	case "pos":
+		opts = append(opts, WithEmpty(EmptyOne))
+	case "skip":
+		opts = append(opts, WithEmpty(EmptySkip))
+	}
+	if c.Options["adaptive_k"] == true {
+		opts = append(opts, WithAdaptiveK(true))
+	}
+	cfg, err := newConfig(k, opts)
+	if err != nil {
+		return 0, err
+	}
+	m, err := New(cfg)
+	if err != nil {
+		return 0, err
+	}
+	lab, err := tensor.DenseRows(c.Labels)
+	if err != nil {
+		return 0, err
+	}
+	sc, err := tensor.DenseRows(c.Scores)
+	if err != nil {
+		return 0, err
+	}
+	var w tensor.Weights
+	var rows [][]float32
+	if len(c.Weights) > 0 && string(c.Weights) != "null" {
+		if err := json.Unmarshal(c.Weights, &rows); err != nil {
+			return 0, err
+		}
+		wl, err := tensor.DenseRows(rows)
+		if err != nil {
+			return 0, err
+		}
+		if len(rows[0]) == 1 && len(c.Labels[0]) != 1 || c.Options["weights"] == "list" {
+			if w, err = tensor.PerListColumn(wl); err != nil {
+				return 0, err
+			}
+		} else {
+			w = tensor.PerItem(wl)
+		}
+	}
+	var per PerList
+	err = m.UpdatePerList(&per, lab, sc, w)
+	if c.Error != "" {
+		if err == nil {
+			return 0, fmt.Errorf("the library failed (%s) but rankmetrics gives %v", c.Error, m.Result())
+		}
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	bound, worst := int64(0), int64(0)
+	if p == ProfileKerasRS && xlaLong(c) {
+		bound = xlaLongRowULPs
+	}
+	if p == ProfileTorchmetrics {
+		var got []float32
+		for b := range per.Values {
+			if per.Weights[b] != 0 {
+				got = append(got, float32(per.Values[b]))
+			}
+		}
+		if len(got) != len(c.PerList) {
+			return 0, fmt.Errorf("%d queries count, want %d (%v, want %v)", len(got), len(c.PerList), got, c.PerList)
+		}
+		for b := range got {
+			if math.Float32bits(got[b]) != math.Float32bits(c.PerList[b]) {
+				return 0, fmt.Errorf("query %d: %v, want %v (%d ulps)", b, got[b], c.PerList[b], ulps32(got[b], c.PerList[b]))
+			}
+		}
+	} else {
+		// XLA sums a row of up to 32 values in index order, as the profile
+		// does; longer rows it sums in an order of its own, so their values
+		// may be ulps away (xlaLongRowULPs).
+		for b := range c.PerList {
+			if g := float32(per.Values[b]); ulps32(g, c.PerList[b]) > bound {
+				return 0, fmt.Errorf("list %d: %v, want %v (%d ulps)", b, g, c.PerList[b], ulps32(g, c.PerList[b]))
+			} else {
+				worst = max(worst, ulps32(g, c.PerList[b]))
+			}
+			if g := float32(per.Weights[b]); ulps32(g, c.ListWeights[b]) > bound {
+				return 0, fmt.Errorf("list %d weighs %v, want %v (%d ulps)", b, g, c.ListWeights[b], ulps32(g, c.ListWeights[b]))
+			} else {
+				worst = max(worst, ulps32(g, c.ListWeights[b]))
+			}
+		}
+		st := m.State()
+		if d := ulps32(float32(st.Total), c.Total); d > bound {
+			return d, fmt.Errorf("total %v, want %v (%d ulps)", st.Total, c.Total, d)
+		} else {
+			worst = max(worst, d)
+		}
+		if d := ulps32(float32(st.Count), c.Count); d > bound {
+			return d, fmt.Errorf("count %v, want %v (%d ulps)", st.Count, c.Count, d)
+		} else {
+			worst = max(worst, d)
+		}
+	}
+	d := ulps32(float32(m.Result()), c.Result)
+	if p == ProfileTorchmetrics && d > 0 || p == ProfileKerasRS && d > bound {
+		return d, fmt.Errorf("result %v, want %v (%d ulps)", m.Result(), c.Result, d)
+	}
+	return max(worst, d), nil
+}
+
+// xlaLong reports whether a keras-rs case has rows, or a batch, longer
+// than the 32 values XLA sums in index order.
+func xlaLong(c *profileCase) bool {
+	return len(c.Labels) > 32 || len(c.Labels) > 0 && len(c.Labels[0]) > 32
+}
+
+// xlaLongRowULPs is the largest distance from XLA's of a keras-rs value
+// (per list, list weight, total, count, result) of a batch with rows of
+// more than 32 items that the golden test accepts. Every other value,
+// and every torchmetrics value of one update, must be equal to the bit.
+const xlaLongRowULPs = 4
+
+// TestProfileGolden checks the keras-rs and torchmetrics profiles against
+// what the libraries computed (testdata/profiles, or the file
+// RANKMETRICS_PROFILES_GOLDEN names: parity/profiles/check.sh).
+func TestProfileGolden(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/profiles/golden_seed*.jsonl.gz")
+	if f := os.Getenv("RANKMETRICS_PROFILES_GOLDEN"); f != "" {
+		files = []string{f}
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	pass, fail, zero, worst := 0, 0, 0, int64(0)
+	longZero, longWorst := 0, int64(0)
+	byProfile := map[string][2]int{}
+	for _, name := range files {
+		fh, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(zr)
+		sc.Buffer(nil, 1<<24)
+		line := 0
+		for sc.Scan() {
+			line++
+			var c profileCase
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Fatalf("%s:%d: %v", name, line, err)
+			}
+			d, err := runProfileCase(&c)
+			key := c.Profile
+			if c.Profile == "keras-rs" && xlaLong(&c) {
+				key += " (rows > 32 items)"
+				if err == nil {
+					longWorst = max(longWorst, d)
+					if d == 0 {
+						longZero++
+					}
+				}
+			}
+			n := byProfile[key]
+			if err != nil {
+				fail++
+				n[1]++
+				if fail <= 20 {
+					t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
+				}
+			} else {
+				pass++
+				n[0]++
+				if d == 0 {
+					zero++
+				}
+				worst = max(worst, d)
+			}
+			byProfile[key] = n
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		zr.Close()
+		fh.Close()
+	}
+	for p, n := range byProfile {
+		t.Logf("%s: %d passed, %d failed", p, n[0], n[1])
+	}
+	if n := byProfile["keras-rs (rows > 32 items)"]; n[0] > 0 {
+		t.Logf("keras-rs, rows > 32 items: every value at 0 ulp in %d of %d, largest distance %d ulps", longZero, n[0], longWorst)
+	}
+	t.Logf("every value at 0 ulp: %d of %d passed (%.1f%%), largest distance %d ulps", zero, pass, 100*float64(zero)/float64(max(pass, 1)), worst)
+	t.Logf("%d passed, %d failed", pass, fail)
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
