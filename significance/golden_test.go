@@ -126,7 +126,22 @@ func TestScipyGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Randomization.Exact {
+			if math.Abs(r.Statistic) < 1e-12 && math.Abs(c.Randomization.Statistic) < 1e-12 {
+				// A mean difference of 0 (values on a grid that cancel)
+				// is a rounding residue such as 7.9e-18 in numpy: every
+				// sign pattern is at least as extreme as 0, so p is 1,
+				// and ours is (Randomization takes a sum within rounding
+				// of 0 as 0). scipy compares the residues instead and
+				// leaves out the patterns that cancel too but whose
+				// residue is smaller (p = 0.9719 on grid-n14 of seed
+				// 3562177675, where 10% of the patterns cancel): not a
+				// p to compare with.
+				kind := "randomization-mc"
+				if c.Randomization.Exact {
+					kind = "randomization-exact"
+				}
+				check(kind, c.Name, r.Exact && r.P == 1, "mean difference 0: got p=%v exact=%v, want 1 (scipy p=%v on the residue %v)", r.P, r.Exact, c.Randomization.P, c.Randomization.Statistic)
+			} else if c.Randomization.Exact {
 				check("randomization-exact", c.Name, r.Exact && r.P == c.Randomization.P, "got p=%v exact=%v, scipy exact p=%v", r.P, r.Exact, c.Randomization.P)
 			} else {
 				// Our estimate (1+count)/(1+B) of p has variance
