@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -126,7 +127,22 @@ func TestScipyGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Randomization.Exact {
+			if math.Abs(r.Statistic) < 1e-12 && math.Abs(c.Randomization.Statistic) < 1e-12 {
+				// A mean difference of 0 (values on a grid that cancel)
+				// is a rounding residue such as 7.9e-18 in numpy: every
+				// sign pattern is at least as extreme as 0, so p is 1,
+				// and ours is (Randomization takes a sum within rounding
+				// of 0 as 0). scipy compares the residues instead and
+				// leaves out the patterns that cancel too but whose
+				// residue is smaller (p = 0.9719 on grid-n14 of seed
+				// 3562177675, where 10% of the patterns cancel): not a
+				// p to compare with.
+				kind := "randomization-mc"
+				if c.Randomization.Exact {
+					kind = "randomization-exact"
+				}
+				check(kind, c.Name, r.Exact && r.P == 1, "mean difference 0: got p=%v exact=%v, want 1 (scipy p=%v on the residue %v)", r.P, r.Exact, c.Randomization.P, c.Randomization.Statistic)
+			} else if c.Randomization.Exact {
 				check("randomization-exact", c.Name, r.Exact && r.P == c.Randomization.P, "got p=%v exact=%v, scipy exact p=%v", r.P, r.Exact, c.Randomization.P)
 			} else {
 				// Our estimate (1+count)/(1+B) of p has variance
@@ -148,17 +164,27 @@ func TestScipyGolden(t *testing.T) {
 			q := g.Alpha / 2
 			zq := distuv.UnitNormal.Quantile(q)
 			se := math.Sqrt(2*q*(1-q)/B) / distuv.UnitNormal.Prob(zq) * c.Bootstrap.StandardError
-			// With values on a grid (ties), the resampled means live on
-			// a lattice of step gap/n and a percentile may land one or
-			// two atoms away: allow two steps.
-			lattice := 2 * latticeStep(d)
-			tol := 5*se + lattice + 1e-12
-			if se > 0 {
-				gap := max(math.Abs(r.Low-c.Bootstrap.Low), math.Abs(r.High-c.Bootstrap.High))
-				maxRel["bootstrap (se)"] = max(maxRel["bootstrap (se)"], max(gap-lattice, 0)/se)
+			// The resampled means are discrete: a percentile sits on
+			// or between attainable means and may land one or two of
+			// them away, across a step the normal se does not see
+			// (shifted-n6 of seed 3333322258: no attainable mean
+			// between 0.1747 and 0.1818, the 97.5% point just below
+			// the hole, scipy's bound above it in 9% of runs, 5.2 se
+			// from ours): allow two of the largest steps between
+			// adjacent attainable means from one bound to the other.
+			atoms := resampleMeans(d)
+			ok := true
+			var tols [2]float64
+			for i, b := range [2][2]float64{{r.Low, c.Bootstrap.Low}, {r.High, c.Bootstrap.High}} {
+				lattice := 2 * localStep(atoms, d, b[0], b[1])
+				tols[i] = 5*se + lattice + 1e-12
+				gap := math.Abs(b[0] - b[1])
+				ok = ok && gap <= tols[i]
+				if se > 0 {
+					maxRel["bootstrap (se)"] = max(maxRel["bootstrap (se)"], max(gap-lattice, 0)/se)
+				}
 			}
-			ok := math.Abs(r.Low-c.Bootstrap.Low) <= tol && math.Abs(r.High-c.Bootstrap.High) <= tol
-			check("bootstrap", c.Name, ok, "got [%v, %v], scipy [%v, %v] (tolerance %.3g)", r.Low, r.High, c.Bootstrap.Low, c.Bootstrap.High, tol)
+			check("bootstrap", c.Name, ok, "got [%v, %v], scipy [%v, %v] (tolerances %.3g, %.3g)", r.Low, r.High, c.Bootstrap.Low, c.Bootstrap.High, tols[0], tols[1])
 		}
 	}
 	checkUncertainty(t, &g, check, maxRel)
@@ -167,6 +193,53 @@ func TestScipyGolden(t *testing.T) {
 	t.Logf("statsmodels %s: max relative error t interval %.3g, nct cdf/sf %.3g, power %.3g, topics (real n) %.3g, d_z/g_z intervals %.3g, risk %.3g; largest BCa gap %.2f Monte Carlo standard errors beyond two lattice steps (limit 5)",
 		g.Versions["statsmodels"], maxRel["t-interval"], maxRel["nct"], maxRel["power"], maxRel["topics"], maxRel["effect"], maxRel["risk"], maxRel["bca (se)"])
 	t.Logf("%d passed, %d failed", passed, failed)
+}
+
+// maxEnumerated is the largest n whose resampled means are all listed
+// (C(2n-1, n) of them: 1,352,078 for n = 12).
+const maxEnumerated = 12
+
+// resampleMeans returns the means of all C(2n-1, n) multisets of n of the
+// values d, sorted: every mean a bootstrap resample can have. It returns
+// nil when n > maxEnumerated.
+func resampleMeans(d []float64) []float64 {
+	n := len(d)
+	if n > maxEnumerated {
+		return nil
+	}
+	var out []float64
+	// take k more values from d[i:], the sum so far s
+	var walk func(i, k int, s float64)
+	walk = func(i, k int, s float64) {
+		if i == n-1 {
+			out = append(out, (s+float64(k)*d[i])/float64(n))
+			return
+		}
+		for c := k; c >= 0; c-- {
+			walk(i+1, k-c, s+float64(c)*d[i])
+		}
+	}
+	walk(0, n, 0)
+	slices.Sort(out)
+	return out
+}
+
+// localStep returns the largest step between adjacent attainable
+// resampled means (atoms, from resampleMeans) that overlaps [a, b] or
+// [b, a]: the steps between the bounds and those around them. Without
+// atoms (n > maxEnumerated, where they are dense next to the Monte Carlo
+// error unless the values are on a grid) it is latticeStep(d).
+func localStep(atoms, d []float64, a, b float64) float64 {
+	if atoms == nil {
+		return latticeStep(d)
+	}
+	lo, hi := min(a, b), max(a, b)
+	i := max(sort.SearchFloat64s(atoms, lo)-1, 0)
+	step := 0.0
+	for ; i+1 < len(atoms) && atoms[i] <= hi; i++ {
+		step = max(step, atoms[i+1]-atoms[i])
+	}
+	return step
 }
 
 // latticeStep returns the smallest gap above 1e-9 between two of the

@@ -119,6 +119,8 @@ func TestRandomizationHand(t *testing.T) {
 		{"n=1", []float64{0.5}, 0.5, 1},
 		{"n=2 equal", []float64{1, 1}, 1, 0.5},
 		{"n=2 cancel", []float64{1, -1}, 0, 1},
+		// 0.1 + 0.2 - 0.3 = 5.6e-17 in floating point: 0 within rounding
+		{"n=3 cancel on a grid", []float64{0.1, 0.2, -0.3}, 0x1p-54 / 3, 1},
 		{"n=3", []float64{1, 2, 3}, 2, 0.25},
 		{"n=4 with zero", []float64{1, 2, 3, 0}, 1.5, 0.25},
 	}
@@ -155,6 +157,13 @@ func TestRandomizationMonteCarlo(t *testing.T) {
 		if math.Abs(mc.P-exact.P) > 5*se+1.0/samples {
 			t.Errorf("n=%d: Monte Carlo p %v, exact %v (5 se %v)", n, mc.P, exact.P, 5*se)
 		}
+	}
+	// Differences on a grid that cancel exactly but sum to a rounding
+	// residue: p is 1, not the share of sign patterns whose residue
+	// reaches it.
+	g := slices.Repeat([]float64{0.1, 0.2, -0.3}, 5)
+	if r, err := Randomization(ctx, g, WithSamples(1000)); err != nil || r.P != 1 {
+		t.Errorf("cancelling grid of 15: p = %v (%v), want 1", r.P, err)
 	}
 	// All 20 differences positive: exact p = 2/2^20, so with 1000 samples
 	// almost surely no sample reaches |T| and p = 1/1001.
