@@ -36,7 +36,7 @@ func Evaluate(s beam.Scope, lists Step, measures []metric.Config, opts EvalOptio
 			counts = append(counts, st.Counts)
 		}
 	}
-	report, err := Summarize(s, ev.Output, measures, counts...)
+	report, err := SummarizeAlpha(s, ev.Output, measures, opts.Alpha, counts...)
 	if err != nil {
 		return Outputs{}, err
 	}

@@ -252,6 +252,10 @@ type EvalOptions struct {
 	// KeepQrelsOnly evaluates judged queries the run has no line for
 	// (value 0, as trec_eval -c). By default they are skipped and counted.
 	KeepQrelsOnly bool
+	// Alpha sets the coverage, 1 - Alpha, of the t interval of each
+	// measure in the Report of Evaluate, as eval's --alpha; 0 means
+	// significance.DefaultAlpha (0.05). EvaluateLists does not use it.
+	Alpha float64
 }
 
 // EvaluateLists computes every measure on every List, one query at a time
@@ -349,12 +353,23 @@ func (f *evalFn) ProcessElement(_ context.Context, l List, emit func(QueryValue)
 // Summarize combines per-query values (a PCollection of QueryValue) into
 // the overall Report through OverallFn, adds the Counts elements of the
 // given collections to its counts, and returns a PCollection holding
-// exactly one Report, also when there is no query.
+// exactly one Report, also when there is no query. The intervals of the
+// Report cover 95%; SummarizeAlpha sets their coverage.
 func Summarize(s beam.Scope, values beam.PCollection, measures []metric.Config, counts ...beam.PCollection) (beam.PCollection, error) {
+	return SummarizeAlpha(s, values, measures, 0, counts...)
+}
+
+// SummarizeAlpha is Summarize with intervals of coverage 1 - alpha (0:
+// significance.DefaultAlpha), as `rankmetrics eval --ci t --alpha`.
+func SummarizeAlpha(s beam.Scope, values beam.PCollection, measures []metric.Config, alpha float64, counts ...beam.PCollection) (beam.PCollection, error) {
 	fn, err := NewOverallFn(measures)
 	if err != nil {
 		return beam.PCollection{}, err
 	}
+	if _, err := checkAlpha(alpha); err != nil {
+		return beam.PCollection{}, err
+	}
+	fn.Alpha = alpha
 	s = s.Scope("rankmetrics.Summarize")
 	overall := beam.Combine(s, fn, values)
 	var total beam.PCollection
@@ -367,12 +382,13 @@ func Summarize(s beam.Scope, values beam.PCollection, measures []metric.Config, 
 		total = beam.Flatten(s, counts...)
 	}
 	total = beam.Combine(s, addCounts, total)
-	return beam.ParDo(s, &reportFn{Measures: fn.Measures}, beam.Impulse(s),
+	return beam.ParDo(s, &reportFn{Measures: fn.Measures, Alpha: alpha}, beam.Impulse(s),
 		beam.SideInput{Input: overall}, beam.SideInput{Input: total}), nil
 }
 
 type reportFn struct {
 	Measures []metric.Config
+	Alpha    float64
 }
 
 // ProcessElement joins the overall values with the counts.
@@ -388,7 +404,7 @@ func (f *reportFn) ProcessElement(_ []byte, reports func(*Report) bool, counts f
 		return fmt.Errorf("rankmetrics: %d overall reports, want 1", n)
 	}
 	if n == 0 {
-		fn := &OverallFn{Measures: f.Measures}
+		fn := &OverallFn{Measures: f.Measures, Alpha: f.Alpha}
 		var err error
 		if r, err = fn.ExtractOutput(fn.CreateAccumulator()); err != nil {
 			return err

@@ -4,11 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/rankmetrics/rankmetrics/evaluate"
-	"github.com/rankmetrics/rankmetrics/measure"
 	"github.com/rankmetrics/rankmetrics/significance"
 )
 
@@ -67,15 +65,15 @@ func (c *ciOptions) check() error {
 
 // ciCollector gathers what the intervals need from the per-query values.
 type ciCollector struct {
-	o       ciOptions
-	moments []significance.Moments
-	values  [][]float64 // per measure, for the bootstrap
-	// weighted marks the measures with a list weight other than 1.
-	weighted []bool
+	o ciOptions
+	// states hold, per measure, the moments of the t interval and whether
+	// a list weight other than 1 was seen (evaluate.MeanInterval).
+	states []evaluate.MeanInterval
+	values [][]float64 // per measure, for the bootstrap
 }
 
 func newCICollector(o ciOptions, measures int) *ciCollector {
-	c := &ciCollector{o: o, moments: make([]significance.Moments, measures), weighted: make([]bool, measures)}
+	c := &ciCollector{o: o, states: make([]evaluate.MeanInterval, measures)}
 	if o.method == "bootstrap" {
 		c.values = make([][]float64, measures)
 	}
@@ -84,61 +82,39 @@ func newCICollector(o ciOptions, measures int) *ciCollector {
 
 // add takes the values of a batch.
 func (c *ciCollector) add(b *evaluate.Batch) {
-	for m := range c.moments {
+	for m := range c.states {
 		for i := range b.Len() {
-			v := b.Value(m, i)
+			v, w := b.Value(m, i), b.Weight(m, i)
 			if c.values != nil {
 				c.values[m] = append(c.values[m], v)
+				if w != 1 {
+					c.states[m].Weighted = true
+				}
 			} else {
-				c.moments[m].Add(v)
-			}
-			if b.Weight(m, i) != 1 {
-				c.weighted[m] = true
+				c.states[m].Add(v, w)
 			}
 		}
 	}
-}
-
-// hasInterval reports whether measure m gets an interval: its value is
-// the plain mean of its per-query values.
-func (c *ciCollector) hasInterval(m int, ms evaluate.Measure) bool {
-	d := ms.Def()
-	if d == nil {
-		return false
-	}
-	switch d.Summary {
-	case measure.Mean:
-		return true
-	case measure.WeightedMean:
-		return !c.weighted[m]
-	}
-	return false
 }
 
 // intervals returns the interval of every measure, nil where there is
-// none.
+// none (evaluate.HasInterval, evaluate.ReportedInterval).
 func (c *ciCollector) intervals(ctx context.Context, measures []evaluate.Measure, workers int) ([]*significance.Interval, error) {
 	out := make([]*significance.Interval, len(measures))
 	for m, ms := range measures {
-		if !c.hasInterval(m, ms) {
-			continue
-		}
-		var iv significance.Interval
 		var err error
-		if c.values != nil {
+		if c.values == nil {
+			out[m], err = c.states[m].TInterval(ms, c.o.alpha)
+		} else if evaluate.HasInterval(ms, c.states[m].Weighted) {
+			var iv significance.Interval
 			iv, err = significance.MeanBCa(ctx, c.values[m], significance.WithAlpha(c.o.alpha),
 				significance.WithSamples(c.o.samples), significance.WithSeed(c.o.seed),
 				significance.WithStream(uint64(m)), significance.WithWorkers(workers))
-		} else {
-			iv, err = c.moments[m].TInterval(c.o.alpha)
+			out[m] = evaluate.ReportedInterval(iv)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("--ci %s: %s: %w", c.o.method, ms.Name, err)
 		}
-		if iv.N < 2 || math.IsNaN(iv.Low) || math.IsNaN(iv.High) {
-			continue
-		}
-		out[m] = &iv
 	}
 	return out, nil
 }
