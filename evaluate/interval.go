@@ -71,10 +71,12 @@ func ReportedInterval(iv significance.Interval) *significance.Interval {
 // TInterval returns the (1 - alpha) t interval of measure m's value from
 // the values added (significance.Moments.TInterval), or nil where
 // `rankmetrics eval --ci t` reports none: when HasInterval(m, s.Weighted)
-// is false, or with fewer than two values. Non-finite values are an
-// error, as they are for eval.
+// is false, with fewer than two values, or when a value is not finite
+// (NaN NDCG of a float32 gain that overflows, MRR at cutoff 0): the
+// measure's value is reported without an interval, and the other measures
+// keep theirs.
 func (s MeanInterval) TInterval(m Measure, alpha float64) (*significance.Interval, error) {
-	if !HasInterval(m, s.Weighted) {
+	if !HasInterval(m, s.Weighted) || !s.Moments.Finite() {
 		return nil, nil
 	}
 	iv, err := s.Moments.TInterval(alpha)

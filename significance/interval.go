@@ -192,3 +192,8 @@ func MeanBCa(ctx context.Context, x []float64, opts ...Option) (Interval, error)
 	iv.Samples = s.samples
 	return iv, nil
 }
+
+// Finite reports whether the moments are finite: every value added was.
+func (m Moments) Finite() bool {
+	return !math.IsNaN(m.Mean) && !math.IsInf(m.Mean, 0) && !math.IsNaN(m.M2) && !math.IsInf(m.M2, 0)
+}

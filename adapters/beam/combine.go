@@ -266,8 +266,8 @@ func (f *OverallFn) MergeAccumulators(a, b Accumulator) (Accumulator, error) {
 // --accumulation exact` reports for the same queries; the intervals are
 // those of `rankmetrics eval --ci t --alpha Alpha`, from the merged
 // moments (evaluate.MeanInterval.TInterval: the same rule for which
-// measures get one). A non-finite per-query value of a measure that gets
-// an interval is an error, as it is for eval.
+// measures get one; none where a per-query value is not finite, as in
+// eval).
 func (f *OverallFn) ExtractOutput(a Accumulator) (Report, error) {
 	states, err := a.States(f.Measures)
 	if err != nil {

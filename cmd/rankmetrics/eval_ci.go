@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/rankmetrics/rankmetrics/evaluate"
@@ -98,14 +99,15 @@ func (c *ciCollector) add(b *evaluate.Batch) {
 }
 
 // intervals returns the interval of every measure, nil where there is
-// none (evaluate.HasInterval, evaluate.ReportedInterval).
+// none (evaluate.HasInterval, evaluate.ReportedInterval), and where a
+// per-query value is not finite (the value is reported without one).
 func (c *ciCollector) intervals(ctx context.Context, measures []evaluate.Measure, workers int) ([]*significance.Interval, error) {
 	out := make([]*significance.Interval, len(measures))
 	for m, ms := range measures {
 		var err error
 		if c.values == nil {
 			out[m], err = c.states[m].TInterval(ms, c.o.alpha)
-		} else if evaluate.HasInterval(ms, c.states[m].Weighted) {
+		} else if evaluate.HasInterval(ms, c.states[m].Weighted) && allFinite(c.values[m]) {
 			var iv significance.Interval
 			iv, err = significance.MeanBCa(ctx, c.values[m], significance.WithAlpha(c.o.alpha),
 				significance.WithSamples(c.o.samples), significance.WithSeed(c.o.seed),
@@ -183,4 +185,14 @@ func ciName(c ciOptions) string {
 		return "BCa"
 	}
 	return c.method
+}
+
+// allFinite reports whether every value of x is finite.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

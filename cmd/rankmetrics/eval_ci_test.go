@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -96,5 +98,44 @@ func TestEvalIntervals(t *testing.T) {
 	b := mustEval(t, "--format", "tsv", "--ci", "bootstrap", "--workers", "3", "-m", "map", qrels, run)
 	if a != b {
 		t.Errorf("1 worker:\n%s\n3 workers:\n%s", a, b)
+	}
+}
+
+// TestEvalCINonFinite: a measure with a non-finite per-query value (mrr@0
+// is -Inf, TF-Ranking's; ndcg@3 of a label of 200 is NaN in float32) is
+// printed without an interval, under both methods, and the other measures
+// keep theirs: map's t interval over the per-query APs 1, 1/2 and 0 of
+// query 9, 10 and the judged query 2 the run lacks, worked by hand: mean
+// 1/2, sd 1/2, t(0.975, 2) = 4.302652729749461, half width
+// 4.302652729749461 * 0.5 / sqrt(3).
+func TestEvalCINonFinite(t *testing.T) {
+	dir := t.TempDir()
+	qrels := writeTemp(t, dir, "qrels", "10 0 d1 1\n10 0 d2 0\n9 0 d3 1\n9 0 d4 200\n2 0 d5 1\n")
+	run := writeTemp(t, dir, "run", "9 Q0 d3 1 2 r\n9 Q0 d4 2 1 r\n10 Q0 d2 1 2 r\n10 Q0 d1 2 1 r\n")
+	half := 4.302652729749461 * 0.5 / math.Sqrt(3)
+	for _, method := range []string{"t", "bootstrap"} {
+		var out, errb bytes.Buffer
+		err := runEval(context.Background(), []string{"-m", "map,mrr@0,ndcg@3", "--ties", "stable", "--ci", method, "--format", "json", "--quiet", qrels, run}, nil, &out, &errb)
+		if err != nil {
+			t.Fatalf("--ci %s: %v (%s)", method, err, errb.String())
+		}
+		var rep struct {
+			CI struct {
+				Measures map[string]*struct {
+					Low  float64 `json:"ci_low"`
+					High float64 `json:"ci_high"`
+				} `json:"measures"`
+			} `json:"ci"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("--ci %s: %v: %s", method, err, out.String())
+		}
+		ms := rep.CI.Measures
+		if ms["map"] == nil || ms["mrr@0"] != nil || ms["ndcg@3"] != nil {
+			t.Fatalf("--ci %s: intervals %s", method, out.String())
+		}
+		if method == "t" && (math.Abs(ms["map"].Low-(0.5-half)) > 1e-12 || math.Abs(ms["map"].High-(0.5+half)) > 1e-12) {
+			t.Errorf("map's t interval [%v, %v], want [%v, %v]", ms["map"].Low, ms["map"].High, 0.5-half, 0.5+half)
+		}
 	}
 }
