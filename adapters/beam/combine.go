@@ -69,8 +69,8 @@ type accumulatorJSON struct {
 // intervalJSON is the wire form of an evaluate.MeanInterval. The mean and
 // the sum of squared deviations are strings in Go's shortest round-trip
 // form, so that they decode to the same bits, NaN and infinities included
-// (a non-finite per-query value is an error only when the interval is
-// computed, as for eval).
+// (a measure with a non-finite per-query value then gets no interval, as
+// in eval).
 type intervalJSON struct {
 	N        int64  `json:"n"`
 	Mean     string `json:"mean"`
