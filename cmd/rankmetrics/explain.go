@@ -14,7 +14,7 @@ import (
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
-const explainUsage = `usage: rankmetrics explain [--topn K] [--metrics LIST] [--ties POLICY] [--seed SEED] [--table]
+const explainUsage = `usage: rankmetrics explain [--topn K] [--metrics LIST] [--ties POLICY] [--ties-seed SEED] [--table]
                           [--labels ROWS --predictions ROWS] [--weights ROWS]
 
 Computes one batch under each library profile (tf-ranking: TF-Ranking 0.5.5;
@@ -26,7 +26,7 @@ stdin. Rows are JSON lists of numbers, one row per list; a label < 0 pads.
 
 Every profile ranks ties by --ties (default stable, input order), so that
 the values differ by definition alone: keras-rs shuffles tied items on
-every call, whatever its shuffle_ties says (--ties random --seed S draws
+every call, whatever its shuffle_ties says (--ties random --ties-seed S draws
 the shuffle of its metric made with seed=S), and torch orders them as its
 sort kernels do; torchmetrics' NDCG averages the gains of tied items.
 
@@ -51,7 +51,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	topn := fs.Int("topn", -1, "the cutoff `K` of every metric; none for the whole list")
 	metrics := fs.String("metrics", "map,ndcg,mrr,precision", "the metric keys, comma-separated: map, ndcg, dcg, mrr, precision, recall, hits, rprecision, fallout")
 	ties := fs.String("ties", "stable", "the tie `policy` of every profile: stable, pessimistic, optimistic or random")
-	seed := fs.Uint64("seed", 0, "`SEED` of --ties random: keras-rs' metric made with seed=SEED draws the same shuffle")
+	seed := fs.Uint64("ties-seed", 0, "`SEED` of --ties random, as in eval and compare: keras-rs' metric made with seed=SEED draws the same shuffle")
 	labelsArg := fs.String("labels", "", "the labels, JSON `ROWS`")
 	predsArg := fs.String("predictions", "", "the scores, JSON `ROWS`")
 	tableOnly := fs.Bool("table", false, "print the overall values only")
