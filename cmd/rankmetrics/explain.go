@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/measure"
 	"io"
 	"math"
 	"strconv"
@@ -106,11 +107,16 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	var kinds []metric.Kind
 	for _, s := range strings.Split(*metrics, ",") {
-		k, err := metric.ParseKind(strings.TrimSpace(s))
+		// The registry reads the names, as compute's "metric" key: a
+		// TF-Ranking key; the cutoff is --topn's.
+		m, err := measure.ParseTFRanking(s)
 		if err != nil {
 			return fmt.Errorf("explain: --metrics: %w", err)
 		}
-		kinds = append(kinds, k)
+		if m.TopN != metric.NoTopN {
+			return fmt.Errorf("explain: --metrics: %q: give the cutoff with --topn", strings.TrimSpace(s))
+		}
+		kinds = append(kinds, m.Family.Kind)
 	}
 	return explain(stdout, b, kinds, *topn, policy, *tableOnly)
 }
