@@ -182,7 +182,7 @@ var (
 			doc: "relevant documents judged (rel=1 only, as pytrec_eval), by pytrec_eval (trec_eval 9.0.8's num_rel)",
 			trec: func(p map[string]string) (string, error) {
 				if p["rel"] != "1" {
-					return "", fmt.Errorf("ir_measures computes NumRel with rel=1 only")
+					return "", fmt.Errorf("%w: ir_measures computes NumRel with rel=1 only", ErrNoProvider)
 				}
 				return "num_rel", nil
 			}},
@@ -387,6 +387,10 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		delete(given, pa.name)
 		if !has {
 			if pa.name == x.at && x.needAt {
+				if x.trec == nil {
+					// ir_measures parses the name, and its providers refuse it.
+					return Measure{}, true, fmt.Errorf("%w %q: %w: %s needs @%s (ir_measures' %s: %s)", ErrUnknown, name, ErrNoProvider, x.key, pa.name, x.key, strings.Join(d.Forms, ", "))
+				}
 				return fail("%s needs @%s", x.key, pa.name)
 			}
 			p[pa.name] = pa.def
@@ -428,6 +432,9 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 	s.JudgedOnly = p["judged_only"] == "True"
 	out := Measure{Name: canon, TopN: metric.NoTopN, IR: s}
 	if err := x.resolve(&out, ""); err != nil {
+		if errors.Is(err, ErrNoProvider) {
+			return Measure{}, true, fmt.Errorf("%w %q: %w (ir_measures' %s: %s)", ErrUnknown, name, err, x.key, strings.Join(d.Forms, ", "))
+		}
 		return fail("%v", err)
 	}
 	return out, true, nil
@@ -481,7 +488,7 @@ func (x *irDef) resolve(m *Measure, provider string) error {
 		names = append(names, pv.name)
 	}
 	if provider == "" {
-		return fmt.Errorf("no provider of ir_measures computes %s with these parameters", x.key)
+		return fmt.Errorf("%w: no provider of ir_measures computes %s with these parameters", ErrNoProvider, x.key)
 	}
 	if m.TrecEval != "" {
 		names = append([]string{pytrecEval}, names...)
@@ -491,6 +498,11 @@ func (x *irDef) resolve(m *Measure, provider string) error {
 	}
 	return fmt.Errorf("%w %s does not compute %s; rankmetrics computes it by %s", ErrProvider, provider, m.Name, strings.Join(names, ", "))
 }
+
+// ErrNoProvider is the error of an ir_measures name that ir_measures
+// reads but none of its providers computes (ERR without a cutoff,
+// NumRel(rel=2)); it wraps ErrUnknown too.
+var ErrNoProvider = errors.New("no provider computes it")
 
 // ErrProvider is the error of a provider that does not compute a measure
 // (WithProvider).
