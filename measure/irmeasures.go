@@ -38,6 +38,10 @@ type IRSpec struct {
 	// JudgedOnly is the judged_only parameter, pytrec_eval's
 	// judged_docs_only_flag (trec_eval -J).
 	JudgedOnly bool
+	// Gains, when not nil, maps the labels of the qrels before
+	// pytrec_eval reads them (nDCG's gains parameter; a label it does not
+	// list keeps its value).
+	Gains map[int64]int64
 	// Sum is set for the counts (NumQ, NumRel, NumRet, NumRelRet), whose
 	// overall value is the sum of their per-query values; the others'
 	// is the mean.
@@ -116,7 +120,7 @@ var (
 			doc:  "recall at the cutoff, by pytrec_eval (trec_eval 9.0.8's recall)",
 			trec: func(p map[string]string) (string, error) { return "recall." + p["cutoff"], nil }},
 		{key: "nDCG", params: []irParam{pCutoff, {"dcg", 's', "'log2'"}, {"gains", 'd', ""}, pJudged}, at: "cutoff", unit: true, concept: "ndcg",
-			doc: "NDCG (at the cutoff), gain = label, by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut); with dcg='exp-log2' and a cutoff, gain 2^label-1 and discount 1/ln(rank+1), by gdeval",
+			doc: "NDCG (at the cutoff), gain = label (gains={label:gain,...} maps labels), by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut); with dcg='exp-log2' and a cutoff, gain 2^label-1 and discount 1/ln(rank+1), by gdeval",
 			trec: func(p map[string]string) (string, error) {
 				switch p["dcg"] {
 				case "'log2'":
@@ -124,9 +128,6 @@ var (
 					return "", nil
 				default:
 					return "", fmt.Errorf("dcg is 'log2' or 'exp-log2', not %s", p["dcg"])
-				}
-				if p["gains"] != "" {
-					return "", fmt.Errorf("gains is not supported yet")
 				}
 				return withCut("ndcg", "ndcg_cut", p), nil
 			},
@@ -430,6 +431,9 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		s.RelLevel, _ = strconv.ParseInt(v, 10, 64)
 	}
 	s.JudgedOnly = p["judged_only"] == "True"
+	if g := p["gains"]; g != "" {
+		s.Gains, _ = parseGains(g)
+	}
 	out := Measure{Name: canon, TopN: metric.NoTopN, IR: s}
 	if err := x.resolve(&out, ""); err != nil {
 		if errors.Is(err, ErrNoProvider) {
@@ -558,8 +562,55 @@ func irValue(p irParam, v string) (string, error) {
 			return "'" + v[1:len(v)-1] + "'", nil
 		}
 		return "", fmt.Errorf("%s is not a quoted string", v)
+	case 'd':
+		g, err := parseGains(v)
+		if err != nil {
+			return "", err
+		}
+		return gainsRepr(g), nil
 	}
 	return v, nil
+}
+
+// parseGains reads a gains dictionary, {label:gain,...}, of integers >= 0
+// (ir_measures' parser takes no sign).
+func parseGains(v string) (map[int64]int64, error) {
+	body, ok := strings.CutPrefix(strings.TrimSpace(v), "{")
+	body, ok2 := strings.CutSuffix(body, "}")
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("%s is not a dictionary {label:gain,...}", v)
+	}
+	g := map[int64]int64{}
+	if strings.TrimSpace(body) == "" {
+		return g, nil
+	}
+	for _, e := range strings.Split(body, ",") {
+		k, x, has := strings.Cut(e, ":")
+		a, err1 := strconv.ParseUint(strings.TrimSpace(k), 10, 31)
+		b, err2 := strconv.ParseUint(strings.TrimSpace(x), 10, 31)
+		if !has || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%q is not label:gain with integers >= 0", strings.TrimSpace(e))
+		}
+		g[int64(a)] = int64(b)
+	}
+	return g, nil
+}
+
+// gainsRepr writes g as ir_measures names it: by label, the labels that
+// keep their value left out.
+func gainsRepr(g map[int64]int64) string {
+	keys := make([]int64, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		if g[k] != k {
+			parts = append(parts, strconv.FormatInt(k, 10)+":"+strconv.FormatInt(g[k], 10))
+		}
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // pyFloat writes x as Python's repr does for the floats of measure
