@@ -212,7 +212,6 @@ func runIRError(t *testing.T, qrels, runText string, m Measure) error {
 	return err
 }
 
-
 // sortedKeys returns the keys of m in order.
 func sortedKeys(m map[string]bool) []string {
 	return slices.Sorted(maps.Keys(m))
