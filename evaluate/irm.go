@@ -86,7 +86,7 @@ func (t *irmEval) add(j *Batch, q *runio.Query) error {
 		ib.qs = append(ib.qs, irm.Query{})
 	}
 	iq := &ib.qs[len(ib.qs)-1]
-	iq.QID, iq.Run, iq.Qrels = q.QID, iq.Run[:0], iq.Qrels[:0]
+	iq.Reset(q.QID)
 	label := func(doc string, l float64) error {
 		if l != math.Trunc(l) || math.Abs(l) > 1<<30 {
 			return fmt.Errorf("query %q (line %d): document %q: label %v: measure %s is ir_measures', whose judgments are integers; give integer labels, or use TF-Ranking's measures", q.QID, q.Line, doc, l, t.name)

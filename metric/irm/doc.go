@@ -16,8 +16,9 @@
 // summary. The engine (package evaluate) calls
 // Value for every query the qrels judge, with an empty Run for a judged
 // query the run lacks; queries found only in the run are never passed,
-// since no provider here gives them a value. Each Measure sorts the run
-// its own way (SortRun): the judged and msmarco providers rank by score,
+// since no provider here gives them a value. Each Measure ranks the run
+// its own way (Query.Ranked, computed once per query and order, SortRun):
+// the judged and msmarco providers rank by score,
 // ties by docno ascending; gdeval by score, ties by docno descending;
 // accuracy by score, ties in file order.
 //
