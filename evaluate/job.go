@@ -59,6 +59,8 @@ type Batch struct {
 
 	// trec holds the queries and values of the trec_eval measures.
 	trec *trecBatch
+	// irm holds the queries and values of ir_measures' provider measures.
+	irm *irmBatch
 }
 
 // Reset empties b for the next update.

@@ -54,6 +54,9 @@ type Plan struct {
 	ext    bool
 	// trec computes the trec_eval measures; nil when there is none.
 	trec *trecEval
+	// irm computes ir_measures' measures of providers other than
+	// pytrec_eval; nil when there is none.
+	irm *irmEval
 }
 
 // NewPlan returns the plan of measures (see measure.Parse; measure.Append
@@ -85,6 +88,9 @@ func newPlan(measures []Measure, reported int, o PlanOptions) (*Plan, error) {
 		dtypes: measureDTypes(measures, o.Config.DType)}
 	var err error
 	if p.trec, err = newTrecEval(p.specs, o.TrecEvalVersion, o.RunOnly); err != nil {
+		return nil, err
+	}
+	if p.irm, err = newIRMEval(p.specs, o.RunOnly); err != nil {
 		return nil, err
 	}
 	if err := p.planFamily(); err != nil {
@@ -121,7 +127,12 @@ func (b *Batch) Add(q *runio.Query) error {
 		return err
 	}
 	if b.p.trec != nil {
-		return b.p.trec.add(b, q)
+		if err := b.p.trec.add(b, q); err != nil {
+			return err
+		}
+	}
+	if b.p.irm != nil {
+		return b.p.irm.add(b, q)
 	}
 	return nil
 }
@@ -171,6 +182,11 @@ func (b *Batch) Compute(seed uint64) error {
 	}
 	if p.trec != nil {
 		if err := p.trec.compute(b); err != nil {
+			return err
+		}
+	}
+	if p.irm != nil {
+		if err := p.irm.compute(b); err != nil {
 			return err
 		}
 	}
@@ -242,6 +258,13 @@ func (t *Totals) Add(b *Batch) error {
 				}
 			}
 		}
+		if t.p.irm != nil {
+			for _, m := range t.p.irm.refs {
+				for i := range b.qids {
+					t.exact[m].Add(metric.Float64, b.Value(m, i), b.Weight(m, i))
+				}
+			}
+		}
 		return nil
 	}
 	for m, d := range t.p.dtypes {
@@ -294,6 +317,9 @@ func (t *Totals) Values() []float64 {
 	}
 	if t.p.trec != nil {
 		t.p.trec.finalExact(t.exact, out)
+	}
+	if t.p.irm != nil {
+		t.p.irm.finalExact(t.exact, out)
 	}
 	return out
 }

@@ -29,7 +29,7 @@ type group struct {
 // planFamily sets the settings of the TF-Ranking measures and groups them.
 func (p *Plan) planFamily() error {
 	for i, m := range p.specs {
-		if m.IsTrecEval() {
+		if m.IsTrecEval() || m.IR != nil {
 			continue
 		}
 		s := familyConfig(m, p.cfg)

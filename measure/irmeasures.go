@@ -1,21 +1,36 @@
 package measure
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/irm"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
 // IRSpec says how a measure of ir_measures (family IRMeasures) is
-// computed: which trec_eval measure, under which settings, gives the value
-// ir_measures' default provider (pytrec_eval) gives.
+// computed: by a provider of package metric/irm (Calc), or, for
+// pytrec_eval's, by which trec_eval measure under which settings.
 type IRSpec struct {
 	// Key is ir_measures' name of the measure: "AP", "nDCG", "NumQ".
 	Key string
+	// Provider is the name of the ir_measures provider whose values the
+	// measure has: "pytrec_eval" (computed by metric/treceval), "judged",
+	// "msmarco", "gdeval", "compat", "accuracy"...
+	Provider string
+	// Calc computes the measure when its provider is not pytrec_eval.
+	Calc irm.Measure
+	// Repr is the name as ir_measures prints it: Name, but with the
+	// parameters in the order they were written (ir_measures keeps it).
+	Repr string
+	// Params holds every parameter of the measure as ir_measures writes
+	// it (the defaults included; "" for an absent one without default).
+	Params map[string]string
 	// RelLevel is the smallest label that counts as relevant: the rel
 	// parameter, which ir_measures passes to pytrec_eval as its
 	// relevance_level (trec_eval -l).
@@ -60,13 +75,31 @@ type irDef struct {
 	needAt bool      // the @ parameter is required
 	doc    string
 	// trec returns the trec_eval -m specification of the measure with
-	// these parameters (absent ones hold their defaults), or an error
-	// for parameters the default provider does not take.
-	trec    func(p map[string]string) (string, error)
+	// these parameters (absent ones hold their defaults), "" when
+	// pytrec_eval does not compute them, or an error for parameters no
+	// provider takes.
+	trec func(p map[string]string) (string, error)
+	// provs are the other providers that compute the measure, in
+	// ir_measures' order of preference: each returns the measure's
+	// computation for these parameters, or errNotProvided.
+	provs   []irProv
 	sum     bool
 	unit    bool
 	concept string
 }
+
+// irProv is one provider of a measure other than pytrec_eval.
+type irProv struct {
+	name string
+	calc func(p map[string]string) (irm.Measure, error)
+}
+
+// errNotProvided is an irProv's error for parameters its provider does
+// not take.
+var errNotProvided = errors.New("not provided")
+
+// pytrecEval is the provider name of the measures metric/treceval computes.
+const pytrecEval = "pytrec_eval"
 
 var (
 	pRel      = irParam{"rel", 'i', "1"}
@@ -83,24 +116,30 @@ var (
 			doc:  "recall at the cutoff, by pytrec_eval (trec_eval 9.0.8's recall)",
 			trec: func(p map[string]string) (string, error) { return "recall." + p["cutoff"], nil }},
 		{key: "nDCG", params: []irParam{pCutoff, {"dcg", 's', "'log2'"}, {"gains", 'd', ""}, pJudged}, at: "cutoff", unit: true, concept: "ndcg",
-			doc: "NDCG (at the cutoff), gain = label, by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut)",
+			doc: "NDCG (at the cutoff), gain = label, by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut); with dcg='exp-log2' and a cutoff, gain 2^label-1 and discount 1/ln(rank+1), by gdeval",
 			trec: func(p map[string]string) (string, error) {
-				if p["dcg"] != "'log2'" {
-					return "", fmt.Errorf("dcg=%s is computed by ir_measures' gdeval provider, which rankmetrics does not reproduce yet; dcg='log2' is pytrec_eval's", p["dcg"])
+				switch p["dcg"] {
+				case "'log2'":
+				case "'exp-log2'":
+					return "", nil
+				default:
+					return "", fmt.Errorf("dcg is 'log2' or 'exp-log2', not %s", p["dcg"])
 				}
 				if p["gains"] != "" {
 					return "", fmt.Errorf("gains is not supported yet")
 				}
 				return withCut("ndcg", "ndcg_cut", p), nil
-			}},
+			},
+			provs: []irProv{{"gdeval", gdevalCalc(false)}}},
 		{key: "RR", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", unit: true, concept: "rr",
-			doc: "reciprocal rank of the first relevant document, by pytrec_eval (trec_eval 9.0.8's recip_rank)",
+			doc: "reciprocal rank of the first relevant document, by pytrec_eval (trec_eval 9.0.8's recip_rank); with a cutoff, within the top K (ties by docno ascending), by msmarco",
 			trec: func(p map[string]string) (string, error) {
 				if p["cutoff"] != "" {
-					return "", fmt.Errorf("RR with a cutoff is computed by ir_measures' msmarco provider, which rankmetrics does not reproduce yet")
+					return "", nil
 				}
 				return "recip_rank", nil
-			}},
+			},
+			provs: []irProv{{"msmarco", msmarcoCalc}}},
 		{key: "Rprec", params: []irParam{pRel, pJudged}, unit: true, concept: "rprec",
 			doc:  "precision after R documents, R the number of relevant ones, by pytrec_eval (trec_eval 9.0.8's Rprec); write Rprec() for it without parameters, bare Rprec being trec_eval 10.0's",
 			trec: constSpec("Rprec")},
@@ -152,8 +191,39 @@ var (
 			trec: numRet},
 		{key: "NumRelRet", params: []irParam{{"rel", 'i', "1"}}, sum: true, concept: "numrelret",
 			doc: "relevant documents retrieved (NumRet(rel=1)), by pytrec_eval (trec_eval 9.0.8's num_rel_ret)", trec: numRet},
+		{key: "Judged", params: []irParam{pCutoff}, at: "cutoff", unit: true, concept: "judged",
+			doc:   "share of the top K documents (ties by docno ascending) the qrels judge, at any label; of all the run ranks without K, by the judged provider",
+			provs: []irProv{{"judged", judgedCalc}}},
 	}
 )
+
+// intParam returns parameter name of p as an int; 0 when absent.
+func intParam(p map[string]string, name string) int64 {
+	n, _ := strconv.ParseInt(p[name], 10, 64)
+	return n
+}
+
+func judgedCalc(p map[string]string) (irm.Measure, error) {
+	return irm.Judged{K: int(intParam(p, "cutoff"))}, nil
+}
+
+func msmarcoCalc(p map[string]string) (irm.Measure, error) {
+	if p["judged_only"] == "True" {
+		return nil, errNotProvided
+	}
+	return irm.MSMarcoRR{K: int(intParam(p, "cutoff")), Rel: intParam(p, "rel")}, nil
+}
+
+// gdevalCalc returns gdeval's computation of nDCG(dcg='exp-log2') or,
+// err, of ERR.
+func gdevalCalc(err bool) func(p map[string]string) (irm.Measure, error) {
+	return func(p map[string]string) (irm.Measure, error) {
+		if p["cutoff"] == "" || p["judged_only"] == "True" || p["gains"] != "" || !err && p["dcg"] != "'exp-log2'" {
+			return nil, errNotProvided
+		}
+		return irm.Gdeval{K: int(intParam(p, "cutoff")), ERR: err}, nil
+	}
+}
 
 // withCut returns the spec of measure full without a cutoff, cut.K with.
 func withCut(full, cut string, p map[string]string) string {
@@ -179,13 +249,20 @@ func (r *registry) irRecords() {
 	r.ir = map[string]*Def{}
 	for i := range irDefList {
 		x := &irDefList[i]
-		d := &Def{Key: x.key, Family: IRMeasures, Reference: "ir_measures 0.4.3, default provider pytrec_eval (pytrec-eval-terrier 0.5)",
-			Engine: "metric/treceval (float64), as trec_eval 9.0.8", Doc: x.doc, Unit: x.unit, Cutoff: x.at != "",
-			concept: x.concept, ir: x}
-		if x.key == "RR" {
-			// RR@K is the msmarco provider's, not reproduced yet.
-			d.Cutoff = false
+		var provs, engines []string
+		if x.trec != nil {
+			provs = append(provs, "pytrec_eval (pytrec-eval-terrier 0.5)")
+			engines = append(engines, "metric/treceval (float64), as trec_eval 9.0.8")
 		}
+		for _, pv := range x.provs {
+			provs = append(provs, pv.name)
+		}
+		if len(x.provs) > 0 {
+			engines = append(engines, "metric/irm (float64)")
+		}
+		d := &Def{Key: x.key, Family: IRMeasures, Reference: "ir_measures 0.4.3, default provider " + strings.Join(provs, " or "),
+			Engine: strings.Join(engines, "; "), Doc: x.doc, Unit: x.unit, Cutoff: x.at != "",
+			concept: x.concept, ir: x}
 		d.Summary = Mean
 		if x.sum {
 			d.Summary = Sum
@@ -248,6 +325,7 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		return Measure{}, true, fmt.Errorf("%w %q: %s (ir_measures' %s: %s)", ErrUnknown, name, fmt.Sprintf(format, a...), x.key, strings.Join(d.Forms, ", "))
 	}
 	given := map[string]string{}
+	var order []string // the parameters in the order written
 	if strings.HasPrefix(rest, "(") {
 		end := strings.LastIndexByte(rest, ')')
 		if end < 0 {
@@ -266,6 +344,7 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 					return fail("parameter %s given twice", k)
 				}
 				given[k] = v
+				order = append(order, k)
 			}
 		}
 	}
@@ -303,26 +382,115 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 	for k := range given {
 		return fail("%s takes no parameter %s", x.key, k)
 	}
-	spec, err := x.trec(p)
-	if err != nil {
-		return fail("%v", err)
-	}
-	canon := x.key
+	canon, repr := x.key, x.key
 	if len(shown) > 0 {
 		canon += "(" + strings.Join(shown, ",") + ")"
 	}
+	shown = shown[:0]
+	for _, k := range order {
+		if pa := x.param(k); k != x.at && p[k] != pa.def {
+			shown = append(shown, k+"="+p[k])
+		}
+	}
+	if len(shown) > 0 {
+		repr += "(" + strings.Join(shown, ",") + ")"
+	}
 	if v := p[x.at]; x.at != "" && v != "" {
 		canon += "@" + v
+		repr += "@" + v
 	}
-	s := &IRSpec{Key: x.key, RelLevel: 1, Sum: x.sum, Count: x.key == "NumQ"}
+	s := &IRSpec{Key: x.key, RelLevel: 1, Sum: x.sum, Count: x.key == "NumQ", Repr: repr, Params: p}
 	if v := p["rel"]; v != "" {
 		s.RelLevel, _ = strconv.ParseInt(v, 10, 64)
 	}
 	s.JudgedOnly = p["judged_only"] == "True"
-	if _, err := treceval.NewEvaluator(s.TrecConfig(), []string{spec}); err != nil {
+	out := Measure{Name: canon, TopN: metric.NoTopN, IR: s}
+	if err := x.resolve(&out, ""); err != nil {
 		return fail("%v", err)
 	}
-	return Measure{Name: canon, TopN: metric.NoTopN, TrecEval: spec, IR: s}, true, nil
+	return out, true, nil
+}
+
+// param returns the parameter of x named name.
+func (x *irDef) param(name string) irParam {
+	for _, p := range x.params {
+		if p.name == name {
+			return p
+		}
+	}
+	return irParam{}
+}
+
+// Providers lists the names of ir_measures' providers, as its --provider
+// takes them.
+var Providers = []string{"accuracy", "compat", "cwl_eval", "gdeval", "judged", "msmarco", "pyndeval", "pytrec_eval", "ranx", "runtime", "trectools"}
+
+// resolve sets how m, an ir_measures measure whose IR.Params are set, is
+// computed: by provider, or by the first provider that computes it in
+// ir_measures' order of preference when provider is "".
+func (x *irDef) resolve(m *Measure, provider string) error {
+	s := m.IR
+	if x.trec != nil && (provider == "" || provider == pytrecEval) {
+		spec, err := x.trec(s.Params)
+		if err != nil {
+			return err
+		}
+		if spec != "" {
+			if _, err := treceval.NewEvaluator(s.TrecConfig(), []string{spec}); err != nil {
+				return err
+			}
+			m.TrecEval, s.Provider, s.Calc = spec, pytrecEval, nil
+			return nil
+		}
+	}
+	var names []string
+	for _, pv := range x.provs {
+		c, err := pv.calc(s.Params)
+		if errors.Is(err, errNotProvided) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if provider == "" || pv.name == provider {
+			m.TrecEval, s.Provider, s.Calc = "", pv.name, c
+			return nil
+		}
+		names = append(names, pv.name)
+	}
+	if provider == "" {
+		return fmt.Errorf("no provider of ir_measures computes %s with these parameters", x.key)
+	}
+	if m.TrecEval != "" {
+		names = append([]string{pytrecEval}, names...)
+	}
+	if !slices.Contains(Providers, provider) {
+		return fmt.Errorf("%w: provider %q is not one of ir_measures' (%s)", ErrProvider, provider, strings.Join(Providers, ", "))
+	}
+	return fmt.Errorf("%w: provider %s does not compute %s; rankmetrics computes it by %s", ErrProvider, provider, m.Name, strings.Join(names, ", "))
+}
+
+// ErrProvider is the error of a provider that does not compute a measure
+// (WithProvider).
+var ErrProvider = errors.New("provider")
+
+// WithProvider returns m, a measure of ir_measures, computed as provider
+// computes it (ir_measures' --provider): one of Providers. Measures of
+// other families are returned as they are. It is an error wrapping
+// ErrProvider if provider does not compute m, or rankmetrics does not
+// reproduce provider's computation of it.
+func WithProvider(m Measure, provider string) (Measure, error) {
+	if m.IR == nil || provider == "" {
+		return m, nil
+	}
+	x := reg().ir[m.IR.Key].ir
+	s := *m.IR
+	out := m
+	out.IR = &s
+	if err := x.resolve(&out, provider); err != nil {
+		return Measure{}, fmt.Errorf("measure %s: %w", m.Name, err)
+	}
+	return out, nil
 }
 
 // irValue checks v, a value of parameter p as ir_measures reads it (a

@@ -3,6 +3,8 @@ package measure
 import (
 	"errors"
 	"testing"
+
+	"github.com/rankmetrics/rankmetrics/metric"
 )
 
 // TestParseIR: ir_measures' names and the trec_eval measure and settings
@@ -54,8 +56,8 @@ func TestParseIR(t *testing.T) {
 			t.Errorf("Parse(%q) = %+v, %v; want family %v", in, m, err, want)
 		}
 	}
-	for _, bad := range []string{"P", "P@0", "IPrec@1", "AP(rel=x)", "AP(foo=1)", "NumRel(rel=2)", "RR@10",
-		"nDCG(dcg='exp-log2')@10", "AP(rel=2", "AP@10@5", "SetF(beta=1)", "NDCG@10"} {
+	for _, bad := range []string{"P", "P@0", "IPrec@1", "AP(rel=x)", "AP(foo=1)", "NumRel(rel=2)", "RR(judged_only=True)@10",
+		"nDCG(dcg='exp-log2')", "nDCG(dcg='exp')@10", "AP(rel=2", "AP@10@5", "SetF(beta=1)", "NDCG@10", "Judged(rel=2)@10"} {
 		if _, err := Parse(bad); !errors.Is(err, ErrUnknown) {
 			t.Errorf("Parse(%q): %v, want ErrUnknown", bad, err)
 		}
@@ -63,5 +65,51 @@ func TestParseIR(t *testing.T) {
 	list, err := ParseList("AP(rel=2,judged_only=True)@10,P@5, nDCG@10")
 	if err != nil || len(list) != 3 || list[0].Name != "AP(rel=2,judged_only=True)@10" {
 		t.Errorf("ParseList: %+v, %v", list, err)
+	}
+}
+
+// TestParseIRProviders: the measures of providers other than pytrec_eval,
+// as ir_measures' registry assigns them (its default pipeline takes the
+// first provider that supports the measure with these parameters), and
+// ir_measures' print of the name, parameters in the order written.
+func TestParseIRProviders(t *testing.T) {
+	tests := []struct{ in, name, repr, provider string }{
+		{"Judged@10", "Judged@10", "Judged@10", "judged"},
+		{"Judged", "Judged", "Judged", "judged"},
+		{"RR@10", "RR@10", "RR@10", "msmarco"},
+		{"RR(rel=2)@5", "RR(rel=2)@5", "RR(rel=2)@5", "msmarco"},
+		{"RR", "RR", "RR", "pytrec_eval"},
+		{"nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20", "gdeval"},
+		{"nDCG(dcg=\"exp-log2\")@20", "nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20", "gdeval"},
+		{"AP(judged_only=True,rel=2)@10", "AP(rel=2,judged_only=True)@10", "AP(judged_only=True,rel=2)@10", "pytrec_eval"},
+	}
+	for _, tc := range tests {
+		m, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		if m.IR == nil || m.Name != tc.name || m.IR.Repr != tc.repr || m.IR.Provider != tc.provider || (m.IR.Calc == nil) != (tc.provider == "pytrec_eval") || (m.TrecEval == "") != (tc.provider != "pytrec_eval") {
+			t.Errorf("Parse(%q) = %+v %+v, want %s %s by %s", tc.in, m, m.IR, tc.name, tc.repr, tc.provider)
+		}
+		if m.IsMAP() || m.ValueDType(metric.Float32) != metric.Float64 {
+			t.Errorf("Parse(%q): IsMAP %v, dtype %v", tc.in, m.IsMAP(), m.ValueDType(metric.Float32))
+		}
+	}
+	// --provider: RR without cutoff by msmarco; a provider that does not
+	// compute the measure is refused.
+	rr, _ := Parse("RR")
+	m, err := WithProvider(rr, "msmarco")
+	if err != nil || m.IR.Provider != "msmarco" || m.TrecEval != "" || rr.IR.Provider != "pytrec_eval" {
+		t.Errorf("WithProvider(RR, msmarco) = %+v, %v", m, err)
+	}
+	if m, err = WithProvider(m, "pytrec_eval"); err != nil || m.TrecEval != "recip_rank" {
+		t.Errorf("WithProvider(RR, pytrec_eval) = %+v, %v", m, err)
+	}
+	j, _ := Parse("Judged@10")
+	for _, p := range []string{"pytrec_eval", "gdeval", "nope"} {
+		if _, err := WithProvider(j, p); !errors.Is(err, ErrProvider) {
+			t.Errorf("WithProvider(Judged@10, %s): %v, want ErrProvider", p, err)
+		}
 	}
 }

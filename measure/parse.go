@@ -51,12 +51,12 @@ func (m Measure) IsTrecEval() bool { return m.TrecEval != "" }
 
 // IsMAP reports whether m is map or map@K (TF-Ranking's MAP counting the
 // relevant documents a TREC run missed).
-func (m Measure) IsMAP() bool { return m.Family == nil && m.TrecEval == "" }
+func (m Measure) IsMAP() bool { return m.Family == nil && m.TrecEval == "" && m.IR == nil }
 
 // ValueDType returns the dtype m's values are computed in under a plan of
 // dtype d: d, but float64 for trec_eval's measures, as trec_eval's doubles.
 func (m Measure) ValueDType(d metric.DType) metric.DType {
-	if m.IsTrecEval() {
+	if m.IsTrecEval() || m.IR != nil {
 		return metric.Float64
 	}
 	return d

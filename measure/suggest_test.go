@@ -24,7 +24,7 @@ func TestSuggest(t *testing.T) {
 		{"p_10", false, []string{"precision@10", "P_10", "P@10"}},
 		{"P_10", true, []string{"precision@10", "P.10", "P@10"}},
 		{"R@1000", false, []string{"recall@1000", "recall_1000", "R@1000"}},
-		{"RR@10", false, []string{"mrr@10", "recip_rank", "RR"}},
+		{"RR@10", false, []string{"mrr@10", "recip_rank", "RR@10"}},
 		{"MAP", false, []string{"map", "map:treceval", "map_cut_K", "AP"}},
 		{"AP@100", false, []string{"map@100", "map@100:treceval", "map_cut_100", "AP@100"}},
 		{"ndgc", false, []string{"ndcg_metric", "ndcg", "ndcg_cut_K", "nDCG"}},

@@ -1,0 +1,109 @@
+package irm
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Judgment is one qrels line of a query: a document and its label.
+type Judgment struct {
+	Docno string
+	Rel   int64
+}
+
+// Doc is one run line of a query: a document and its score.
+type Doc struct {
+	Docno string
+	Score float64
+}
+
+// Query is one query as ir_measures' providers read it.
+type Query struct {
+	// QID is the query id.
+	QID string
+	// Qrels holds the query's judgments: those of the documents the run
+	// ranks, in run order, then those of the documents it does not rank,
+	// in qrels order.
+	Qrels []Judgment
+	// Run holds the query's run lines in file order; it is empty for a
+	// judged query the run lacks.
+	Run []Doc
+}
+
+// Measure is one provider measure with its parameters set.
+type Measure interface {
+	// Value returns the value of q under the measure; ok is false when
+	// the provider yields no value for q. An error says why the provider
+	// cannot compute q (it names the query).
+	Value(q *Query) (v float64, ok bool, err error)
+}
+
+// Order is a provider's order of the documents of a run.
+type Order uint8
+
+const (
+	// DocnoAsc ranks by score, descending, ties by docno ascending (the
+	// judged and msmarco providers).
+	DocnoAsc Order = iota
+	// DocnoDesc ranks by score, descending, ties by docno descending
+	// (gdeval).
+	DocnoDesc
+	// FileOrder ranks by score, descending, ties in file order (the
+	// accuracy provider, cwl_eval).
+	FileOrder
+)
+
+// SortRun returns the documents of run ranked in order o, in a new slice.
+func SortRun(run []Doc, o Order) []Doc {
+	out := slices.Clone(run)
+	switch o {
+	case DocnoAsc:
+		slices.SortFunc(out, func(a, b Doc) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Docno, b.Docno))
+		})
+	case DocnoDesc:
+		slices.SortFunc(out, func(a, b Doc) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(b.Docno, a.Docno))
+		})
+	default:
+		slices.SortStableFunc(out, func(a, b Doc) int { return cmp.Compare(b.Score, a.Score) })
+	}
+	return out
+}
+
+// Dedup returns run with one line per docno, as ir_measures' dictionary
+// of a run keeps it: at the position of the docno's first line, with the
+// score of its last. It returns run itself when no docno repeats.
+func Dedup(run []Doc) []Doc {
+	seen := make(map[string]int, len(run))
+	var out []Doc
+	for i, d := range run {
+		j, dup := seen[d.Docno]
+		if !dup {
+			seen[d.Docno] = len(seen)
+			if out != nil {
+				out = append(out, d)
+			}
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(run[:i])
+		}
+		out[j].Score = d.Score
+	}
+	if out == nil {
+		return run
+	}
+	return out
+}
+
+// judgedMap returns the labels of q's judgments by docno (the last line
+// of a docno judged twice, as ir_measures' dictionary of the qrels).
+func judgedMap(q *Query) map[string]int64 {
+	m := make(map[string]int64, len(q.Qrels))
+	for _, j := range q.Qrels {
+		m[j.Docno] = j.Rel
+	}
+	return m
+}
