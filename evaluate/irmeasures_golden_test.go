@@ -132,6 +132,14 @@ func TestIRMeasuresGolden(t *testing.T) {
 					exact = false
 					continue
 				}
+				if has && got[0] != w && m.IR.Provider == "cwl_eval" && ulps(got[0], w) <= 4 {
+					// cwl_eval's last step is numpy's BLAS dot product,
+					// whose order of additions depends on the processor;
+					// metric/cwl's is compensated (within 1 ulp measured).
+					ulpOff[r.Measure] = true
+					exact = false
+					continue
+				}
 				if !has || got[0] != w {
 					t.Errorf("%s: query %s = %v, ir_measures %v", name, qid, got, w)
 					ok = false
@@ -160,7 +168,7 @@ func TestIRMeasuresGolden(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d golden cases passed to the bit, %d within 2 ulps (%s); not named yet: %s", passed, near,
+	t.Logf("%d golden cases passed to the bit, %d within 2 ulps (nDCG) or 4 (cwl_eval) (%s); not named yet: %s", passed, near,
 		strings.Join(sortedKeys(ulpOff), " "), strings.Join(sortedKeys(skipped), " "))
 	t.Logf("%d passed, %d failed", passed+near, failed)
 }

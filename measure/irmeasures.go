@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/cwl"
 	"github.com/rankmetrics/rankmetrics/metric/irm"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
@@ -105,6 +106,8 @@ var (
 	pRel      = irParam{"rel", 'i', "1"}
 	pJudged   = irParam{"judged_only", 'b', "False"}
 	pCutoff   = irParam{"cutoff", 'i', ""}
+	pMinRel   = irParam{"min_rel", 'i', "0"}
+	pMaxRel   = irParam{"max_rel", 'i', ""}
 	irDefList = []irDef{
 		{key: "AP", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", unit: true, concept: "ap",
 			doc:  "average precision (within the cutoff) over every judged relevant document, by pytrec_eval (trec_eval 9.0.8's map, map_cut)",
@@ -194,6 +197,33 @@ var (
 		{key: "Judged", params: []irParam{pCutoff}, at: "cutoff", unit: true, concept: "judged",
 			doc:   "share of the top K documents (ties by docno ascending) the qrels judge, at any label; of all the run ranks without K, by the judged provider",
 			provs: []irProv{{"judged", judgedCalc}}},
+		{key: "RBP", params: []irParam{{"p", 'f', "0.8"}, {"rel", 'i', ""}}, unit: true, concept: "rbp",
+			doc:   "rank-biased precision, gain 1 at or above rel (required), p 0.8 by default (trec_eval's rbp is 0.9), over 1000 ranks, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.RBP)}}},
+		{key: "SDCG", params: []irParam{pCutoff, {"dcg", 's', "'log2'"}, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "sdcg",
+			doc:   "scaled DCG: DCG@K over that of K documents of the largest gain, gains (label-min_rel)/(max_rel-min_rel) (max_rel required), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.SDCG)}}},
+		{key: "BPM", params: []irParam{pCutoff, {"T", 'f', "1.0"}, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "bpm",
+			doc:   "static Bejeweled player model: read on while the gain is below T and the rank below K, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.BPM)}}},
+		{key: "NERR8", params: []irParam{pCutoff, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "nerr8",
+			doc:   "C/W/L approximation of ERR, equation 8 (continue with 1-gain, up to rank K), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR8)}}},
+		{key: "NERR9", params: []irParam{pCutoff, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "nerr9",
+			doc:   "C/W/L approximation of ERR, equation 9 (continue with i/(i+1) (1-gain), up to rank K), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR9)}}},
+		{key: "NERR10", params: []irParam{{"p", 'f', "0.9"}, pMinRel, pMaxRel}, unit: true, concept: "nerr10",
+			doc:   "C/W/L approximation of ERR, equation 10 (continue with p (1-gain)), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR10)}}},
+		{key: "NERR11", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "nerr11",
+			doc:   "C/W/L approximation of ERR, equation 11 (INSQ's continuation times 1-gain), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR11)}}},
+		{key: "INST", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "inst",
+			doc:   "INST, the adaptive C/W/L measure with goal T, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.INST)}}},
+		{key: "INSQ", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "insq",
+			doc:   "INSQ, INST's predecessor with goal T, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.INSQ)}}},
 	}
 )
 

@@ -159,10 +159,10 @@ func New(m Measure) (*Scorer, error) {
 // Measure returns the measure s computes.
 func (s *Scorer) Measure() Measure { return s.m }
 
-// Value returns the expected utility (the value ir_measures reports) of
+// Score returns the expected utility (the value ir_measures reports) of
 // one ranking: gains[i] is the gain of the document at rank i+1 (0 for an
 // unjudged one). Ranks past Depth are ignored.
-func (s *Scorer) Value(gains []float64) float64 {
+func (s *Scorer) Score(gains []float64) float64 {
 	g := make([]float64, Depth)
 	copy(g, gains)
 	w := s.fixed

@@ -66,7 +66,7 @@ func TestValueHandWorked(t *testing.T) {
 				gains[i] = c.m.Gain(l)
 			}
 		}
-		if got := s.Value(gains); math.Abs(got-c.want) > c.tol {
+		if got := s.Score(gains); math.Abs(got-c.want) > c.tol {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -81,7 +81,7 @@ func TestDepth(t *testing.T) {
 	}
 	g := make([]float64, Depth+1)
 	g[Depth] = 1
-	if v := s.Value(g); v != 0 {
+	if v := s.Score(g); v != 0 {
 		t.Errorf("relevant at rank %d: %v, want 0", Depth+1, v)
 	}
 }

@@ -216,7 +216,7 @@ func TestGolden(t *testing.T) {
 				got[q] = 0 // a judged topic the run lacks
 			}
 			for _, q := range qs {
-				got[q.qid] = s.Value(q.gains(m))
+				got[q.qid] = s.Score(q.gains(m))
 			}
 			ok, allExact := true, true
 			if len(r.PerQ) != len(got) {
