@@ -37,8 +37,13 @@
 //
 // The @K measures take K from 1 to 20 (Depth) and need it; judged_only
 // is refused (Measure.Validate): ir_measures refuses or fails on each of
-// these. Not reproduced: a document judged twice for the same subtopic
-// with labels on both sides of rel (ndeval keeps whichever line its
-// unstable sort puts last; here it is relevant) and a docno twice in one
-// topic of the run (ndeval gives the judgments to one of the two).
+// these.
+//
+// A document judged twice for the same subtopic is relevant to it as its
+// last line says, and each line at or above rel counts in the subtopic's
+// number of relevant documents (AP_IA's denominator): ndeval keeps the
+// judgment its sort by docno puts last, which glibc's qsort (stable in
+// glibc 2.36, which the goldens were made with) leaves in file order.
+// Not reproduced: a docno twice in one topic of the run (ndeval gives the
+// judgments to one of the two; here both have them).
 package ndeval

@@ -140,9 +140,11 @@ func NewTopic(js []Judgment, p Params) *Topic {
 	for i := 1; i < Depth; i++ {
 		t.discount[i] = ln2 / ln.Log(int64(i)+2)
 	}
-	// One row per docno; a document is relevant to a subtopic when a
-	// line of it has a label at or above Rel (for the same document and
-	// subtopic, a later line at 0 does not undo it here; see the doc).
+	// One row per docno; a document is relevant to a subtopic when the
+	// last line of the pair has a label at or above Rel (ndeval keeps the
+	// judgment of the line its sort by docno puts last, the last in file
+	// order with glibc's stable qsort), while the count of the subtopic's
+	// relevant documents counts every such line.
 	var docs []string
 	judged := map[string]map[int]bool{}
 	for _, j := range js {
@@ -153,9 +155,7 @@ func NewTopic(js []Judgment, p Params) *Topic {
 			judged[j.Doc] = map[int]bool{}
 			docs = append(docs, j.Doc)
 		}
-		if j.Label >= p.Rel {
-			judged[j.Doc][j.Subtopic] = true
-		}
+		judged[j.Doc][j.Subtopic] = j.Label >= p.Rel
 	}
 	t.relSub = make([]int, t.subtopics)
 	for _, j := range js {
@@ -174,8 +174,10 @@ func NewTopic(js []Judgment, p Params) *Topic {
 	t.rels = make([][]int, len(docs))
 	for i, d := range docs {
 		t.rel[d] = i
-		for s := range judged[d] {
-			t.rels[i] = append(t.rels[i], s)
+		for s, rel := range judged[d] {
+			if rel {
+				t.rels[i] = append(t.rels[i], s)
+			}
 		}
 		slices.Sort(t.rels[i])
 	}

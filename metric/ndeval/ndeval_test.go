@@ -55,6 +55,21 @@ func TestHandWorked(t *testing.T) {
 	}
 }
 
+// TestJudgedTwice: the last line of a (document, subtopic) pair says
+// whether the document is relevant, and every relevant line counts in the
+// subtopic's number of relevant documents.
+func TestJudgedTwice(t *testing.T) {
+	top := NewTopic([]Judgment{{0, "a", 1}, {0, "b", 1}, {0, "a", 0}}, Params{Rel: 1, Alpha: 0.5, Beta: 0.5})
+	v := top.Eval([]string{"a", "b"})
+	// b relevant at rank 2: precision 1/2, over 2 relevant lines.
+	if got := v.Get(Measure{Kind: APIA}); got != 0.25 {
+		t.Errorf("AP_IA = %v, want 0.25", got)
+	}
+	if got := v.Get(Measure{Kind: PIA, Cutoff: 1}); got != 0 {
+		t.Errorf("P_IA@1 = %v, want 0 (a's last line is 0)", got)
+	}
+}
+
 // TestNoRelevant: a topic without relevant documents has every measure 0
 // but nNRBP, which ndeval divides 0 by 0.
 func TestNoRelevant(t *testing.T) {

@@ -3,7 +3,7 @@
 Draws seeded subtopic qrels (ndeval's `qid subtopic docno rel`, which
 ir_measures reads as TREC qrels with the subtopic in the iteration column)
 and TREC runs: labels -1 to 2, a document judged for one to three
-subtopics, subtopic ids shared between topics and first seen in random
+subtopics (some pairs of document and subtopic judged twice), subtopic ids shared between topics and first seen in random
 order, topics without relevant documents, topics only in the qrels or only
 in the run, unjudged documents and tied scores. For every measure of
 MEASURES it records the per-query values and the summary that `python -m
@@ -56,10 +56,15 @@ def draw_case(rng):
         judged = pool[: rng.randint(3, min(25, len(pool)))]
         mysubs = rng.sample(subs, rng.randint(1, 5))
         if kind != 5:  # kind 5: run only
+            again = []
             for d in judged:
                 for s in rng.sample(mysubs, rng.randint(1, min(3, len(mysubs)))):
                     label = 0 if kind == 3 else rng.choice(LABELS)  # kind 3: nothing relevant
                     qrels.append(f"{qid} {s} {d} {label}")
+                    if kind != 3 and rng.random() < 0.08:
+                        # the same document and subtopic judged again, later
+                        again.append(f"{qid} {s} {d} {rng.choice(LABELS)}")
+            qrels.extend(again)
         if kind != 4:  # kind 4: qrels only
             ranked = rng.sample(pool, rng.randint(1, len(pool)))
             scale = rng.choice([1, 2, 10])
