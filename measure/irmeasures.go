@@ -11,6 +11,7 @@ import (
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/metric/cwl"
 	"github.com/rankmetrics/rankmetrics/metric/irm"
+	"github.com/rankmetrics/rankmetrics/metric/ndeval"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
@@ -108,6 +109,7 @@ var (
 	pCutoff   = irParam{"cutoff", 'i', ""}
 	pMinRel   = irParam{"min_rel", 'i', "0"}
 	pMaxRel   = irParam{"max_rel", 'i', ""}
+	pAlpha    = irParam{"alpha", 'f', "0.5"}
 	irDefList = []irDef{
 		{key: "AP", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", unit: true, concept: "ap",
 			doc:  "average precision (within the cutoff) over every judged relevant document, by pytrec_eval (trec_eval 9.0.8's map, map_cut)",
@@ -224,6 +226,33 @@ var (
 		{key: "INSQ", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "insq",
 			doc:   "INSQ, INST's predecessor with goal T, by cwl_eval",
 			provs: []irProv{{"cwl_eval", cwlCalc(cwl.INSQ)}}},
+		{key: "alpha_DCG", params: []irParam{pCutoff, pRel, pAlpha, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "alphadcg",
+			doc:   "alpha-DCG@K over subtopic qrels, normalised by ndeval's ideal-ideal gains, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.AlphaDCG)}}},
+		{key: "alpha_nDCG", params: []irParam{pCutoff, pRel, pAlpha, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "alphandcg",
+			doc:   "alpha-nDCG@K over subtopic qrels (greedy ideal ranking, ties to the greater docno), by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.AlphaNDCG)}}},
+		{key: "ERR_IA", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "erria",
+			doc:   "intent-aware ERR@K over subtopic qrels, normalised by ndeval's ideal-ideal gains, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.ERRIA)}}},
+		{key: "nERR_IA", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "nerria",
+			doc:   "intent-aware ERR@K over that of the greedy ideal ranking of the subtopic qrels, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.NERRIA)}}},
+		{key: "NRBP", params: []irParam{pRel, pAlpha, {"beta", 'f', "0.5"}}, unit: true, concept: "nrbp",
+			doc:   "novelty- and rank-biased precision over subtopic qrels, by pyndeval (ndeval 4.5)",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.NRBP)}}},
+		{key: "nNRBP", params: []irParam{pRel, pAlpha, {"beta", 'f', "0.5"}}, unit: true, concept: "nnrbp",
+			doc:   "NRBP over that of the greedy ideal ranking (NaN for a query without relevant documents, as ndeval's 0/0), by pyndeval (ndeval 4.5)",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.NNRBP)}}},
+		{key: "AP_IA", params: []irParam{pRel, pJudged}, unit: true, concept: "apia",
+			doc:   "intent-aware average precision: the mean over the subtopics of each one's AP, by pyndeval (ndeval 4.5's MAP-IA)",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.APIA)}}},
+		{key: "P_IA", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "precisionia",
+			doc:   "intent-aware precision@K: relevant (document, subtopic) pairs in the top K over K times the subtopics, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.PIA)}}},
+		{key: "StRecall", params: []irParam{pCutoff, pRel}, at: "cutoff", needAt: true, unit: true, concept: "strecall",
+			doc:   "subtopic recall@K: the share of the subtopics the top K cover, by pyndeval (ndeval 4.5's strec); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.StRecall)}}},
 	}
 )
 

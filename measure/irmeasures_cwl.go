@@ -6,6 +6,7 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/metric/cwl"
 	"github.com/rankmetrics/rankmetrics/metric/irm"
+	"github.com/rankmetrics/rankmetrics/metric/ndeval"
 )
 
 // cwlCalc returns the cwl_eval provider's computation of the C/W/L
@@ -37,6 +38,31 @@ func cwlCalc(k cwl.Kind) func(p map[string]string) (irm.Measure, error) {
 			}
 		}
 		s, err := cwl.New(m)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+}
+
+// ndevalCalc returns the pyndeval provider's computation of the diversity
+// measure of kind k.
+func ndevalCalc(k ndeval.Kind) func(p map[string]string) (irm.Measure, error) {
+	return func(p map[string]string) (irm.Measure, error) {
+		// ir_measures passes alpha and beta 0.5 to pyndeval for the
+		// measures that have no such parameter.
+		m := ndeval.Measure{Kind: k, Cutoff: int(intParam(p, "cutoff")), JudgedOnly: p["judged_only"] == "True",
+			Params: ndeval.Params{Rel: intParam(p, "rel"), Alpha: 0.5, Beta: 0.5}}
+		for name, dst := range map[string]*float64{"alpha": &m.Alpha, "beta": &m.Beta} {
+			if v := p[name]; v != "" {
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return nil, fmt.Errorf("parameter %s: %w", name, err)
+				}
+				*dst = x
+			}
+		}
+		s, err := ndeval.New(m)
 		if err != nil {
 			return nil, err
 		}

@@ -3,8 +3,10 @@ package runio
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -78,6 +80,27 @@ func ReadSubtopicQrels(ctx context.Context, r io.Reader, name string) (*Subtopic
 		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
 	}
 	return q, nil
+}
+
+// ReadSubtopicQrelsFile reads the subtopic qrels file at path, gzipped
+// or not.
+func ReadSubtopicQrelsFile(ctx context.Context, path string) (*SubtopicQrels, error) {
+	if path == "-" {
+		return nil, errors.New("subtopic qrels: read from a file, not standard input (the diversity measures read the qrels twice)")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := MaybeGunzip(f, path, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := r.(io.Closer); ok {
+		defer c.Close()
+	}
+	return ReadSubtopicQrels(ctx, r, path)
 }
 
 // truncate shortens a value quoted in an error.

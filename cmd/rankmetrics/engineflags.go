@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+
 	"flag"
 	"fmt"
 	"github.com/rankmetrics/rankmetrics/measure"
@@ -132,7 +134,9 @@ func (o *engineArgs) applyProfile() error {
 }
 
 // keepDocs makes the input keep document ids when a measure is trec_eval's,
-// whose tie order needs them.
+// whose tie order needs them, or an ir_measures provider's (metric/irm),
+// which reads the docnos.
 func (o *engineArgs) keepDocs() {
-	o.read.KeepDocs = o.read.KeepDocs || hasTrecEval(o.measures)
+	o.read.KeepDocs = o.read.KeepDocs || hasTrecEval(o.measures) ||
+		slices.ContainsFunc(o.measures, func(m evaluate.Measure) bool { return m.IR != nil && m.IR.Calc != nil })
 }

@@ -29,6 +29,25 @@ type Query struct {
 	// Run holds the query's run lines in file order; it is empty for a
 	// judged query the run lacks.
 	Run []Doc
+	// Subtopics holds the query's lines of the subtopic qrels, in file
+	// order, for the diversity measures (pyndeval's); nil when none were
+	// read.
+	Subtopics []SubtopicJudgment
+}
+
+// SubtopicJudgment is one line of subtopic qrels (qid subtopic docno rel).
+type SubtopicJudgment struct {
+	// Subtopic numbers the subtopic id in the order the ids first appear
+	// in the whole qrels file.
+	Subtopic int
+	Docno    string
+	Rel      int64
+}
+
+// SubtopicReader is implemented by the measures that read the subtopic
+// qrels (Query.Subtopics).
+type SubtopicReader interface {
+	ReadsSubtopics() bool
 }
 
 // Measure is one provider measure with its parameters set.

@@ -1,0 +1,123 @@
+package evaluate
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rankmetrics/rankmetrics/measure"
+	"github.com/rankmetrics/rankmetrics/runio"
+)
+
+// TestIRMeasuresDiversityGolden runs ir_measures' diversity measures
+// through the engine, as eval does (the TREC pair joined with --dedupe
+// first, the qrels read again as subtopic qrels), on the goldens the real
+// pyndeval made (testdata/irmeasures/ndeval_*.jsonl.gz): every per-query
+// value to the bit (NaN as NaN), the same queries, and the summary within
+// a few ulps of ir_measures' mean in its order (ours is correctly
+// rounded). Measures ir_measures refuses must be refused by the parser.
+func TestIRMeasuresDiversityGolden(t *testing.T) {
+	files, err := filepath.Glob("../testdata/irmeasures/ndeval_*.jsonl.gz")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden file: %v", err)
+	}
+	num := func(v any) float64 {
+		if s, ok := v.(string); ok && s == "NaN" {
+			return math.NaN()
+		}
+		return v.(float64)
+	}
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	passed, failed := 0, 0
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(zr)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			var g struct {
+				Case    int      `json:"case"`
+				Seed    int      `json:"seed"`
+				Qrels   []string `json:"qrels"`
+				Run     []string `json:"run"`
+				Results []struct {
+					Measure string  `json:"measure"`
+					Error   string  `json:"error"`
+					PerQ    [][]any `json:"perq"`
+					All     any     `json:"all"`
+				} `json:"results"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+				t.Fatal(err)
+			}
+			qrels := strings.Join(g.Qrels, "\n") + "\n"
+			sub, err := runio.ReadSubtopicQrels(context.Background(), strings.NewReader(qrels), "qrels")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range g.Results {
+				name := fmt.Sprintf("seed %d case %d %s", g.Seed, g.Case, r.Measure)
+				m, err := measure.Parse(r.Measure)
+				if r.Error != "" {
+					if err == nil {
+						t.Errorf("%s: ir_measures fails (%s), the parser accepts it", name, r.Error)
+						failed++
+					}
+					continue
+				}
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					failed++
+					continue
+				}
+				o := options(t, "float64", "stable")
+				o.Measures = []Measure{m}
+				o.QrelsOnly = Keep
+				o.SubtopicQrels = sub
+				rd, err := runio.NewTRECReader(context.Background(), strings.NewReader(qrels), strings.NewReader(strings.Join(g.Run, "\n")+"\n"), "qrels", "run",
+					runio.Options{KeepDocs: true, Unsorted: runio.UnsortedGroup, Dedupe: runio.DedupeFirst})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, pq := run(t, rd, o)
+				rd.Close()
+				ok := len(pq.values) == len(r.PerQ)
+				if !ok {
+					t.Errorf("%s: %d queries, ir_measures %d", name, len(pq.values), len(r.PerQ))
+				}
+				for _, x := range r.PerQ {
+					got, has := pq.values[x[0].(string)]
+					if w := num(x[1]); !has || !same(got[0], w) {
+						t.Errorf("%s: query %s = %v, ir_measures %v", name, x[0], got, w)
+						ok = false
+					}
+				}
+				all, got := num(r.All), res.Values[0]
+				if !same(got, all) && !(math.Abs(got-all) <= 4e-16*math.Max(1, math.Abs(all))) {
+					t.Errorf("%s: summary %v, ir_measures %v", name, got, all)
+					ok = false
+				}
+				if ok {
+					passed++
+				} else {
+					failed++
+				}
+			}
+		}
+		fh.Close()
+	}
+	t.Logf("%d passed, %d failed", passed, failed)
+}
