@@ -3,6 +3,7 @@ package evaluate
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/rankmetrics/rankmetrics/metric"
 	"github.com/rankmetrics/rankmetrics/metric/irm"
@@ -66,6 +67,20 @@ type irmBatch struct {
 	qs      []irm.Query
 	vals    [][]float64 // per provider measure, its value per query
 	weights [][]float64 // per provider measure, 1 per query with a value, 0 without
+	pos     []int32     // the qrels positions of the query being added
+}
+
+// byPos sorts judgments by their positions in the qrels.
+type byPos struct {
+	pos []int32
+	j   []irm.Judgment
+}
+
+func (b byPos) Len() int           { return len(b.pos) }
+func (b byPos) Less(i, k int) bool { return b.pos[i] < b.pos[k] }
+func (b byPos) Swap(i, k int) {
+	b.pos[i], b.pos[k] = b.pos[k], b.pos[i]
+	b.j[i], b.j[k] = b.j[k], b.j[i]
 }
 
 // add appends query q as ir_measures reads it: its run lines in file
@@ -120,6 +135,18 @@ func (t *irmEval) add(j *Batch, q *runio.Query) error {
 			return err
 		}
 	}
+	if pos := q.QrelsPos; len(pos) == len(q.Docs)+len(q.UnrankedDocs) && len(pos) > 0 {
+		// The judgments in qrels order, as ir_measures reads them.
+		ib.pos = ib.pos[:0]
+		for i, p := range pos {
+			if p >= 0 && (i >= len(q.Docs) || q.Match != runio.MatchQrelsOnly) {
+				ib.pos = append(ib.pos, p)
+			}
+		}
+		if len(ib.pos) == len(iq.Qrels) {
+			sort.Sort(byPos{ib.pos, iq.Qrels})
+		}
+	}
 	if len(iq.Qrels) == 0 {
 		return fmt.Errorf("query %q (line %d): measure %s: the query has no judgment, and ir_measures evaluates no such query", q.QID, q.Line, t.name)
 	}
@@ -158,9 +185,13 @@ func (t *irmEval) compute(j *Batch) error {
 }
 
 // finalExact sets the summary value of each provider measure: the
-// correctly rounded mean of its per-query values.
+// correctly rounded mean of its per-query values; NaN, as ir_measures'
+// mean of no value, when no query has one (Accuracy).
 func (t *irmEval) finalExact(exact []metric.ExactTotals, values []float64) {
 	for _, s := range t.refs {
 		values[s] = exact[s].ResultIn(metric.Float64)
+		if exact[s].State(metric.Config{}).Count == 0 {
+			values[s] = math.NaN()
+		}
 	}
 }

@@ -150,7 +150,7 @@ func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*tr
 	}
 	irGroup := map[int]int{}
 	for s, m := range specs {
-		if m.IR != nil {
+		if m.IR != nil && m.IsTrecEval() {
 			irGroup[s] = len(groups)
 			groups = append(groups, []string{m.TrecEval})
 			t.cfgs = append(t.cfgs, m.IR.TrecConfig())

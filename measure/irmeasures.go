@@ -199,6 +199,15 @@ var (
 		{key: "Judged", params: []irParam{pCutoff}, at: "cutoff", unit: true, concept: "judged",
 			doc:   "share of the top K documents (ties by docno ascending) the qrels judge, at any label; of all the run ranks without K, by the judged provider",
 			provs: []irProv{{"judged", judgedCalc}}},
+		{key: "ERR", params: []irParam{pCutoff}, at: "cutoff", needAt: true, unit: true, concept: "err",
+			doc:   "expected reciprocal rank within the top K (ties by docno descending), stopping probability (2^label-1)/16, printed with 5 decimals, by gdeval",
+			provs: []irProv{{"gdeval", gdevalCalc(true)}}},
+		{key: "Compat", params: []irParam{{"p", 'f', "0.95"}, {"normalize", 'b', "True"}}, unit: true, concept: "compat",
+			doc:   "compatibility: rank-biased overlap (persistence p) of the ranking with the ideal one, over the ideal's own (normalize), by the compat provider",
+			provs: []irProv{{"compat", compatCalc}}},
+		{key: "Accuracy", params: []irParam{pCutoff, pRel}, at: "cutoff", unit: true, concept: "accuracy",
+			doc:   "share of the (relevant, non-relevant) pairs within the top K (ties in file order) that rank the relevant one first; queries without a relevant document ranked have no value, by the accuracy provider",
+			provs: []irProv{{"accuracy", accuracyCalc}}},
 		{key: "RBP", params: []irParam{{"p", 'f', "0.8"}, {"rel", 'i', ""}}, unit: true, concept: "rbp",
 			doc:   "rank-biased precision, gain 1 at or above rel (required), p 0.8 by default (trec_eval's rbp is 0.9), over 1000 ranks, by cwl_eval",
 			provs: []irProv{{"cwl_eval", cwlCalc(cwl.RBP)}}},
@@ -264,6 +273,15 @@ func intParam(p map[string]string, name string) int64 {
 
 func judgedCalc(p map[string]string) (irm.Measure, error) {
 	return irm.Judged{K: int(intParam(p, "cutoff"))}, nil
+}
+
+func compatCalc(p map[string]string) (irm.Measure, error) {
+	x, _ := strconv.ParseFloat(p["p"], 64)
+	return irm.Compat{P: x, Normalize: p["normalize"] == "True"}, nil
+}
+
+func accuracyCalc(p map[string]string) (irm.Measure, error) {
+	return irm.Accuracy{K: int(intParam(p, "cutoff")), Rel: intParam(p, "rel")}, nil
 }
 
 func msmarcoCalc(p map[string]string) (irm.Measure, error) {
@@ -337,6 +355,10 @@ func (r *registry) irRecords() {
 			form += "(" + strings.Join(ps, ",") + ")"
 		}
 		switch {
+		case len(ps) == 0 && x.needAt:
+			d.Forms = []string{x.key + "@K"}
+		case len(ps) == 0 && x.at != "":
+			d.Forms = []string{x.key, x.key + "@K"}
 		case x.key == "Rprec":
 			d.Forms = []string{"Rprec()", form}
 		case len(ps) == 0:
@@ -524,9 +546,9 @@ func (x *irDef) resolve(m *Measure, provider string) error {
 		names = append([]string{pytrecEval}, names...)
 	}
 	if !slices.Contains(Providers, provider) {
-		return fmt.Errorf("%w: provider %q is not one of ir_measures' (%s)", ErrProvider, provider, strings.Join(Providers, ", "))
+		return fmt.Errorf("%w %q is not one of ir_measures' (%s)", ErrProvider, provider, strings.Join(Providers, ", "))
 	}
-	return fmt.Errorf("%w: provider %s does not compute %s; rankmetrics computes it by %s", ErrProvider, provider, m.Name, strings.Join(names, ", "))
+	return fmt.Errorf("%w %s does not compute %s; rankmetrics computes it by %s", ErrProvider, provider, m.Name, strings.Join(names, ", "))
 }
 
 // ErrProvider is the error of a provider that does not compute a measure
@@ -547,7 +569,7 @@ func WithProvider(m Measure, provider string) (Measure, error) {
 	out := m
 	out.IR = &s
 	if err := x.resolve(&out, provider); err != nil {
-		return Measure{}, fmt.Errorf("measure %s: %w", m.Name, err)
+		return Measure{}, err
 	}
 	return out, nil
 }

@@ -69,6 +69,12 @@ type Query struct {
 	// measures tell them apart from judged nonrelevant documents). It is
 	// empty otherwise.
 	Unjudged []bool
+	// QrelsPos holds, for TREC input with Options.KeepDocs set, the
+	// position (0-based, among the query's qrels lines) of the judgment of
+	// each ranked item (-1 for an unjudged one), then of each document of
+	// UnrankedDocs: the qrels' order, which some of ir_measures' providers
+	// break ties by. It is empty otherwise.
+	QrelsPos []int32
 }
 
 // Len returns the number of ranked items.
@@ -96,10 +102,12 @@ func (q *Query) reset(withWeights, withDocs bool) {
 		q.Docs = q.Docs[:0]
 		q.UnrankedDocs = q.UnrankedDocs[:0]
 		q.Unjudged = q.Unjudged[:0]
+		q.QrelsPos = q.QrelsPos[:0]
 	} else {
 		q.Docs = nil
 		q.UnrankedDocs = nil
 		q.Unjudged = nil
+		q.QrelsPos = nil
 	}
 	q.UnrankedLabels = q.UnrankedLabels[:0]
 }

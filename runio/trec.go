@@ -794,6 +794,7 @@ func (t *trecReader) join(q *Query, qb, rb *trecBlock) error {
 			if keep {
 				q.Docs = append(q.Docs, string(doc))
 				q.Unjudged = append(q.Unjudged, e.a < 0)
+				q.QrelsPos = append(q.QrelsPos, e.a)
 			}
 		}
 	}
@@ -807,6 +808,7 @@ func (t *trecReader) join(q *Query, qb, rb *trecBlock) error {
 			q.UnrankedLabels = append(q.UnrankedLabels, l)
 			if keep {
 				q.UnrankedDocs = append(q.UnrankedDocs, string(qb.doc(j)))
+				q.QrelsPos = append(q.QrelsPos, int32(j))
 			}
 			t.stats.UnrankedJudged++
 			if l >= 1 {

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"slices"
-
 	"flag"
 	"fmt"
 	"github.com/rankmetrics/rankmetrics/measure"
 	"runtime"
+	"slices"
 
 	"github.com/rankmetrics/rankmetrics/cliflags"
 	"github.com/rankmetrics/rankmetrics/evaluate"
@@ -133,10 +132,32 @@ func (o *engineArgs) applyProfile() error {
 	return nil
 }
 
-// keepDocs makes the input keep document ids when a measure is trec_eval's,
-// whose tie order needs them, or an ir_measures provider's (metric/irm),
-// which reads the docnos.
+// keepDocs makes the input keep document ids when a measure is trec_eval's
+// or ir_measures', whose tie orders need them.
 func (o *engineArgs) keepDocs() {
-	o.read.KeepDocs = o.read.KeepDocs || hasTrecEval(o.measures) ||
-		slices.ContainsFunc(o.measures, func(m evaluate.Measure) bool { return m.IR != nil && m.IR.Calc != nil })
+	o.read.KeepDocs = o.read.KeepDocs || slices.ContainsFunc(o.measures, func(m evaluate.Measure) bool { return m.IsTrecEval() || m.IR != nil })
+}
+
+// applyProvider computes the ir_measures measures by provider
+// (measure.WithProvider), as ir_measures' --provider; "" keeps each
+// measure's default provider.
+func (o *engineArgs) applyProvider(provider string) error {
+	if provider == "" {
+		return nil
+	}
+	found := false
+	for i, m := range o.measures {
+		if m.IR == nil {
+			continue
+		}
+		p, err := measure.WithProvider(m, provider)
+		if err != nil {
+			return err
+		}
+		o.measures[i], found = p, true
+	}
+	if !found {
+		return fmt.Errorf("%s: no measure of ir_measures (AP, nDCG@10, RR@10...) among the measures", provider)
+	}
+	return nil
 }

@@ -196,6 +196,8 @@ type evalOptions struct {
 	// the shortest form that reads back to the same number.
 	digits int
 	ci     ciOptions
+	// provider is --provider: the ir_measures provider of its measures.
+	provider string
 }
 
 func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool, error) {
@@ -211,6 +213,7 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	fs.IntVar(&o.plotK, "plot-k", 20, "largest k of the MAP@k curve, at most 1000 (each k is one more MAP@k computed)")
 	fs.IntVar(&o.digits, "digits", -1, digitsUsage("-1"))
 	o.ci.register(fs)
+	fs.StringVar(&o.provider, "provider", "", "compute the measures of ir_measures by `NAME`, one of ir_measures' providers that computes them (as its --provider): pytrec_eval, judged, msmarco, gdeval, compat, accuracy; RR without cutoff by msmarco, say")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), evalUsage)
 		fs.PrintDefaults()
@@ -234,6 +237,9 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	}
 	if err := o.applyProfile(); err != nil {
 		return bad("--profile: %v", err)
+	}
+	if err := o.applyProvider(o.provider); err != nil {
+		return bad("--provider: %v", err)
 	}
 	if o.plotK < 1 || o.plotK > maxPlotK {
 		return bad("--plot-k %d: want 1 to %d (each k is one more MAP@k computed over the whole input)", o.plotK, maxPlotK)

@@ -26,11 +26,12 @@ type command struct {
 // commands returns the subcommands by name.
 func commands() map[string]command {
 	return map[string]command{
-		"compare":   {"paired significance tests of runs over the same queries: t, Wilcoxon, randomization, bootstrap, Tukey HSD", runCompare},
-		"compute":   {"answer JSON Lines metric cases (the parity interface)", runCompute},
-		"explain":   {"why TF-Ranking, keras-rs and torchmetrics give a batch different values: per list, each profile's value and the rules", runExplain},
-		"eval":      {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
-		"trec_eval": {"trec_eval 10.0 or 9.0.8, byte-identical output (--compat)", runTrecEval},
+		"compare":     {"paired significance tests of runs over the same queries: t, Wilcoxon, randomization, bootstrap, Tukey HSD", runCompare},
+		"compute":     {"answer JSON Lines metric cases (the parity interface)", runCompute},
+		"explain":     {"why TF-Ranking, keras-rs and torchmetrics give a batch different values: per list, each profile's value and the rules", runExplain},
+		"eval":        {"evaluate ranking outputs from files: TREC qrels+run, TSV/CSV, JSONL, Parquet", runEval},
+		"trec_eval":   {"trec_eval 10.0 or 9.0.8, byte-identical output (--compat)", runTrecEval},
+		"ir_measures": {"python -m ir_measures QRELS RUN MEASURE...: ir_measures 0.4.3's output, byte-identical", runIRMeasures},
 	}
 }
 
@@ -53,6 +54,11 @@ func exitStatus(stderr io.Writer, err error) int {
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
+	case errors.As(err, new(irmExit)):
+		// ir_measures' exit status; its message has been printed.
+		var e irmExit
+		errors.As(err, &e)
+		return int(e)
 	case errors.As(err, new(*exitError)):
 		// trec_eval's exit statuses (1 usage, 2 input, 4 evaluation, 7 no
 		// topic): the trec_eval subcommand keeps them.

@@ -22,9 +22,9 @@ type Doc struct {
 type Query struct {
 	// QID is the query id.
 	QID string
-	// Qrels holds the query's judgments: those of the documents the run
-	// ranks, in run order, then those of the documents it does not rank,
-	// in qrels order.
+	// Qrels holds the query's judgments in qrels order (eval's TREC
+	// input gives it; other inputs give those of the documents the run
+	// ranks, in run order, then the others in qrels order).
 	Qrels []Judgment
 	// Run holds the query's run lines in file order; it is empty for a
 	// judged query the run lacks.

@@ -17,8 +17,12 @@ PY=${PY:-/tmp/irv/bin/python}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "seed $SEED, $CASES cases"
-"$PY" parity/irmeasures/generate.py --seed "$SEED" --cases "$CASES" --out "$tmp/golden_live.jsonl.gz" 2>"$tmp/gen.err"
-out=$(RANKMETRICS_IRMEASURES_GOLDEN="$tmp/golden_live.jsonl.gz" GOTOOLCHAIN=local \
+"$PY" parity/irmeasures/generate.py --seed "$SEED" --cases "$CASES" --out "$tmp/golden_live_all.jsonl.gz" 2>"$tmp/gen.err"
+# The providers' measures on numeric query ids, which gdeval's format
+# check takes.
+"$PY" parity/irmeasures/generate.py --seed "$SEED" --cases "$CASES" --set providers --qids numeric \
+	--out "$tmp/golden_live_providers.jsonl.gz" 2>>"$tmp/gen.err"
+out=$(RANKMETRICS_IRMEASURES_GOLDEN="$tmp/golden_live_*.jsonl.gz" GOTOOLCHAIN=local \
 	go test ./evaluate/ -run '^TestIRMeasuresGolden$' -count=1 -v 2>&1 || true)
 echo "$out" | grep -E 'irmeasures_golden_test.go:[0-9]+: .*(query|summary|queries)' | head -20 || true
 echo "$out" | grep -oE 'golden cases passed.*' | cut -c1-400 || true

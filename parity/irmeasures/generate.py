@@ -8,7 +8,7 @@ pipeline, then each measure's aggregator over the values in the order they
 came). Each measure is computed alone, so that one measure's provider
 settings do not depend on the others.
 
-Usage: generate.py --seed S --cases N --out FILE.jsonl.gz
+Usage: generate.py --seed S --cases N --out FILE.jsonl.gz [--set providers] [--qids numeric]
 """
 import argparse
 import gzip
@@ -49,14 +49,31 @@ MEASURES = [
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(max_rel=3)", "NERR11(max_rel=3)",
 ]
 
+# The measures of the providers other than pytrec_eval and cwl_eval
+# (--set providers), two or three parameter settings each.
+PROVIDERS = [
+    # judged
+    "Judged", "Judged@5", "Judged@10",
+    # msmarco
+    "RR@3", "RR@10", "RR(rel=2)@10", "RR(rel=0)@5",
+    # gdeval (numeric topic ids: --qids numeric)
+    "ERR@5", "ERR@10", "ERR@20",
+    "nDCG(dcg='exp-log2')@5", "nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')@20",
+    # compat
+    "Compat", "Compat(p=0.8)", "Compat(normalize=False)", "Compat(p=0.5,normalize=False)",
+    # accuracy
+    "Accuracy", "Accuracy@3", "Accuracy@5", "Accuracy(rel=2)@10", "Accuracy(rel=0)",
+]
+
 LABELS = [-1, 0, 0, 0, 1, 1, 2, 3]
 
 
-def draw_case(rng):
-    """Returns (qrels lines, run lines) of one random case."""
+def draw_case(rng, numeric=False):
+    """Returns (qrels lines, run lines) of one random case. With numeric,
+    the query ids are integers (gdeval refuses others)."""
     qrels, run = [], []
     nq = rng.randint(6, 12)
-    qids = [f"q{rng.randint(1, 999)}" for _ in range(nq)]
+    qids = [(f"{rng.randint(1, 999)}" if numeric else f"q{rng.randint(1, 999)}") for _ in range(nq)]
     qids = sorted(set(qids), key=qids.index)
     for i, qid in enumerate(qids):
         pool = [rng.choice(["d", "D", "doc", "x"]) + str(rng.randint(0, 60)) for _ in range(40)]
@@ -84,7 +101,7 @@ def draw_case(rng):
                     score = -score
                 run.append(f"{qid} Q0 {d} {r + 1} {score} tag")
     if not any(l.split()[0] in {r.split()[0] for r in run} for l in qrels):
-        return draw_case(rng)
+        return draw_case(rng, numeric)
     return qrels, run
 
 
@@ -107,8 +124,12 @@ def main():
     ap.add_argument("--cases", type=int, default=4)
     ap.add_argument("--out", required=True)
     ap.add_argument("--measures", default="", help="space-separated measures instead of MEASURES")
+    ap.add_argument("--set", choices=["all", "providers"], default="all",
+                    help="the measures: MEASURES (all), or PROVIDERS (judged, msmarco, gdeval, compat, accuracy)")
+    ap.add_argument("--qids", choices=["prefixed", "numeric"], default="prefixed",
+                    help="query ids q123 (prefixed), or 123 (numeric), which gdeval's format check takes")
     args = ap.parse_args()
-    measures = args.measures.split() or MEASURES
+    measures = args.measures.split() or (PROVIDERS if args.set == "providers" else MEASURES)
     rng = random.Random(args.seed)
     if args.out.endswith(".gz"):
         # mtime 0: the same seed gives the same bytes.
@@ -118,7 +139,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         qp, rp = os.path.join(tmp, "qrels"), os.path.join(tmp, "run")
         for c in range(args.cases):
-            qrels, run = draw_case(rng)
+            qrels, run = draw_case(rng, args.qids == "numeric")
             with open(qp, "w") as f:
                 f.write("\n".join(qrels) + "\n")
             with open(rp, "w") as f:
@@ -127,7 +148,10 @@ def main():
             for ms in measures:
                 try:
                     name, perq, summary = evaluate(ms, qp, rp)
-                    results.append({"measure": ms, "repr": name, "perq": perq, "all": summary})
+                    rec = {"measure": ms, "repr": name, "perq": perq, "all": summary}
+                    if summary != summary:  # NaN: ir_measures' mean of no value
+                        rec["all"], rec["all_nan"] = None, True
+                    results.append(rec)
                 except Exception as e:  # recorded: a measure the providers refuse on this input
                     results.append({"measure": ms, "error": f"{type(e).__name__}: {e}"[:300]})
             rec = {"case": c, "seed": args.seed, "qrels": qrels, "run": run, "results": results}
