@@ -191,11 +191,14 @@ func TestIRMeasuresGolden(t *testing.T) {
 			got := res.Values[0]
 			if math.IsNaN(r.All) && math.IsNaN(got) {
 				// ir_measures' mean of no value (Accuracy on no query).
-			} else if fmt.Sprintf("%.4f", got) != fmt.Sprintf("%.4f", r.All) && m.IR.Provider != "gdeval" || math.Abs(got-r.All) > 4e-16*math.Max(1, math.Abs(r.All)) {
-				// gdeval's values are on a grid of 1e-5, so that a mean
-				// may lie on a 4-decimal half-way point, where the last
-				// bit of the sum (in ir_measures' order, or correctly
-				// rounded here) decides the print: within the ulps only.
+			} else if fmt.Sprintf("%.4f", got) != fmt.Sprintf("%.4f", r.All) && m.IR.Provider != "gdeval" && m.IR.Provider != "cwl_eval" || math.Abs(got-r.All) > 4e-16*math.Max(1, math.Abs(r.All)) {
+				// gdeval's values are on a grid of 1e-5, and some of
+				// cwl_eval's are fractions of small integers (BPM(T=0.5,
+				// max_rel=2)@20: thirds and fifths), so that a mean may lie
+				// on a 4-decimal half-way point, where the last bit of the
+				// sum (in ir_measures' order, or correctly rounded here)
+				// decides the print: within the ulps only (live check seed
+				// 1796188729: 0.22375 here, 0.22374999999999998 there).
 				// rankmetrics ir_measures adds them in ir_measures' order.
 				t.Errorf("%s: summary %v, ir_measures %v", name, got, r.All)
 				ok = false
