@@ -101,8 +101,10 @@ func TestIRMeasuresGolden(t *testing.T) {
 				m, err = measure.Parse(r.Measure + "()")
 			}
 			if err != nil {
-				skipped[r.Measure] = true
-				continue
+				if r.Error == "" {
+					skipped[r.Measure] = true
+				}
+				continue // refused here as by ir_measures (RBP without rel)
 			}
 			name := fmt.Sprintf("seed %d case %d %s", g.Seed, g.Case, r.Measure)
 			if r.Error != "" {
@@ -156,14 +158,6 @@ func TestIRMeasuresGolden(t *testing.T) {
 			ok, exact := true, true
 			for qid, w := range want {
 				got, has := pq.values[qid]
-				if has && got[0] != w && m.IR.Key == "nDCG" && ulps(got[0], w) <= 2 {
-					// trec_eval's log2 is glibc's, correctly rounded; Go's
-					// math.Log2 is one ulp off it for some integers, which
-					// moves the last bit of some NDCG values.
-					ulpOff[r.Measure] = true
-					exact = false
-					continue
-				}
 				if has && got[0] != w && m.IR.Provider == "cwl_eval" && ulps(got[0], w) <= 4 {
 					// cwl_eval's last step is numpy's BLAS dot product,
 					// whose order of additions depends on the processor;
@@ -213,7 +207,7 @@ func TestIRMeasuresGolden(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d golden cases passed to the bit, %d within 2 ulps (nDCG) or 4 (cwl_eval) (%s); not named yet: %s", passed, near,
+	t.Logf("golden cases passed to the bit: %d, within 4 ulps (cwl_eval): %d (%s); not named yet: %s", passed, near,
 		strings.Join(sortedKeys(ulpOff), " "), strings.Join(sortedKeys(skipped), " "))
 	t.Logf("%d passed, %d failed", passed+near, failed)
 }

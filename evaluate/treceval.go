@@ -60,6 +60,7 @@ type trecEval struct {
 	cfg   treceval.Config
 	cfgs  []treceval.Config // the configuration of each evaluator
 	irEv  []bool            // whether each evaluator computes an ir_measures measure
+	gains []map[int64]int64 // per evaluator, the labels' map of nDCG(gains=...), or nil
 	specs [][]string        // the -m specifications of each evaluator
 	refs  map[int]trecRef   // plan measure index -> its value
 	evs   []*treceval.Evaluator
@@ -155,6 +156,10 @@ func newTrecEval(specs []Measure, version treceval.Version, runOnly Policy) (*tr
 			groups = append(groups, []string{m.TrecEval})
 			t.cfgs = append(t.cfgs, m.IR.TrecConfig())
 			t.irEv = append(t.irEv, true)
+			for len(t.gains) < len(t.cfgs)-1 {
+				t.gains = append(t.gains, nil)
+			}
+			t.gains = append(t.gains, m.IR.Gains)
 		}
 	}
 	return t, t.build(specs, groups, own, irGroup)
@@ -220,8 +225,9 @@ type trecBatch struct {
 	dEnd    []int
 	jEnd    []int
 	missing []bool
-	vals    [][]float64       // per evaluator, every value of every query
-	per     map[int][]float64 // per plan measure, its value per query
+	mapped  []treceval.Judgment // a query's judgments under an evaluator's gains
+	vals    [][]float64         // per evaluator, every value of every query
+	per     map[int][]float64   // per plan measure, its value per query
 	tv      treceval.TopicValues
 }
 
@@ -309,6 +315,17 @@ func (t *trecEval) compute(j *Batch) error {
 		for i, qid := range j.qids {
 			docs, judged := tj.docs[d0:tj.dEnd[i]], tj.judged[j0:tj.jEnd[i]]
 			d0, j0 = tj.dEnd[i], tj.jEnd[i]
+			if k < len(t.gains) && t.gains[k] != nil {
+				// ir_measures maps the qrels' labels before pytrec_eval
+				// reads them.
+				tj.mapped = append(tj.mapped[:0], judged...)
+				for x := range tj.mapped {
+					if g, ok := t.gains[k][tj.mapped[x].Rel]; ok {
+						tj.mapped[x].Rel = g
+					}
+				}
+				judged = tj.mapped
+			}
 			var err error
 			switch {
 			case !tj.missing[i]:

@@ -40,6 +40,10 @@ type IRSpec struct {
 	// JudgedOnly is the judged_only parameter, pytrec_eval's
 	// judged_docs_only_flag (trec_eval -J).
 	JudgedOnly bool
+	// Gains, when not nil, maps the labels of the qrels before
+	// pytrec_eval reads them (nDCG's gains parameter; a label it does not
+	// list keeps its value).
+	Gains map[int64]int64
 	// Sum is set for the counts (NumQ, NumRel, NumRet, NumRelRet), whose
 	// overall value is the sum of their per-query values; the others'
 	// is the mean.
@@ -121,7 +125,7 @@ var (
 			doc:  "recall at the cutoff, by pytrec_eval (trec_eval 9.0.8's recall)",
 			trec: func(p map[string]string) (string, error) { return "recall." + p["cutoff"], nil }},
 		{key: "nDCG", params: []irParam{pCutoff, {"dcg", 's', "'log2'"}, {"gains", 'd', ""}, pJudged}, at: "cutoff", unit: true, concept: "ndcg",
-			doc: "NDCG (at the cutoff), gain = label, by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut); with dcg='exp-log2' and a cutoff, gain 2^label-1 and discount 1/ln(rank+1), by gdeval",
+			doc: "NDCG (at the cutoff), gain = label (gains={label:gain,...} maps labels), by pytrec_eval (trec_eval 9.0.8's ndcg, ndcg_cut); with dcg='exp-log2' and a cutoff, gain 2^label-1 and discount 1/ln(rank+1), by gdeval",
 			trec: func(p map[string]string) (string, error) {
 				switch p["dcg"] {
 				case "'log2'":
@@ -129,9 +133,6 @@ var (
 					return "", nil
 				default:
 					return "", fmt.Errorf("dcg is 'log2' or 'exp-log2', not %s", p["dcg"])
-				}
-				if p["gains"] != "" {
-					return "", fmt.Errorf("gains is not supported yet")
 				}
 				return withCut("ndcg", "ndcg_cut", p), nil
 			},
@@ -187,7 +188,7 @@ var (
 			doc: "relevant documents judged (rel=1 only, as pytrec_eval), by pytrec_eval (trec_eval 9.0.8's num_rel)",
 			trec: func(p map[string]string) (string, error) {
 				if p["rel"] != "1" {
-					return "", fmt.Errorf("ir_measures computes NumRel with rel=1 only")
+					return "", fmt.Errorf("%w: ir_measures computes NumRel with rel=1 only", ErrNoProvider)
 				}
 				return "num_rel", nil
 			}},
@@ -446,6 +447,10 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		delete(given, pa.name)
 		if !has {
 			if pa.name == x.at && x.needAt {
+				if x.trec == nil {
+					// ir_measures parses the name, and its providers refuse it.
+					return Measure{}, true, fmt.Errorf("%w %q: %w: %s needs @%s (ir_measures' %s: %s)", ErrUnknown, name, ErrNoProvider, x.key, pa.name, x.key, strings.Join(d.Forms, ", "))
+				}
 				return fail("%s needs @%s", x.key, pa.name)
 			}
 			p[pa.name] = pa.def
@@ -485,8 +490,14 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		s.RelLevel, _ = strconv.ParseInt(v, 10, 64)
 	}
 	s.JudgedOnly = p["judged_only"] == "True"
+	if g := p["gains"]; g != "" {
+		s.Gains, _ = parseGains(g)
+	}
 	out := Measure{Name: canon, TopN: metric.NoTopN, IR: s}
 	if err := x.resolve(&out, ""); err != nil {
+		if errors.Is(err, ErrNoProvider) {
+			return Measure{}, true, fmt.Errorf("%w %q: %w (ir_measures' %s: %s)", ErrUnknown, name, err, x.key, strings.Join(d.Forms, ", "))
+		}
 		return fail("%v", err)
 	}
 	return out, true, nil
@@ -540,7 +551,7 @@ func (x *irDef) resolve(m *Measure, provider string) error {
 		names = append(names, pv.name)
 	}
 	if provider == "" {
-		return fmt.Errorf("no provider of ir_measures computes %s with these parameters", x.key)
+		return fmt.Errorf("%w: no provider of ir_measures computes %s with these parameters", ErrNoProvider, x.key)
 	}
 	if m.TrecEval != "" {
 		names = append([]string{pytrecEval}, names...)
@@ -550,6 +561,11 @@ func (x *irDef) resolve(m *Measure, provider string) error {
 	}
 	return fmt.Errorf("%w %s does not compute %s; rankmetrics computes it by %s", ErrProvider, provider, m.Name, strings.Join(names, ", "))
 }
+
+// ErrNoProvider is the error of an ir_measures name that ir_measures
+// reads but none of its providers computes (ERR without a cutoff,
+// NumRel(rel=2)); it wraps ErrUnknown too.
+var ErrNoProvider = errors.New("no provider computes it")
 
 // ErrProvider is the error of a provider that does not compute a measure
 // (WithProvider).
@@ -605,8 +621,55 @@ func irValue(p irParam, v string) (string, error) {
 			return "'" + v[1:len(v)-1] + "'", nil
 		}
 		return "", fmt.Errorf("%s is not a quoted string", v)
+	case 'd':
+		g, err := parseGains(v)
+		if err != nil {
+			return "", err
+		}
+		return gainsRepr(g), nil
 	}
 	return v, nil
+}
+
+// parseGains reads a gains dictionary, {label:gain,...}, of integers >= 0
+// (ir_measures' parser takes no sign).
+func parseGains(v string) (map[int64]int64, error) {
+	body, ok := strings.CutPrefix(strings.TrimSpace(v), "{")
+	body, ok2 := strings.CutSuffix(body, "}")
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("%s is not a dictionary {label:gain,...}", v)
+	}
+	g := map[int64]int64{}
+	if strings.TrimSpace(body) == "" {
+		return g, nil
+	}
+	for _, e := range strings.Split(body, ",") {
+		k, x, has := strings.Cut(e, ":")
+		a, err1 := strconv.ParseUint(strings.TrimSpace(k), 10, 31)
+		b, err2 := strconv.ParseUint(strings.TrimSpace(x), 10, 31)
+		if !has || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%q is not label:gain with integers >= 0", strings.TrimSpace(e))
+		}
+		g[int64(a)] = int64(b)
+	}
+	return g, nil
+}
+
+// gainsRepr writes g as ir_measures names it: by label, the labels that
+// keep their value left out.
+func gainsRepr(g map[int64]int64) string {
+	keys := make([]int64, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		if g[k] != k {
+			parts = append(parts, strconv.FormatInt(k, 10)+":"+strconv.FormatInt(g[k], 10))
+		}
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // pyFloat writes x as Python's repr does for the floats of measure

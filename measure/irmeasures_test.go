@@ -82,6 +82,8 @@ func TestParseIRProviders(t *testing.T) {
 		{"nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20", "gdeval"},
 		{"nDCG(dcg=\"exp-log2\")@20", "nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20", "gdeval"},
 		{"AP(judged_only=True,rel=2)@10", "AP(rel=2,judged_only=True)@10", "AP(judged_only=True,rel=2)@10", "pytrec_eval"},
+		{"nDCG(gains={0:0, 1:1, 2:3})@10", "nDCG(gains={2:3})@10", "nDCG(gains={2:3})@10", "pytrec_eval"},
+		{"nDCG(gains={3:1,1:1})", "nDCG(gains={3:1})", "nDCG(gains={3:1})", "pytrec_eval"},
 	}
 	for _, tc := range tests {
 		m, err := Parse(tc.in)
@@ -94,6 +96,20 @@ func TestParseIRProviders(t *testing.T) {
 		}
 		if m.IsMAP() || m.ValueDType(metric.Float32) != metric.Float64 {
 			t.Errorf("Parse(%q): IsMAP %v, dtype %v", tc.in, m.IsMAP(), m.ValueDType(metric.Float32))
+		}
+	}
+	if m, _ := Parse("nDCG(gains={0:0,1:1,2:3})@10"); m.TrecEval != "ndcg_cut.10" || len(m.IR.Gains) != 1 || m.IR.Gains[2] != 3 {
+		t.Errorf("nDCG(gains=...) = %+v %+v", m, m.IR)
+	}
+	for _, bad := range []string{"nDCG(gains={-1:0})", "nDCG(gains=[1])", "nDCG(gains={1:2.5})"} {
+		if _, err := Parse(bad); !errors.Is(err, ErrUnknown) {
+			t.Errorf("Parse(%q): %v, want ErrUnknown", bad, err)
+		}
+	}
+	// Names ir_measures reads and no provider computes.
+	for _, bad := range []string{"ERR", "nDCG(dcg='exp-log2',gains={2:3})@10", "NumRel(rel=2)", "nDCG(dcg='exp-log2')"} {
+		if _, err := Parse(bad); !errors.Is(err, ErrNoProvider) || !errors.Is(err, ErrUnknown) {
+			t.Errorf("Parse(%q): %v, want ErrNoProvider", bad, err)
 		}
 	}
 	// --provider: RR without cutoff by msmarco; a provider that does not

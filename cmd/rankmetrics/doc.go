@@ -37,6 +37,13 @@
 // list weights). eval and compare take --profile to read map@K and the
 // TF-Ranking keys under keras-rs or torchmetrics.
 //
+//	rankmetrics ir_measures QRELS RUN MEASURE... [-q] [-n] [-p PLACES] [-o tsv|jsonl] [--provider NAME]
+//
+// ir_measures is "python -m ir_measures" (ir_measures 0.4.3): the same
+// command line and the same bytes on stdout, the values computed by
+// eval's input layer and engine, the rows in ir_measures' order (README:
+// what is not reproduced).
+//
 // "rankmetrics help COMMAND" (or "rankmetrics COMMAND -h") prints a
 // command's help on stdout; "rankmetrics --version" prints the module's
 // version, the Go version and the trec_eval versions "rankmetrics

@@ -95,7 +95,7 @@ func runIRMeasures(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "Skipping ir_datasets lookup. To use this feature, install ir_datasets.\n%s not found.\n", a.qrels)
 		return irmExit(255)
 	}
-	ms, err := irmMeasures(a, stderr)
+	ms, unsupported, err := irmMeasures(a, stderr)
 	if err != nil {
 		return err
 	}
@@ -104,6 +104,10 @@ func runIRMeasures(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	}
 	if !a.byQuery && a.noSummary {
 		fmt.Fprint(stderr, "AssertionError: --no_summary (-n) only supported with --by_query (-q)\n")
+		return irmExit(1)
+	}
+	if len(unsupported) > 0 {
+		fmt.Fprintf(stderr, "ValueError: Unsupported measures {%s}.\n", strings.Join(unsupported, ", "))
 		return irmExit(1)
 	}
 	if a.format == "tsv" && a.places < -1 {
@@ -354,9 +358,9 @@ func isNegativeNumber(s string) bool {
 
 // irmMeasures parses the measures as ir_measures does: each argument split
 // at spaces, repeats (by ir_measures' name) left out, a provider's
-// computation taken from --provider.
-func irmMeasures(a *irmArgs, stderr io.Writer) ([]evaluate.Measure, error) {
-	var ms []evaluate.Measure
+// computation taken from --provider. unsupported lists the names that
+// ir_measures reads but no provider computes, an error once it evaluates.
+func irmMeasures(a *irmArgs, stderr io.Writer) (ms []evaluate.Measure, unsupported []string, err error) {
 	var errs []string
 	for _, arg := range a.measures {
 		for _, s := range strings.Fields(arg) {
@@ -364,6 +368,12 @@ func irmMeasures(a *irmArgs, stderr io.Writer) ([]evaluate.Measure, error) {
 			if err == nil && m.IR == nil {
 				// A bare name of another family (Rprec is trec_eval's).
 				m, err = measure.Parse(s + "()")
+			}
+			if errors.Is(err, measure.ErrNoProvider) {
+				if !slices.Contains(unsupported, s) {
+					unsupported = append(unsupported, s)
+				}
+				continue
 			}
 			if err != nil || m.IR == nil {
 				id := s
@@ -384,19 +394,19 @@ func irmMeasures(a *irmArgs, stderr io.Writer) ([]evaluate.Measure, error) {
 	}
 	if len(errs) > 0 {
 		fmt.Fprint(stderr, strings.Join(append(append([]string{"error parsing measures"}, errs...), ""), "\n"))
-		return nil, irmExit(255)
+		return nil, nil, irmExit(255)
 	}
 	if a.provider != "" {
 		for i, m := range ms {
 			p, err := measure.WithProvider(m, a.provider)
 			if err != nil {
 				fmt.Fprintf(stderr, "ValueError: unsupported measure %s (%v)\n", m.IR.Repr, err)
-				return nil, irmExit(1)
+				return nil, nil, irmExit(1)
 			}
 			ms[i] = p
 		}
 	}
-	return ms, nil
+	return ms, unsupported, nil
 }
 
 // irmQuery is what the ordering of ir_measures' rows needs of a query,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -158,18 +157,19 @@ type Evaluator struct {
 	log2s []float64
 }
 
-// lg returns log2(k) for an integer k >= 1 from a table grown on demand
-// (the same values as math.Log2, computed once per rank).
+// lg returns log2(k) for an integer k >= 1, correctly rounded as
+// glibc's log2 (log2Int), from a table grown on demand (computed once per
+// rank).
 func (e *Evaluator) lg(k int64) float64 {
 	if k < int64(len(e.log2s)) && k >= 1 {
 		return e.log2s[k]
 	}
 	if k < 1 || k > 1<<24 {
-		return math.Log2(float64(k))
+		return log2Int(k)
 	}
-	n := max(2*k, 1024)
+	n := max(2*k, 64)
 	for i := int64(len(e.log2s)); i < n; i++ {
-		e.log2s = append(e.log2s, math.Log2(float64(i)))
+		e.log2s = append(e.log2s, log2Int(i))
 	}
 	return e.log2s[k]
 }

@@ -49,8 +49,8 @@ MEASURES = [
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(max_rel=3)", "NERR11(max_rel=3)",
 ]
 
-# The measures of the providers other than pytrec_eval and cwl_eval
-# (--set providers), two or three parameter settings each.
+# The measures of the providers other than pytrec_eval and cwl_eval, and
+# nDCG's gains (--set providers), two or three parameter settings each.
 PROVIDERS = [
     # judged
     "Judged", "Judged@5", "Judged@10",
@@ -61,6 +61,8 @@ PROVIDERS = [
     "nDCG(dcg='exp-log2')@5", "nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')@20",
     # compat
     "Compat", "Compat(p=0.8)", "Compat(normalize=False)", "Compat(p=0.5,normalize=False)",
+    # pytrec_eval, with the labels mapped by ir_measures
+    "nDCG(gains={0:0,1:1,2:3})@10", "nDCG(gains={1:2,2:5,3:10})", "nDCG(gains={3:1},judged_only=True)@5",
     # accuracy
     "Accuracy", "Accuracy@3", "Accuracy@5", "Accuracy(rel=2)@10", "Accuracy(rel=0)",
 ]
