@@ -103,6 +103,7 @@ func (t *irmEval) add(j *Batch, q *runio.Query) error {
 	}
 	iq := &ib.qs[len(ib.qs)-1]
 	iq.QID, iq.Run, iq.Qrels = q.QID, iq.Run[:0], iq.Qrels[:0]
+	clear(iq.Memo)
 	if t.subtopics != nil {
 		iq.Subtopics = t.subtopics[q.QID]
 		if iq.Subtopics == nil {

@@ -33,6 +33,11 @@ type Query struct {
 	// order, for the diversity measures (pyndeval's); nil when none were
 	// read.
 	Subtopics []SubtopicJudgment
+	// Memo holds what the measures of one query may share (a provider's
+	// ranking, its ideal values), keyed by a type of the provider's
+	// package; the engine empties it before each query. Nil until a
+	// measure sets it.
+	Memo map[any]any
 }
 
 // SubtopicJudgment is one line of subtopic qrels (qid subtopic docno rel).

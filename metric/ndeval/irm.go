@@ -10,7 +10,8 @@ import (
 // query's subtopic qrels (irm.Query.Subtopics). A Scorer is safe for
 // concurrent use.
 type Scorer struct {
-	m Measure
+	m        Measure
+	discount [Depth]float64
 }
 
 // New returns the Scorer of m, or m's Validate error.
@@ -18,7 +19,7 @@ func New(m Measure) (*Scorer, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return &Scorer{m: m}, nil
+	return &Scorer{m: m, discount: discounts()}, nil
 }
 
 // ReadsSubtopics reports that the measure reads the subtopic qrels.
@@ -34,16 +35,37 @@ func (s *Scorer) Value(q *irm.Query) (float64, bool, error) {
 	if len(q.Run) == 0 {
 		return 0, true, nil
 	}
+	// The measures of one setting share the topic and the values of the
+	// ranking, as pyndeval computes them in one call.
+	if q.Memo == nil {
+		q.Memo = map[any]any{}
+	}
+	key := memoKey{s.m.Params}
+	if v, ok := q.Memo[key].(Values); ok {
+		return v.Get(s.m), true, nil
+	}
+	docs, ok := q.Memo[memoKey{}].([]string)
+	if !ok {
+		run := irm.SortRun(q.Run, irm.DocnoAsc)
+		docs = make([]string, len(run))
+		for i, d := range run {
+			docs[i] = d.Docno
+		}
+		q.Memo[memoKey{}] = docs
+	}
 	js := make([]Judgment, len(q.Subtopics))
 	for i, j := range q.Subtopics {
 		js[i] = Judgment{Subtopic: j.Subtopic, Doc: j.Docno, Label: j.Rel}
 	}
-	run := irm.SortRun(q.Run, irm.DocnoAsc)
-	docs := make([]string, len(run))
-	for i, d := range run {
-		docs[i] = d.Docno
-	}
-	return NewTopic(js, s.m.Params).Eval(docs).Get(s.m), true, nil
+	v := newTopic(js, s.m.Params, &s.discount).Eval(docs)
+	q.Memo[key] = v
+	return v.Get(s.m), true, nil
+}
+
+// memoKey keys what a query's diversity measures share in irm.Query.Memo:
+// the ranked docnos (the zero key) and the Values of each setting.
+type memoKey struct {
+	p Params
 }
 
 var (

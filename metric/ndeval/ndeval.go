@@ -116,7 +116,7 @@ type Judgment struct {
 // ranking the normalised measures divide by.
 type Topic struct {
 	p         Params
-	subtopics int            // largest subtopic index + 1
+	subtopics int            // subtopics the topic judges, numbered in global order
 	actual    int            // subtopics with a relevant document
 	relSub    []int          // relevant documents per subtopic (duplicate lines counted)
 	rel       map[string]int // docno -> row of rels
@@ -133,34 +133,74 @@ type values struct {
 
 // NewTopic returns the Topic of one topic's judgments under p.
 func NewTopic(js []Judgment, p Params) *Topic {
-	t := &Topic{p: p, rel: map[string]int{}}
+	d := discounts()
+	return newTopic(js, p, &d)
+}
+
+// discounts returns ndeval's DCG discounts: log(2)/log(i+2) at rank i+1,
+// 1 at rank 1, both logs correctly rounded as glibc's.
+func discounts() [Depth]float64 {
+	var d [Depth]float64
 	ln := crlog.New()
 	ln2 := ln.Log(2)
-	t.discount[0] = 1
+	d[0] = 1
 	for i := 1; i < Depth; i++ {
-		t.discount[i] = ln2 / ln.Log(int64(i)+2)
+		d[i] = ln2 / ln.Log(int64(i)+2)
 	}
+	return d
+}
+
+// newTopic is NewTopic with the discounts computed.
+func newTopic(js []Judgment, p Params, discount *[Depth]float64) *Topic {
+	t := &Topic{p: p, discount: *discount}
+	// The topic's subtopics, numbered from 0 in the order of their global
+	// index: ndeval's loops run over every index up to the largest, but
+	// those the topic does not judge add nothing, and the order of the
+	// others is kept.
+	var subs []int
+	seen := map[int]bool{}
+	for _, j := range js {
+		if !seen[j.Subtopic] {
+			seen[j.Subtopic] = true
+			subs = append(subs, j.Subtopic)
+		}
+	}
+	slices.Sort(subs)
+	local := make(map[int]int, len(subs))
+	for i, s := range subs {
+		local[s] = i
+	}
+	t.subtopics = len(subs)
 	// One row per docno; a document is relevant to a subtopic when the
 	// last line of the pair has a label at or above Rel (ndeval keeps the
 	// judgment of the line its sort by docno puts last, the last in file
 	// order with glibc's stable qsort), while the count of the subtopic's
 	// relevant documents counts every such line.
-	var docs []string
-	judged := map[string]map[int]bool{}
-	for _, j := range js {
-		if j.Subtopic+1 > t.subtopics {
-			t.subtopics = j.Subtopic + 1
-		}
-		if judged[j.Doc] == nil {
-			judged[j.Doc] = map[int]bool{}
-			docs = append(docs, j.Doc)
-		}
-		judged[j.Doc][j.Subtopic] = j.Label >= p.Rel
+	type pair struct {
+		sub int
+		rel bool
 	}
+	row := make(map[string]int, len(js))
+	var docs []string
+	var pairs [][]pair
 	t.relSub = make([]int, t.subtopics)
 	for _, j := range js {
-		if j.Label >= p.Rel {
-			t.relSub[j.Subtopic]++
+		s, rel := local[j.Subtopic], j.Label >= p.Rel
+		if rel {
+			t.relSub[s]++
+		}
+		r, ok := row[j.Doc]
+		if !ok {
+			r = len(docs)
+			row[j.Doc] = r
+			docs = append(docs, j.Doc)
+			pairs = append(pairs, nil)
+		}
+		k := slices.IndexFunc(pairs[r], func(x pair) bool { return x.sub == s })
+		if k < 0 {
+			pairs[r] = append(pairs[r], pair{s, rel})
+		} else {
+			pairs[r][k].rel = rel
 		}
 	}
 	for _, n := range t.relSub {
@@ -170,13 +210,18 @@ func NewTopic(js []Judgment, p Params) *Topic {
 	}
 	// ndeval keeps a topic's documents sorted by docno; its greedy ideal
 	// ranking breaks ties in favour of the greater docno.
-	slices.Sort(docs)
+	order := make([]int, len(docs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(docs[a], docs[b]) })
+	t.rel = make(map[string]int, len(docs))
 	t.rels = make([][]int, len(docs))
-	for i, d := range docs {
-		t.rel[d] = i
-		for s, rel := range judged[d] {
-			if rel {
-				t.rels[i] = append(t.rels[i], s)
+	for i, r := range order {
+		t.rel[docs[r]] = i
+		for _, x := range pairs[r] {
+			if x.rel {
+				t.rels[i] = append(t.rels[i], x.sub)
 			}
 		}
 		slices.Sort(t.rels[i])
