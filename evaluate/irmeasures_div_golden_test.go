@@ -73,6 +73,45 @@ func TestIRMeasuresDiversityGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Every measure of the case in one plan too: measures of
+			// different settings share a query's memo, and must not mix.
+			var all []Measure
+			var allWant []map[string]float64
+			for _, r := range g.Results {
+				if r.Error != "" {
+					continue
+				}
+				m, err := measure.Parse(r.Measure)
+				if err != nil {
+					continue // failed below
+				}
+				all = append(all, m)
+				w := map[string]float64{}
+				for _, x := range r.PerQ {
+					w[x[0].(string)] = num(x[1])
+				}
+				allWant = append(allWant, w)
+			}
+			if len(all) > 0 {
+				o := options(t, "float64", "stable")
+				o.Measures = all
+				o.QrelsOnly = Keep
+				o.SubtopicQrels = sub
+				rd, err := runio.NewTRECReader(context.Background(), strings.NewReader(qrels), strings.NewReader(strings.Join(g.Run, "\n")+"\n"), "qrels", "run",
+					runio.Options{KeepDocs: true, Unsorted: runio.UnsortedGroup, Dedupe: runio.DedupeFirst})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, pq := run(t, rd, o)
+				rd.Close()
+				for k, w := range allWant {
+					for qid, v := range w {
+						if got := pq.values[qid]; !same(got[k], v) {
+							t.Errorf("seed %d case %d, all measures together: %s query %s = %v, alone (ir_measures) %v", g.Seed, g.Case, all[k].Name, qid, got[k], v)
+						}
+					}
+				}
+			}
 			for _, r := range g.Results {
 				name := fmt.Sprintf("seed %d case %d %s", g.Seed, g.Case, r.Measure)
 				m, err := measure.Parse(r.Measure)
