@@ -44,6 +44,8 @@
 // number of relevant documents (AP_IA's denominator): ndeval keeps the
 // judgment its sort by docno puts last, which glibc's qsort (stable in
 // glibc 2.36, which the goldens were made with) leaves in file order.
-// Not reproduced: a docno twice in one topic of the run (ndeval gives the
-// judgments to one of the two; here both have them).
+// A docno ranked twice has its judgments at its first rank only (ndeval's
+// join of the run to the qrels by docno, with glibc's stable sort); note
+// that eval's --dedupe first, which subtopic qrels need, keeps only the
+// first run line of a docno, which ir_measures does not.
 package ndeval

@@ -325,13 +325,21 @@ type Values struct {
 }
 
 // Eval returns the measures of a ranking of this topic: docs in the order
-// pyndeval ranks them (Order).
+// pyndeval ranks them (Order). A docno ranked twice has its judgments at
+// its first rank only, as ndeval joins the run to the qrels.
 func (t *Topic) Eval(docs []string) Values {
 	ranked := make([][]int, len(docs))
+	var once map[string]bool
 	for i, d := range docs {
-		if row, ok := t.rel[d]; ok {
-			ranked[i] = t.rels[row]
+		row, ok := t.rel[d]
+		if !ok || once[d] {
+			continue
 		}
+		if once == nil {
+			once = make(map[string]bool, len(docs))
+		}
+		once[d] = true
+		ranked[i] = t.rels[row]
 	}
 	v := t.score(ranked)
 	for i := range Depth {

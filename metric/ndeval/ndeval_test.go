@@ -70,6 +70,27 @@ func TestJudgedTwice(t *testing.T) {
 	}
 }
 
+// TestRankedTwice: ir_measures 0.4.3 on qrels "1 1 a 1, 1 2 b 1, 1 1 c 1"
+// and a run ranking a, b, a, c gives P_IA@3 0.3333, alpha_DCG@4 0.6178
+// and AP_IA 0.6250 (python -m ir_measures -q): a's second rank has no
+// judgment.
+func TestRankedTwice(t *testing.T) {
+	top := NewTopic([]Judgment{{0, "a", 1}, {1, "b", 1}, {0, "c", 1}}, Params{Rel: 1, Alpha: 0.5, Beta: 0.5})
+	v := top.Eval([]string{"a", "b", "a", "c"})
+	// P_IA@3: 2 pairs over 3*2. AP_IA: subtopic 0 (1 + 2/4)/2, subtopic 1 (1/2)/1.
+	for _, c := range []struct {
+		m    Measure
+		want float64
+	}{{Measure{Kind: PIA, Cutoff: 3}, 2.0 / 6}, {Measure{Kind: APIA}, 0.625}} {
+		if got := v.Get(c.m); got != c.want {
+			t.Errorf("%v = %v, want %v", c.m.Kind, got, c.want)
+		}
+	}
+	if got := v.Get(Measure{Kind: AlphaDCG, Cutoff: 4}); math.Abs(got-0.6178) > 5e-5 {
+		t.Errorf("alpha_DCG@4 = %v, ir_measures 0.6178", got)
+	}
+}
+
 // TestNoRelevant: a topic without relevant documents has every measure 0
 // but nNRBP, which ndeval divides 0 by 0.
 func TestNoRelevant(t *testing.T) {
