@@ -40,7 +40,7 @@ type irGolden struct {
 // readIRGolden reads every case of the golden files.
 func readIRGolden(t *testing.T) []irGolden {
 	t.Helper()
-	patterns := []string{"../testdata/irmeasures/golden_*.jsonl.gz", "../testdata/irmeasures/providers_*.jsonl.gz"}
+	patterns := []string{"../testdata/irmeasures/golden_*.jsonl.gz", "../testdata/irmeasures/providers_*.jsonl.gz", "../testdata/irmeasures/cwl_*.jsonl.gz"}
 	if p := os.Getenv("RANKMETRICS_IRMEASURES_GOLDEN"); p != "" {
 		// parity/irmeasures/check.sh: files drawn with a fresh seed.
 		patterns = []string{p}
