@@ -187,7 +187,9 @@ func ulpDist(a, b float64) uint64 {
 }
 
 // TestGolden checks every measure against what ir_measures' cwl_eval
-// provider computed, per query and overall.
+// provider computed, per query and overall, within 4 ulps (glibc's
+// pow(x, 2.0) is not always x*x, and another processor's OpenBLAS kernel
+// adds the last sum in another order; the ulp counts are logged).
 func TestGolden(t *testing.T) {
 	const maxULP = 4
 	passed, exact, failed := 0, 0, 0
@@ -233,6 +235,7 @@ func TestGolden(t *testing.T) {
 					t.Errorf("%s: topic %s = %v, ir_measures %v (%d ulps)", name, qid, v, want, d)
 					ok = false
 				} else if d != 0 {
+					t.Logf("%s: topic %s = %v, ir_measures %v (%d ulps)", name, qid, v, want, d)
 					allExact = false
 				}
 				sum += v
