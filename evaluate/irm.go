@@ -20,6 +20,7 @@ import (
 type irmEval struct {
 	refs  []int
 	calcs []irm.Measure
+	sum   []bool // per provider measure, whether its summary is a sum
 	name  string // the first such measure, to name in messages
 	// subtopics holds each query's subtopic qrels when a measure reads
 	// them.
@@ -55,6 +56,7 @@ func newIRMEval(specs []Measure, runOnly Policy, sub *runio.SubtopicQrels) (*irm
 		}
 		t.refs = append(t.refs, s)
 		t.calcs = append(t.calcs, m.IR.Calc)
+		t.sum = append(t.sum, m.IR.Sum)
 	}
 	if t.refs == nil {
 		return nil, nil
@@ -102,8 +104,7 @@ func (t *irmEval) add(j *Batch, q *runio.Query) error {
 		ib.qs = append(ib.qs, irm.Query{})
 	}
 	iq := &ib.qs[len(ib.qs)-1]
-	iq.QID, iq.Run, iq.Qrels = q.QID, iq.Run[:0], iq.Qrels[:0]
-	clear(iq.Memo)
+	iq.Reset(q.QID)
 	if t.subtopics != nil {
 		iq.Subtopics = t.subtopics[q.QID]
 		if iq.Subtopics == nil {
@@ -186,13 +187,19 @@ func (t *irmEval) compute(j *Batch) error {
 }
 
 // finalExact sets the summary value of each provider measure: the
-// correctly rounded mean of its per-query values; NaN, as ir_measures'
-// mean of no value, when no query has one (Accuracy).
+// correctly rounded mean of its per-query values (NaN, as ir_measures'
+// mean of no value, when no query has one: Accuracy), or their exact sum
+// rounded once for a measure whose summary is a sum.
 func (t *irmEval) finalExact(exact []metric.ExactTotals, values []float64) {
-	for _, s := range t.refs {
-		values[s] = exact[s].ResultIn(metric.Float64)
-		if exact[s].State(metric.Config{}).Count == 0 {
+	for k, s := range t.refs {
+		st := exact[s].State(metric.Config{})
+		switch {
+		case t.sum[k]:
+			values[s] = st.Total
+		case st.Count == 0:
 			values[s] = math.NaN()
+		default:
+			values[s] = exact[s].ResultIn(metric.Float64)
 		}
 	}
 }

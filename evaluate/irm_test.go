@@ -2,9 +2,13 @@ package evaluate
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/rankmetrics/rankmetrics/measure"
+	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/irm"
 	"github.com/rankmetrics/rankmetrics/runio"
 )
 
@@ -59,6 +63,51 @@ func TestIRMProvidersMixed(t *testing.T) {
 	for m, w := range []float64{0.5, 1.0 / 3, (1.0/3 + 0.5) / 3, 0.25, 0} {
 		if res.Values[m] != w {
 			t.Errorf("%s = %v, want %v", o.Measures[m].Name, res.Values[m], w)
+		}
+	}
+}
+
+// runLen is a provider measure for tests: the number of run lines of a
+// query, no value for a query the run lacks.
+type runLen struct{}
+
+func (runLen) Value(q *irm.Query) (float64, bool, error) {
+	return float64(len(q.Run)), len(q.Run) > 0, nil
+}
+
+// TestIRMInterface: a provider measure given to the Plan through the
+// interface alone (no registry record): per-query values, the queries
+// without a value left out (weight 0), a summary that is the mean or,
+// with Sum, the sum, and NaN for the mean of no value.
+func TestIRMInterface(t *testing.T) {
+	qrels := "1 0 a 1\n2 0 x 1\n3 0 w 1\n"
+	runText := "1 Q0 b 1 2.0 t\n1 Q0 a 2 1.0 t\n1 Q0 z 3 1.0 t\n2 Q0 y 1 1 t\n2 Q0 x 2 1 t\n"
+	mean := Measure{Name: "RunLen", TopN: metric.NoTopN, IR: &measure.IRSpec{Key: "RunLen", Provider: "test", Calc: runLen{}}}
+	sum := Measure{Name: "RunLenSum", TopN: metric.NoTopN, IR: &measure.IRSpec{Key: "RunLenSum", Provider: "test", Calc: runLen{}, Sum: true}}
+	for _, tc := range []struct {
+		qrels string
+		want  [2]float64
+	}{
+		{qrels, [2]float64{2.5, 5}},              // queries 1 and 2: (3 + 2) / 2; query 3 has no value
+		{"3 0 w 1\n", [2]float64{math.NaN(), 0}}, // no query with a value
+	} {
+		o := options(t, "float64", "stable")
+		o.Measures = []Measure{mean, sum}
+		o.QrelsOnly = Keep
+		rd, err := runio.NewTRECReader(context.Background(), strings.NewReader(tc.qrels), strings.NewReader(runText), "qrels", "run",
+			runio.Options{KeepDocs: true, Unsorted: runio.UnsortedGroup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), rd, o)
+		rd.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m, w := range tc.want {
+			if got := res.Values[m]; got != w && !(math.IsNaN(got) && math.IsNaN(w)) {
+				t.Errorf("qrels %q: %s = %v, want %v", tc.qrels, o.Measures[m].Name, got, w)
+			}
 		}
 	}
 }

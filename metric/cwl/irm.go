@@ -12,11 +12,8 @@ func (s *Scorer) Value(q *irm.Query) (float64, bool, error) {
 	if len(q.Run) == 0 {
 		return 0, true, nil
 	}
-	labels := make(map[string]int64, len(q.Qrels))
-	for _, j := range q.Qrels {
-		labels[j.Docno] = j.Rel
-	}
-	run := irm.SortRun(q.Run, irm.FileOrder)
+	labels := q.Labels()
+	run := q.Ranked(irm.FileOrder, false)
 	gains := make([]float64, min(len(run), Depth))
 	for i := range gains {
 		if l, ok := labels[run[i].Docno]; ok {

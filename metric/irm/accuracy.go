@@ -21,7 +21,7 @@ func (m Accuracy) Value(q *Query) (float64, bool, error) {
 		return 0, false, nil
 	}
 	label := judgedMap(q)
-	run := SortRun(q.Run, FileOrder)
+	run := q.Ranked(FileOrder, false)
 	if m.K > 0 && m.K < len(run) {
 		run = run[:m.K]
 	}

@@ -19,7 +19,7 @@ func (m Compat) Value(q *Query) (float64, bool, error) {
 	if len(q.Run) == 0 {
 		return 0, true, nil
 	}
-	run := SortRun(Dedup(q.Run), DocnoAsc)
+	run := q.Ranked(DocnoAsc, true)
 	score := make(map[string]float64, len(run))
 	for _, d := range run {
 		score[d.Docno] = d.Score

@@ -16,8 +16,9 @@
 // summary. The engine (package evaluate) calls
 // Value for every query the qrels judge, with an empty Run for a judged
 // query the run lacks; queries found only in the run are never passed,
-// since no provider here gives them a value. Each Measure sorts the run
-// its own way (SortRun): the judged and msmarco providers rank by score,
+// since no provider here gives them a value. Each Measure ranks the run
+// its own way (Query.Ranked, computed once per query and order, SortRun):
+// the judged and msmarco providers rank by score,
 // ties by docno ascending; gdeval by score, ties by docno descending;
 // accuracy by score, ties in file order.
 //
@@ -30,12 +31,20 @@
 //     type implementing Measure, made by a constructor that takes the
 //     measure's parameters (cutoff, rel, p...) already checked.
 //  2. Add one record to the ir_measures table of package measure
-//     (measure/irmeasures.go, irDefList): the name, its parameters with
-//     ir_measures' defaults, the provider's name, and a prov function
-//     that returns the Measure for the parsed parameters, or an error for
-//     parameter values the provider refuses.
+//     (measure/irmeasures.go, irDefList): the key, its parameters with
+//     ir_measures' defaults (irParam: name, kind, default), the @
+//     parameter, a one-line doc, and provs, the providers that compute
+//     it in ir_measures' order of preference, each {name, calc}: calc
+//     returns the Measure for the parsed parameters (absent ones hold
+//     their defaults), errNotProvided for parameter values the provider
+//     does not take, or another error for values none takes. A measure
+//     pytrec_eval computes for some parameters has a trec function too.
+//     Mark sum: true for a measure whose summary is a sum.
 //
-// Nothing else changes: the engine computes every record with a prov
-// function through this interface, eval, compare and the library accept
-// the name, and `rankmetrics ir_measures` prints it.
+// The engine then computes the name through this interface, and eval,
+// compare and the library accept it. `rankmetrics ir_measures` prints
+// each provider's rows in that provider's order (irmRows in
+// cmd/rankmetrics/irmeasures.go: by default measure by measure, queries
+// in run order); a provider that yields otherwise (cwl_eval: query by
+// query) gets a case there.
 package irm

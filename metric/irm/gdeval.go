@@ -44,7 +44,7 @@ func (m Gdeval) Value(q *Query) (float64, bool, error) {
 	if len(gains) == 0 || len(q.Run) == 0 {
 		return 0, true, nil
 	}
-	run := SortRun(q.Run, DocnoDesc)
+	run := q.Ranked(DocnoDesc, false)
 	g := make([]float64, len(run))
 	for i, d := range run {
 		g[i] = float64(label[d.Docno])

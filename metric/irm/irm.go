@@ -38,6 +38,13 @@ type Query struct {
 	// package; the engine empties it before each query. Nil until a
 	// measure sets it.
 	Memo map[any]any
+
+	// The rankings and labels Ranked and Labels computed, shared by the
+	// measures of the query.
+	ranked [2 * (FileOrder + 1)][]Doc
+	have   [2 * (FileOrder + 1)]bool
+	labels map[string]int64
+	hasLab bool
 }
 
 // SubtopicJudgment is one line of subtopic qrels (qid subtopic docno rel).
@@ -53,6 +60,55 @@ type SubtopicJudgment struct {
 // qrels (Query.Subtopics).
 type SubtopicReader interface {
 	ReadsSubtopics() bool
+}
+
+// Reset empties q for another query, keeping the capacity of its slices.
+func (q *Query) Reset(qid string) {
+	q.QID, q.Qrels, q.Run = qid, q.Qrels[:0], q.Run[:0]
+	for i := range q.ranked {
+		q.ranked[i] = q.ranked[i][:0]
+		q.have[i] = false
+	}
+	q.hasLab = false
+	clear(q.labels)
+	clear(q.Memo)
+	q.Subtopics = nil
+}
+
+// Ranked returns the run ranked in order o, with one line per docno when
+// dedup is set (see Dedup), computed once per query and shared by its
+// measures: the caller must not change it, nor Run once it is called
+// (Reset starts over).
+func (q *Query) Ranked(o Order, dedup bool) []Doc {
+	i := int(o) * 2
+	if dedup {
+		i++
+	}
+	if !q.have[i] {
+		run := q.Run
+		if dedup {
+			run = Dedup(run)
+		}
+		q.ranked[i] = sortInto(q.ranked[i][:0], run, o)
+		q.have[i] = true
+	}
+	return q.ranked[i]
+}
+
+// Labels returns the labels of q's judgments by docno (the last line of a
+// docno judged twice, as ir_measures' dictionary of the qrels), computed
+// once per query.
+func (q *Query) Labels() map[string]int64 {
+	if !q.hasLab {
+		if q.labels == nil {
+			q.labels = make(map[string]int64, len(q.Qrels))
+		}
+		for _, j := range q.Qrels {
+			q.labels[j.Docno] = j.Rel
+		}
+		q.hasLab = true
+	}
+	return q.labels
 }
 
 // Measure is one provider measure with its parameters set.
@@ -80,7 +136,12 @@ const (
 
 // SortRun returns the documents of run ranked in order o, in a new slice.
 func SortRun(run []Doc, o Order) []Doc {
-	out := slices.Clone(run)
+	return sortInto(nil, run, o)
+}
+
+// sortInto appends run to out and ranks it in order o.
+func sortInto(out, run []Doc, o Order) []Doc {
+	out = append(out, run...)
 	switch o {
 	case DocnoAsc:
 		slices.SortFunc(out, func(a, b Doc) int {
@@ -122,12 +183,5 @@ func Dedup(run []Doc) []Doc {
 	return out
 }
 
-// judgedMap returns the labels of q's judgments by docno (the last line
-// of a docno judged twice, as ir_measures' dictionary of the qrels).
-func judgedMap(q *Query) map[string]int64 {
-	m := make(map[string]int64, len(q.Qrels))
-	for _, j := range q.Qrels {
-		m[j.Docno] = j.Rel
-	}
-	return m
-}
+// judgedMap returns the labels of q's judgments by docno.
+func judgedMap(q *Query) map[string]int64 { return q.Labels() }

@@ -16,7 +16,7 @@ func (m Judged) Value(q *Query) (float64, bool, error) {
 		return 0, true, nil
 	}
 	j := judgedMap(q)
-	run := SortRun(Dedup(q.Run), DocnoAsc)
+	run := q.Ranked(DocnoAsc, true)
 	k := m.K
 	if k == 0 || k > len(run) {
 		k = len(run)

@@ -20,7 +20,7 @@ func (m MSMarcoRR) Value(q *Query) (float64, bool, error) {
 	if len(rel) == 0 || len(q.Run) == 0 {
 		return 0, true, nil
 	}
-	run := SortRun(Dedup(q.Run), DocnoAsc)
+	run := q.Ranked(DocnoAsc, true)
 	if m.K > 0 && m.K < len(run) {
 		run = run[:m.K]
 	}

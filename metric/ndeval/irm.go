@@ -46,7 +46,7 @@ func (s *Scorer) Value(q *irm.Query) (float64, bool, error) {
 	}
 	docs, ok := q.Memo[memoKey{}].([]string)
 	if !ok {
-		run := irm.SortRun(q.Run, irm.DocnoAsc)
+		run := q.Ranked(irm.DocnoAsc, false)
 		docs = make([]string, len(run))
 		for i, d := range run {
 			docs[i] = d.Docno
