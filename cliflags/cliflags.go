@@ -125,7 +125,7 @@ func (v *Values) Register(fs *flag.FlagSet, g Groups) {
 		fs.StringVar(&v.Columns.Score, "score-col", v.Columns.Score, "`NAME` of the score column or key")
 	}
 	if g&Measures != 0 {
-		fs.Var(v.Measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10); repeatable or comma-separated (default map); README's \"Measure names\" table lists them all")
+		fs.Var(v.Measures, "m", "measure `NAME`: map, map@K, a TF-Ranking metric key[@K] (ndcg@10, mrr, precision@5, ndcg_metric...) or a trec_eval value name (P_10, ndcg, ndcg_cut_10, map_cut_10, recip_rank, bpref...) or specification (P.5,10), an ir_measures name (nDCG@10, RBP(rel=1), alpha_nDCG@20); repeatable, comma- or space-separated (default map); README's \"Measure names\" table lists them all")
 		fs.IntVar(&v.TopN, "topn", v.TopN, "add the measure map@`N` (TF-Ranking's topn)")
 		fs.StringVar(&v.DType, "dtype", v.DType, "compute in `TYPE` float32 (TF-Ranking's, bit-exact) or float64")
 		fs.BoolVar(&v.Ragged, "ragged", v.Ragged, "pass lists ragged, as TF-Ranking's ragged=True (negative labels rank as non-relevant items); false pads them into dense batches, where labels < 0 are masked")

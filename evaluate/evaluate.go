@@ -44,6 +44,11 @@ type Options struct {
 	// TrecEvalVersion is the trec_eval release whose definitions the
 	// trec_eval measures follow (10.0 by default).
 	TrecEvalVersion treceval.Version
+	// SubtopicQrels are the judgments the diversity measures of
+	// ir_measures (alpha_nDCG@K, ERR_IA@K...) read: ndeval's subtopic
+	// qrels, the same file as the qrels the reader joins. Required when
+	// one of Measures reads them.
+	SubtopicQrels *runio.SubtopicQrels
 	// CurveK, when > 0, adds MAP@1 to MAP@CurveK to the measures computed,
 	// returned in Result.Curve.
 	CurveK int
@@ -161,7 +166,7 @@ func Run(ctx context.Context, r runio.Reader, o Options) (*Result, error) {
 		e.curve = append(e.curve, index(specs, k))
 	}
 	var err error
-	e.p, err = newPlan(specs, len(o.Measures), PlanOptions{Config: o.Config, TrecEvalVersion: o.TrecEvalVersion, RunOnly: o.RunOnly})
+	e.p, err = newPlan(specs, len(o.Measures), PlanOptions{Config: o.Config, TrecEvalVersion: o.TrecEvalVersion, RunOnly: o.RunOnly, SubtopicQrels: o.SubtopicQrels})
 	if err != nil {
 		return nil, err
 	}

@@ -22,15 +22,31 @@ type irmEval struct {
 	calcs []irm.Measure
 	sum   []bool // per provider measure, whether its summary is a sum
 	name  string // the first such measure, to name in messages
+	// subtopics holds each query's subtopic qrels when a measure reads
+	// them.
+	subtopics map[string][]irm.SubtopicJudgment
 }
 
 // newIRMEval returns the metric/irm part of the engine for specs, or nil
 // when none of them is a provider measure.
-func newIRMEval(specs []Measure, runOnly Policy) (*irmEval, error) {
+func newIRMEval(specs []Measure, runOnly Policy, sub *runio.SubtopicQrels) (*irmEval, error) {
 	var t irmEval
 	for s, m := range specs {
 		if m.IR == nil || m.IR.Calc == nil {
 			continue
+		}
+		if r, ok := m.IR.Calc.(irm.SubtopicReader); ok && r.ReadsSubtopics() && t.subtopics == nil {
+			if sub == nil {
+				return nil, fmt.Errorf("evaluate: measure %q reads subtopic qrels (qid subtopic docno rel; Options.SubtopicQrels), and none were given", m.Name)
+			}
+			t.subtopics = make(map[string][]irm.SubtopicJudgment, len(sub.Topics))
+			for qid, js := range sub.Topics {
+				out := make([]irm.SubtopicJudgment, len(js))
+				for i, j := range js {
+					out[i] = irm.SubtopicJudgment{Subtopic: j.Subtopic, Docno: j.Doc, Rel: j.Rel}
+				}
+				t.subtopics[qid] = out
+			}
 		}
 		if runOnly == Keep {
 			return nil, fmt.Errorf("evaluate: measure %q: ir_measures evaluates no query without judgments; run-only queries cannot be kept (drop --run-only keep)", m.Name)
@@ -89,6 +105,14 @@ func (t *irmEval) add(j *Batch, q *runio.Query) error {
 	}
 	iq := &ib.qs[len(ib.qs)-1]
 	iq.Reset(q.QID)
+	if t.subtopics != nil {
+		iq.Subtopics = t.subtopics[q.QID]
+		if iq.Subtopics == nil {
+			// A query the subtopic qrels do not judge: no relevant
+			// subtopic, every measure 0 (nNRBP 0/0).
+			iq.Subtopics = []irm.SubtopicJudgment{}
+		}
+	}
 	label := func(doc string, l float64) error {
 		if l != math.Trunc(l) || math.Abs(l) > 1<<30 {
 			return fmt.Errorf("query %q (line %d): document %q: label %v: measure %s is ir_measures', whose judgments are integers; give integer labels, or use TF-Ranking's measures", q.QID, q.Line, doc, l, t.name)

@@ -40,7 +40,7 @@ type irGolden struct {
 // readIRGolden reads every case of the golden files.
 func readIRGolden(t *testing.T) []irGolden {
 	t.Helper()
-	patterns := []string{"../testdata/irmeasures/golden_*.jsonl.gz", "../testdata/irmeasures/providers_*.jsonl.gz"}
+	patterns := []string{"../testdata/irmeasures/golden_*.jsonl.gz", "../testdata/irmeasures/providers_*.jsonl.gz", "../testdata/irmeasures/cwl_*.jsonl.gz"}
 	if p := os.Getenv("RANKMETRICS_IRMEASURES_GOLDEN"); p != "" {
 		// parity/irmeasures/check.sh: files drawn with a fresh seed.
 		patterns = []string{p}
@@ -89,7 +89,7 @@ func readIRGolden(t *testing.T) []irGolden {
 // from it by a few ulps at most. Measures the registry does not name yet
 // are counted and listed, not failed.
 func TestIRMeasuresGolden(t *testing.T) {
-	passed, failed, skipped := 0, 0, map[string]bool{}
+	passed, near, failed, skipped, ulpOff := 0, 0, 0, map[string]bool{}, map[string]bool{}
 	for _, g := range readIRGolden(t) {
 		qrels := strings.Join(g.Qrels, "\n") + "\n"
 		runText := strings.Join(g.Run, "\n") + "\n"
@@ -101,8 +101,10 @@ func TestIRMeasuresGolden(t *testing.T) {
 				m, err = measure.Parse(r.Measure + "()")
 			}
 			if err != nil {
-				skipped[r.Measure] = true
-				continue
+				if r.Error == "" {
+					skipped[r.Measure] = true
+				}
+				continue // refused here as by ir_measures (RBP without rel)
 			}
 			name := fmt.Sprintf("seed %d case %d %s", g.Seed, g.Case, r.Measure)
 			if r.Error != "" {
@@ -153,9 +155,19 @@ func TestIRMeasuresGolden(t *testing.T) {
 			if len(pq.values) != len(want) {
 				t.Errorf("%s: %d queries, ir_measures %d", name, len(pq.values), len(want))
 			}
-			ok := true
+			ok, exact := true, true
 			for qid, w := range want {
 				got, has := pq.values[qid]
+				if has && got[0] != w && m.IR.Provider == "cwl_eval" && ulps(got[0], w) <= 4 {
+					// cwl_eval squares with glibc's pow(x, 2.0), which is not
+					// always the correctly rounded x*x of metric/cwl, and its
+					// last step is numpy's BLAS dot product, whose order of
+					// additions depends on the processor (metric/cwl adds
+					// as the AVX-512 kernel does): 1 ulp measured.
+					ulpOff[r.Measure] = true
+					exact = false
+					continue
+				}
 				if !has || got[0] != w {
 					t.Errorf("%s: query %s = %v, ir_measures %v", name, qid, got, w)
 					ok = false
@@ -175,24 +187,31 @@ func TestIRMeasuresGolden(t *testing.T) {
 			got := res.Values[0]
 			if math.IsNaN(r.All) && math.IsNaN(got) {
 				// ir_measures' mean of no value (Accuracy on no query).
-			} else if fmt.Sprintf("%.4f", got) != fmt.Sprintf("%.4f", r.All) && m.IR.Provider != "gdeval" || math.Abs(got-r.All) > 4e-16*math.Max(1, math.Abs(r.All)) {
-				// gdeval's values are on a grid of 1e-5, so that a mean
-				// may lie on a 4-decimal half-way point, where the last
-				// bit of the sum (in ir_measures' order, or correctly
-				// rounded here) decides the print: within the ulps only.
+			} else if fmt.Sprintf("%.4f", got) != fmt.Sprintf("%.4f", r.All) && m.IR.Provider != "gdeval" && m.IR.Provider != "cwl_eval" || math.Abs(got-r.All) > 4e-16*math.Max(1, math.Abs(r.All)) {
+				// gdeval's values are on a grid of 1e-5, and some of
+				// cwl_eval's are fractions of small integers (BPM(T=0.5,
+				// max_rel=2)@20: thirds and fifths), so that a mean may lie
+				// on a 4-decimal half-way point, where the last bit of the
+				// sum (in ir_measures' order, or correctly rounded here)
+				// decides the print: within the ulps only (live check seed
+				// 1796188729: 0.22375 here, 0.22374999999999998 there).
 				// rankmetrics ir_measures adds them in ir_measures' order.
 				t.Errorf("%s: summary %v, ir_measures %v", name, got, r.All)
 				ok = false
 			}
-			if ok {
+			switch {
+			case ok && exact:
 				passed++
-			} else {
+			case ok:
+				near++
+			default:
 				failed++
 			}
 		}
 	}
-	t.Logf("golden cases passed to the bit: %d; not named yet: %s", passed, strings.Join(sortedKeys(skipped), " "))
-	t.Logf("%d passed, %d failed", passed, failed)
+	t.Logf("golden cases passed to the bit: %d, within 4 ulps (cwl_eval): %d (%s); not named yet: %s", passed, near,
+		strings.Join(sortedKeys(ulpOff), " "), strings.Join(sortedKeys(skipped), " "))
+	t.Logf("%d passed, %d failed", passed+near, failed)
 }
 
 // runIRError runs measure m on a qrels and run pair and returns Run's
@@ -210,6 +229,15 @@ func runIRError(t *testing.T, qrels, runText string, m Measure) error {
 	defer rd.Close()
 	_, err = Run(context.Background(), rd, o)
 	return err
+}
+
+// ulps returns how many float64 values lie between a and b, both positive.
+func ulps(a, b float64) uint64 {
+	x, y := math.Float64bits(a), math.Float64bits(b)
+	if x > y {
+		return x - y
+	}
+	return y - x
 }
 
 // sortedKeys returns the keys of m in order.

@@ -21,6 +21,9 @@ type PlanOptions struct {
 	// RunOnly says whether queries found only in a TREC run are evaluated;
 	// the trec_eval measures refuse Keep.
 	RunOnly Policy
+	// SubtopicQrels are the subtopic qrels the diversity measures read
+	// (Options.SubtopicQrels).
+	SubtopicQrels *runio.SubtopicQrels
 }
 
 // Plan is one evaluation, whatever runs it: `rankmetrics eval` and
@@ -90,7 +93,7 @@ func newPlan(measures []Measure, reported int, o PlanOptions) (*Plan, error) {
 	if p.trec, err = newTrecEval(p.specs, o.TrecEvalVersion, o.RunOnly); err != nil {
 		return nil, err
 	}
-	if p.irm, err = newIRMEval(p.specs, o.RunOnly); err != nil {
+	if p.irm, err = newIRMEval(p.specs, o.RunOnly, o.SubtopicQrels); err != nil {
 		return nil, err
 	}
 	if err := p.planFamily(); err != nil {

@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/cwl"
 	"github.com/rankmetrics/rankmetrics/metric/irm"
+	"github.com/rankmetrics/rankmetrics/metric/ndeval"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
 )
 
@@ -109,6 +111,9 @@ var (
 	pRel      = irParam{"rel", 'i', "1"}
 	pJudged   = irParam{"judged_only", 'b', "False"}
 	pCutoff   = irParam{"cutoff", 'i', ""}
+	pMinRel   = irParam{"min_rel", 'i', "0"}
+	pMaxRel   = irParam{"max_rel", 'i', ""}
+	pAlpha    = irParam{"alpha", 'f', "0.5"}
 	irDefList = []irDef{
 		{key: "AP", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", unit: true, concept: "ap",
 			doc:  "average precision (within the cutoff) over every judged relevant document, by pytrec_eval (trec_eval 9.0.8's map, map_cut)",
@@ -204,6 +209,60 @@ var (
 		{key: "Accuracy", params: []irParam{pCutoff, pRel}, at: "cutoff", unit: true, concept: "accuracy",
 			doc:   "share of the (relevant, non-relevant) pairs within the top K (ties in file order) that rank the relevant one first; queries without a relevant document ranked have no value, by the accuracy provider",
 			provs: []irProv{{"accuracy", accuracyCalc}}},
+		{key: "RBP", params: []irParam{{"p", 'f', "0.8"}, {"rel", 'i', ""}}, unit: true, concept: "rbp",
+			doc:   "rank-biased precision, gain 1 at or above rel (required), p 0.8 by default (trec_eval's rbp is 0.9), over 1000 ranks, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.RBP)}}},
+		{key: "SDCG", params: []irParam{pCutoff, {"dcg", 's', "'log2'"}, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "sdcg",
+			doc:   "scaled DCG: DCG@K over that of K documents of the largest gain, gains (label-min_rel)/(max_rel-min_rel) (max_rel required), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.SDCG)}}},
+		{key: "BPM", params: []irParam{pCutoff, {"T", 'f', "1.0"}, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "bpm",
+			doc:   "static Bejeweled player model: read on while the gain is below T and the rank below K, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.BPM)}}},
+		{key: "NERR8", params: []irParam{pCutoff, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "nerr8",
+			doc:   "C/W/L approximation of ERR, equation 8 (continue with 1-gain, up to rank K), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR8)}}},
+		{key: "NERR9", params: []irParam{pCutoff, pMinRel, pMaxRel}, at: "cutoff", needAt: true, unit: true, concept: "nerr9",
+			doc:   "C/W/L approximation of ERR, equation 9 (continue with i/(i+1) (1-gain), up to rank K), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR9)}}},
+		{key: "NERR10", params: []irParam{{"p", 'f', "0.9"}, pMinRel, pMaxRel}, unit: true, concept: "nerr10",
+			doc:   "C/W/L approximation of ERR, equation 10 (continue with p (1-gain)), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR10)}}},
+		{key: "NERR11", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "nerr11",
+			doc:   "C/W/L approximation of ERR, equation 11 (INSQ's continuation times 1-gain), by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.NERR11)}}},
+		{key: "INST", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "inst",
+			doc:   "INST, the adaptive C/W/L measure with goal T, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.INST)}}},
+		{key: "INSQ", params: []irParam{{"T", 'f', "1.0"}, pMinRel, pMaxRel}, unit: true, concept: "insq",
+			doc:   "INSQ, INST's predecessor with goal T, by cwl_eval",
+			provs: []irProv{{"cwl_eval", cwlCalc(cwl.INSQ)}}},
+		{key: "alpha_DCG", params: []irParam{pCutoff, pRel, pAlpha, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "alphadcg",
+			doc:   "alpha-DCG@K over subtopic qrels, normalised by ndeval's ideal-ideal gains, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.AlphaDCG)}}},
+		{key: "alpha_nDCG", params: []irParam{pCutoff, pRel, pAlpha, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "alphandcg",
+			doc:   "alpha-nDCG@K over subtopic qrels (greedy ideal ranking, ties to the greater docno), by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.AlphaNDCG)}}},
+		{key: "ERR_IA", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "erria",
+			doc:   "intent-aware ERR@K over subtopic qrels, normalised by ndeval's ideal-ideal gains, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.ERRIA)}}},
+		{key: "nERR_IA", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "nerria",
+			doc:   "intent-aware ERR@K over that of the greedy ideal ranking of the subtopic qrels, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.NERRIA)}}},
+		{key: "NRBP", params: []irParam{pRel, pAlpha, {"beta", 'f', "0.5"}}, unit: true, concept: "nrbp",
+			doc:   "novelty- and rank-biased precision over subtopic qrels, by pyndeval (ndeval 4.5)",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.NRBP)}}},
+		{key: "nNRBP", params: []irParam{pRel, pAlpha, {"beta", 'f', "0.5"}}, unit: true, concept: "nnrbp",
+			doc:   "NRBP over that of the greedy ideal ranking (NaN for a query without relevant documents, as ndeval's 0/0), by pyndeval (ndeval 4.5)",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.NNRBP)}}},
+		{key: "AP_IA", params: []irParam{pRel, pJudged}, unit: true, concept: "apia",
+			doc:   "intent-aware average precision: the mean over the subtopics of each one's AP, by pyndeval (ndeval 4.5's MAP-IA)",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.APIA)}}},
+		{key: "P_IA", params: []irParam{pCutoff, pRel, pJudged}, at: "cutoff", needAt: true, unit: true, concept: "precisionia",
+			doc:   "intent-aware precision@K: relevant (document, subtopic) pairs in the top K over K times the subtopics, by pyndeval (ndeval 4.5); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.PIA)}}},
+		{key: "StRecall", params: []irParam{pCutoff, pRel}, at: "cutoff", needAt: true, unit: true, concept: "strecall",
+			doc:   "subtopic recall@K: the share of the subtopics the top K cover, by pyndeval (ndeval 4.5's strec); K up to 20",
+			provs: []irProv{{"pyndeval", ndevalCalc(ndeval.StRecall)}}},
 	}
 )
 

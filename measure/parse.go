@@ -196,10 +196,11 @@ func (r *registry) parseSpec(s string) ([]Measure, error) {
 
 // ParseList reads the value of one -m flag: a trec_eval specification with
 // parameters takes the whole value, as trec_eval's -m does (P.5,10 gives
-// P_5 and P_10); anything else is a comma-separated list of names (see
-// Parse), but for the commas inside an ir_measures name's parentheses
-// (AP(rel=2,judged_only=True)@10). Repeats are left out. It takes time linear in the number of
-// names.
+// P_5 and P_10); anything else is a list of names (see Parse) separated
+// by commas or spaces, as ir_measures' command line writes them
+// ('RBP(rel=1) alpha_nDCG@20'), but for those inside an ir_measures
+// name's parentheses (AP(rel=2, judged_only=True)@10). Repeats are left
+// out. It takes time linear in the number of names.
 func ParseList(s string) ([]Measure, error) {
 	t := strings.TrimSpace(s)
 	r := reg()
@@ -210,7 +211,10 @@ func ParseList(s string) ([]Measure, error) {
 		}
 		return dedupe(list), nil
 	}
-	parts := splitTop(s)
+	var parts []string
+	for _, p := range splitTop(s) {
+		parts = append(parts, splitSpaces(p)...)
+	}
 	out := make([]Measure, 0, len(parts))
 	for _, part := range parts {
 		m, err := Parse(part)
@@ -220,6 +224,40 @@ func ParseList(s string) ([]Measure, error) {
 		out = append(out, m)
 	}
 	return dedupe(out), nil
+}
+
+// splitSpaces splits s at the runs of white space outside parentheses,
+// brackets and braces, leaving out empty parts; s itself when it has no
+// such space, so that a lone empty name is still refused by Parse.
+func splitSpaces(s string) []string {
+	var out []string
+	depth, start := 0, -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		}
+		if depth == 0 && (c == ' ' || c == '\t' || c == '\n') {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	if len(out) == 0 {
+		return []string{s}
+	}
+	return out
 }
 
 // dedupe leaves out the repeats of list (see Append), keeping the first.

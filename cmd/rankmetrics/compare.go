@@ -312,6 +312,10 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 			inputs = append(inputs, input{labels[i], p, []string{p}, o.scoreCols[0]})
 		}
 	}
+	sub, err := subtopicQrels(ctx, o.measures, o.trec, o.paths[0])
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]int{}
 	runs := make([]*runValues, len(inputs))
 	for i, in := range inputs {
@@ -331,7 +335,7 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		}
 		res, err := evaluate.Run(ctx, r, evaluate.Options{
 			Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
-			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat,
+			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat, SubtopicQrels: sub,
 			PerQuery: func(b *evaluate.Batch) error {
 				for q := range b.Len() {
 					rv.qids = append(rv.qids, b.QID(q))

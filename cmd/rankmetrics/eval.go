@@ -183,12 +183,15 @@ func (m *measureList) Set(s string) error {
 // evalOptions is the parsed command line of eval.
 type evalOptions struct {
 	engineArgs
-	paths    []string
-	perQuery bool
-	format   string
-	quiet    bool
-	plotPath string
-	plotK    int
+	paths []string
+	// subtopics are the qrels read as subtopic qrels, for the diversity
+	// measures; nil when no measure reads them.
+	subtopics *runio.SubtopicQrels
+	perQuery  bool
+	format    string
+	quiet     bool
+	plotPath  string
+	plotK     int
 	// digits is the number of decimals of the table's values; -1 prints
 	// the shortest form that reads back to the same number.
 	digits int
@@ -271,6 +274,9 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var bytesRead atomic.Int64
 	o.read.BytesRead = &bytesRead
 	start := time.Now()
+	if o.subtopics, err = subtopicQrels(ctx, o.measures, o.read.Format == runio.FormatTREC || len(o.paths) == 2, o.paths[0]); err != nil {
+		return err
+	}
 	r, err := runio.Open(ctx, o.paths, o.read)
 	if err != nil {
 		return err
@@ -343,6 +349,7 @@ func (o *evalOptions) engineOptions(rep *reporter, prog *progress) evaluate.Opti
 		QrelsOnly: o.qrelsOnly,
 
 		TrecEvalVersion: o.compat,
+		SubtopicQrels:   o.subtopics,
 	}
 	if o.plotPath != "" {
 		eo.CurveK = o.plotK

@@ -428,11 +428,20 @@ func irmCompute(ctx context.Context, a *irmArgs, ms []evaluate.Measure) ([]irmQu
 	cfg.DType = metric.Float64
 	cfg.Ties = metric.Stable
 	cfg.Accumulation = metric.Exact
-	plan, err := evaluate.NewPlan(ms, evaluate.PlanOptions{Config: cfg})
+	sub, err := subtopicQrels(ctx, ms, true, a.qrels)
 	if err != nil {
 		return nil, err
 	}
-	r, err := runio.Open(ctx, []string{a.qrels, a.run}, runio.Options{Format: runio.FormatTREC, KeepDocs: true, Unsorted: runio.UnsortedAuto})
+	plan, err := evaluate.NewPlan(ms, evaluate.PlanOptions{Config: cfg, SubtopicQrels: sub})
+	if err != nil {
+		return nil, err
+	}
+	read := runio.Options{Format: runio.FormatTREC, KeepDocs: true, Unsorted: runio.UnsortedAuto}
+	if sub != nil {
+		// Subtopic qrels judge a document once per subtopic.
+		read.Dedupe = runio.DedupeFirst
+	}
+	r, err := runio.Open(ctx, []string{a.qrels, a.run}, read)
 	if err != nil {
 		return nil, err
 	}
@@ -591,6 +600,33 @@ func irmRows(a *irmArgs, ms []evaluate.Measure, qs []irmQuery) []irmRow {
 						for _, m := range pair {
 							emit(qi, m)
 						}
+					}
+				}
+			}
+		case "cwl_eval", "pyndeval":
+			// Query by query in run order; in each, one invocation of the
+			// provider per setting of its gains (cwl_eval: rel, or
+			// min_rel and max_rel; pyndeval: rel, alpha, beta), each
+			// giving its measures. ir_measures hands a provider its
+			// measures as a set, whose order changes from one process to
+			// the next; this is the order they are written in.
+			var invs [][]int
+			keys := map[string]int{}
+			for _, m := range g {
+				p := ms[m].IR.Params
+				k := p["rel"] + "," + p["min_rel"] + "," + p["max_rel"] + "," + p["alpha"] + "," + p["beta"]
+				i, ok := keys[k]
+				if !ok {
+					i = len(invs)
+					keys[k] = i
+					invs = append(invs, nil)
+				}
+				invs[i] = append(invs[i], m)
+			}
+			for _, qi := range byLine {
+				for _, inv := range invs {
+					for _, m := range inv {
+						emit(qi, m)
 					}
 				}
 			}

@@ -29,6 +29,15 @@ type Query struct {
 	// Run holds the query's run lines in file order; it is empty for a
 	// judged query the run lacks.
 	Run []Doc
+	// Subtopics holds the query's lines of the subtopic qrels, in file
+	// order, for the diversity measures (pyndeval's); nil when none were
+	// read.
+	Subtopics []SubtopicJudgment
+	// Memo holds what the measures of one query may share (a provider's
+	// ranking, its ideal values), keyed by a type of the provider's
+	// package; the engine empties it before each query. Nil until a
+	// measure sets it.
+	Memo map[any]any
 
 	// The rankings and labels Ranked and Labels computed, shared by the
 	// measures of the query.
@@ -36,6 +45,21 @@ type Query struct {
 	have   [2 * (FileOrder + 1)]bool
 	labels map[string]int64
 	hasLab bool
+}
+
+// SubtopicJudgment is one line of subtopic qrels (qid subtopic docno rel).
+type SubtopicJudgment struct {
+	// Subtopic numbers the subtopic id in the order the ids first appear
+	// in the whole qrels file.
+	Subtopic int
+	Docno    string
+	Rel      int64
+}
+
+// SubtopicReader is implemented by the measures that read the subtopic
+// qrels (Query.Subtopics).
+type SubtopicReader interface {
+	ReadsSubtopics() bool
 }
 
 // Reset empties q for another query, keeping the capacity of its slices.
@@ -47,6 +71,8 @@ func (q *Query) Reset(qid string) {
 	}
 	q.hasLab = false
 	clear(q.labels)
+	clear(q.Memo)
+	q.Subtopics = nil
 }
 
 // Ranked returns the run ranked in order o, with one line per docno when

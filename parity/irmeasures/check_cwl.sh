@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Live check of the C/W/L measures (metric/cwl) against the real
+# ir_measures 0.4.3 and cwl-eval 1.0.12: draws cases with a fresh seed (or
+# SEED), records what ir_measures gives (generate_cwl.py), and runs two Go
+# tests on them: metric/cwl's TestGolden (the package on the pairs joined
+# as ir_measures joins them) and evaluate's TestIRMeasuresGolden (eval's
+# engine, the measures parsed from their names). Last line: both added up,
+# "N passed, M failed" (a case is one measure on one qrels/run pair;
+# per-topic values within 4 ulps, see metric/cwl's TestGolden).
+#
+# Usage: parity/irmeasures/check_cwl.sh [SEED] [CASES]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SEED=${1:-$(date +%s)}
+CASES=${2:-4}
+PY=${PY:-/tmp/irv/bin/python}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "seed $SEED, $CASES cases"
+"$PY" parity/irmeasures/generate_cwl.py --seed "$SEED" --cases "$CASES" --out "$tmp/cwl_live.jsonl.gz" 2>"$tmp/gen.err"
+pkg=$(RANKMETRICS_CWL_GOLDEN="$tmp/cwl_live.jsonl.gz" GOTOOLCHAIN=local \
+	go test ./metric/cwl/ -run '^TestGolden$' -count=1 -v 2>&1 || true)
+eng=$(RANKMETRICS_IRMEASURES_GOLDEN="$tmp/cwl_live.jsonl.gz" GOTOOLCHAIN=local \
+	go test ./evaluate/ -run '^TestIRMeasuresGolden$' -count=1 -v 2>&1 || true)
+echo "$pkg$eng" | grep -E '_test.go:[0-9]+: ' | grep -vE 'passed, [0-9]+ failed' | head -20 || true
+p=$(echo "$pkg" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)
+e=$(echo "$eng" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)
+echo "metric/cwl (package): ${p:-no result}"
+echo "evaluate (eval's engine, from the registry's names): ${e:-no result}"
+# Last line: both checks added up (a missing result counts as a failure).
+read -r p1 _ p2 _ <<<"${p:-0 passed, 1 failed}"
+read -r e1 _ e2 _ <<<"${e:-0 passed, 1 failed}"
+echo "$((p1 + e1)) passed, $((p2 + e2)) failed"
