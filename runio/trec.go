@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math"
+	"runtime"
 	"sync"
 )
 
@@ -47,9 +47,10 @@ type trecParser struct {
 	sc     *TRECScanner
 	isRun  bool
 	closer io.Closer
-	// late: the file streams after a read-ahead (UnsortedAuto), so a
-	// qid out of order says to rerun with --unsorted group
-	late bool
+	// lag: the file is read once under UnsortedAuto (see lagStream): a
+	// qid out of order ends the block and sets disorder, the line kept
+	// for the next read
+	lag, disorder bool
 }
 
 func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
@@ -103,8 +104,10 @@ func (p *trecParser) nextBlock(b *trecBlock) error {
 			b.qid = append(b.qid, f[0]...)
 		case !bytes.Equal(f[0], b.qid):
 			if compareQID(b.qid, f[0]) > 0 {
-				if p.late {
-					return p.sc.ErrorAt("qid", f[0], lateUnsortedMsg(b.qid, autoWindow))
+				if p.lag {
+					p.disorder = true
+					p.sc.Unread()
+					return nil
 				}
 				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
 			}
@@ -117,6 +120,14 @@ func (p *trecParser) nextBlock(b *trecBlock) error {
 
 // loadAll reads the whole file grouped by qid, in order of first appearance.
 func (p *trecParser) loadAll(ctx context.Context) ([]*trecBlock, map[string]int, error) {
+	return p.loadAfter(ctx, nil, 0)
+}
+
+// loadAfter is loadAll for the rest of a file whose queries up to qid
+// after (when not nil) are returned already, streamed window lines behind
+// the reading: a qid that does not come after it is an error at its first
+// line.
+func (p *trecParser) loadAfter(ctx context.Context, after []byte, window int) ([]*trecBlock, map[string]int, error) {
 	var blocks []*trecBlock
 	index := make(map[string]int)
 	var last *trecBlock
@@ -141,6 +152,9 @@ func (p *trecParser) loadAll(ctx context.Context) ([]*trecBlock, map[string]int,
 		if last == nil || !bytes.Equal(last.qid, qid) {
 			i, ok := index[string(qid)]
 			if !ok {
+				if after != nil && compareQID(qid, after) <= 0 {
+					return nil, nil, p.sc.ErrorAt("qid", qid, lagUnsortedMsg(after, window))
+				}
 				i = len(blocks)
 				blocks = append(blocks, &trecBlock{qid: bytes.Clone(qid)})
 				index[string(qid)] = i
@@ -267,9 +281,6 @@ type trecInput struct {
 	r    io.Reader
 	ra   io.ReaderAt
 	size int64
-	// check, when not nil, opens the file once more from its start (a
-	// gzipped file): a scan of it says whether r can be streamed.
-	check func() (io.ReadCloser, error)
 }
 
 // seekableInput returns in with ra set when r can be read again by range
@@ -303,20 +314,24 @@ func seekableInput(r io.Reader, name string) trecInput {
 // source chooses how to read one file of the pair under UnsortedAuto: a
 // file that can be re-read is scanned first (see trecScan) and streamed
 // when sorted, read block by block in qid order when each qid is in one
-// block, and gathered otherwise; a gzipped file is decompressed once for a
-// scan, then streamed when sorted and gathered otherwise; standard input
-// is read ahead (see readAhead).
+// block, and gathered otherwise; a file read once (gzip, standard input)
+// streams autoWindow lines behind its reading (see lagStream).
 func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSource, error) {
 	if in.ra != nil {
 		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
-		lay, _, err := sc.layout(t.ctx, false)
+		chunk := int64(scanChunkSize)
+		if t.scanChunk > 0 {
+			chunk = t.scanChunk
+		}
+		sorted, err := sc.sortedParallel(t.ctx, runtime.GOMAXPROCS(0), chunk)
 		if err != nil && err != errNoIndex {
 			return nil, err
 		}
-		if err == nil && lay == layoutSorted {
+		if sorted {
 			return startBlockStream(p), nil
 		}
 		var blocks []fileBlock
+		var lay trecLayout
 		if err == nil {
 			lay, blocks, err = sc.layout(t.ctx, true)
 		}
@@ -332,67 +347,14 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 		}
 		return newGatherSource(t.ctx, p)
 	}
-	if in.check != nil {
-		rc, err := in.check()
-		if err != nil {
-			return nil, err
-		}
-		sc := &trecScan{ra: &seqReaderAt{r: rc}, size: math.MaxInt64, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
-		lay, _, err := sc.layout(t.ctx, false)
-		rc.Close()
-		if err != nil && err != errNoIndex {
-			return nil, err
-		}
-		if err == nil && lay == layoutSorted {
-			return startBlockStream(p), nil
-		}
-		return newGatherSource(t.ctx, p)
+	lag := autoWindow
+	if t.lag > 0 {
+		lag = t.lag
 	}
-	return t.readAhead(p)
+	return startLagStream(t.ctx, p, lag), nil
 }
 
-// readAhead reads a file that cannot be read again (standard input) up to
-// autoWindow lines ahead: if their qids are out of order, it gathers the
-// file; else it streams the file, those lines first, and a qid out of
-// order later is an error naming --unsorted group.
-func (t *trecReader) readAhead(p *trecParser) (blockSource, error) {
-	var blocks []*trecBlock
-	seen := make(map[string]bool)
-	var last *trecBlock
-	for n := 0; n < autoWindow; n++ {
-		f, err := p.sc.Next()
-		if err == io.EOF {
-			return &gatherSource{blocks: blocks, blank: p.sc.BlankLines()}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		v, err := p.value(f)
-		if err != nil {
-			return nil, err
-		}
-		if last == nil || !bytes.Equal(last.qid, f[0]) {
-			if seen[string(f[0])] || last != nil && compareQID(last.qid, f[0]) > 0 {
-				// Out of order: gather it all, these lines first.
-				p.sc.Unread()
-				g, err := newGatherSource(t.ctx, p)
-				if err != nil {
-					return nil, err
-				}
-				g.blocks = mergeBlocks(blocks, g.blocks)
-				return g, nil
-			}
-			seen[string(f[0])] = true
-			last = &trecBlock{qid: bytes.Clone(f[0])}
-			blocks = append(blocks, last)
-		}
-		last.add(f[2], v, p.sc.Line())
-	}
-	p.late = true
-	return &aheadSource{ahead: blocks, s: startBlockStream(p), name: p.sc.Name()}, nil
-}
-
-// mergeBlocks adds the blocks a (read ahead, in qid order, each qid once)
+// mergeBlocks adds the blocks a (read first, in qid order, each qid once)
 // to b (gathered after them, in qid order): lines of a qid in both keep
 // their file order, a's first. The result is in qid order.
 func mergeBlocks(a, b []*trecBlock) []*trecBlock {
@@ -417,63 +379,6 @@ func mergeBlocks(a, b []*trecBlock) []*trecBlock {
 	}
 	return out
 }
-
-// aheadSource gives the blocks read ahead by readAhead, then those of the
-// stream that follows them; the stream's first block may continue the
-// last one read ahead.
-type aheadSource struct {
-	ahead      []*trecBlock
-	pending    *trecBlock // the stream's first block, taken early
-	s          *blockStream
-	name       string
-	fromStream bool // the last block returned is the stream's
-}
-
-func (a *aheadSource) next() (*trecBlock, error) {
-	if len(a.ahead) > 1 {
-		b := a.ahead[0]
-		a.ahead = a.ahead[1:]
-		a.fromStream = false
-		return b, nil
-	}
-	if len(a.ahead) == 1 {
-		last := a.ahead[0]
-		a.ahead = nil
-		a.fromStream = false
-		f, err := a.s.next()
-		if err != nil || f == nil {
-			return last, err
-		}
-		switch c := compareQID(last.qid, f.qid); {
-		case c == 0:
-			for k := range f.vals {
-				last.add(f.doc(k), f.vals[k], f.lines[k])
-			}
-			a.s.release(f)
-		case c > 0:
-			return nil, &ParseError{File: a.name, Line: f.lines[0], Field: "qid", Value: clip(f.qid), Msg: lateUnsortedMsg(last.qid, autoWindow)}
-		default:
-			a.pending = f
-		}
-		return last, nil
-	}
-	a.fromStream = true
-	if b := a.pending; b != nil {
-		a.pending = nil
-		return b, nil
-	}
-	return a.s.next()
-}
-
-// release gives the stream's blocks back to it.
-func (a *aheadSource) release(b *trecBlock) {
-	if a.fromStream {
-		a.s.release(b)
-	}
-}
-
-func (a *aheadSource) blankLines() int64 { return a.s.blankLines() }
-func (a *aheadSource) stop()             { a.s.stop() }
 
 // trecReader joins a qrels file and a run file.
 type trecReader struct {
@@ -507,8 +412,12 @@ type trecReader struct {
 	// UnsortedAuto: the inputs, until the first Next chooses how to read
 	// them
 	qin, rin *trecInput
-	startErr error
-	closers  []io.Closer
+	// lag and scanChunk, when not 0, replace autoWindow and
+	// scanChunkSize (tests)
+	lag       int
+	scanChunk int64
+	startErr  error
+	closers   []io.Closer
 }
 
 // NewTRECReader returns a Reader joining TREC qrels and run input
