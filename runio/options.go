@@ -235,6 +235,14 @@ type Options struct {
 	Stdin io.Reader
 	// BufferSize is the read buffer size in bytes (default 1 MiB).
 	BufferSize int
+	// Workers, when more than 1, parses each TREC file of a pair with that
+	// many goroutines, plus one that reads (and decompresses) it in
+	// pieces of 64 KiB cut at line ends: the queries, their order, the
+	// counts and the first error in file order are those of one worker.
+	// A file read block by block (UnsortedAuto) is parsed by one.
+	Workers int
+	// parChunk, when not 0, replaces parChunkSize (tests)
+	parChunk int
 	// BytesRead, when not nil, is increased by the number of bytes read
 	// from the files (as stored, so compressed bytes for gzip input), for
 	// progress reports. It is updated from the reading goroutines.

@@ -47,6 +47,11 @@ type trecParser struct {
 	sc     *TRECScanner
 	isRun  bool
 	closer io.Closer
+	r      io.Reader
+	opts   *Options
+	// par, when not nil, parses the file in parallel: lines come from it
+	// instead of sc
+	par *parReader
 	// lag: the file is read once under UnsortedAuto (see lagStream): a
 	// qid out of order ends the block and sets disorder, the line kept
 	// for the next read
@@ -54,67 +59,119 @@ type trecParser struct {
 }
 
 func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
-	p := &trecParser{sc: NewTRECScanner(r, name, !isRun, TRECStrict, opts), isRun: isRun}
+	p := &trecParser{sc: NewTRECScanner(r, name, !isRun, TRECStrict, opts), isRun: isRun, r: r, opts: opts}
 	if c, ok := r.(io.Closer); ok {
 		p.closer = c
 	}
 	return p
 }
 
+// parallel makes p parse its file with opts.Workers goroutines (see
+// parReader) when that is more than one; p must not have read yet.
+func (p *trecParser) parallel() {
+	if w := p.opts.Workers; w > 1 && p.par == nil {
+		p.par = newParReader(p, p.r, w, p.opts)
+	}
+}
+
 // value parses the score (run) or the relevance (qrels) of a line's
 // fields f.
 func (p *trecParser) value(f [][]byte) (float64, error) {
-	var v float64
-	var msg string
-	if p.isRun {
-		v, msg = ParseScore(f[4])
-	} else {
-		v, msg = ParseRel(f[3])
-	}
+	v, msg := p.parseValue(f)
 	if msg != "" {
-		return 0, p.valueError(f, msg)
+		return 0, p.valueErrorIn(p.sc, f, msg)
 	}
 	return v, nil
 }
 
-func (p *trecParser) valueError(f [][]byte, msg string) error {
+// parseValue parses the score (run) or the relevance (qrels) of a line's
+// fields f; msg says why it is not a number.
+func (p *trecParser) parseValue(f [][]byte) (v float64, msg string) {
 	if p.isRun {
-		return p.sc.ErrorAt("score", f[4], msg)
+		return ParseScore(f[4])
 	}
-	return p.sc.ErrorAt("rel", f[3], msg)
+	return ParseRel(f[3])
+}
+
+// valueErrorIn is the error of a value of fields f, returned by sc.
+func (p *trecParser) valueErrorIn(sc *TRECScanner, f [][]byte, msg string) error {
+	if p.isRun {
+		return sc.ErrorAt("score", f[4], msg)
+	}
+	return sc.ErrorAt("rel", f[3], msg)
+}
+
+// line returns the next data line's qid, docno and value (valid until the
+// next call), or io.EOF.
+func (p *trecParser) line() (qid, doc []byte, v float64, err error) {
+	if p.par != nil {
+		return p.par.next()
+	}
+	f, err := p.sc.Next()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	v, err = p.value(f)
+	return f[0], f[2], v, err
+}
+
+// lineNo is the physical line number of the last line returned.
+func (p *trecParser) lineNo() int64 {
+	if p.par != nil {
+		return p.par.line
+	}
+	return p.sc.Line()
+}
+
+// unread makes the next call of line return the last line again.
+func (p *trecParser) unread() {
+	if p.par != nil {
+		p.par.held = true
+		return
+	}
+	p.sc.Unread()
+}
+
+// errorAt is a ParseError at the last line returned.
+func (p *trecParser) errorAt(field string, value []byte, msg string) error {
+	return &ParseError{File: p.sc.Name(), Line: p.lineNo(), Field: field, Value: clip(value), Msg: msg}
+}
+
+// blankLines counts the blank lines skipped so far.
+func (p *trecParser) blankLines() int64 {
+	if p.par != nil {
+		return p.par.blank
+	}
+	return p.sc.BlankLines()
 }
 
 // nextBlock fills b with the next qid's lines, checking that qids ascend.
 func (p *trecParser) nextBlock(b *trecBlock) error {
 	b.reset()
 	for {
-		f, err := p.sc.Next()
+		qid, doc, v, err := p.line()
 		if err == io.EOF && len(b.vals) > 0 {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		v, err := p.value(f)
-		if err != nil {
-			return err
-		}
 		switch {
 		case len(b.vals) == 0:
-			b.qid = append(b.qid, f[0]...)
-		case !bytes.Equal(f[0], b.qid):
-			if compareQID(b.qid, f[0]) > 0 {
+			b.qid = append(b.qid, qid...)
+		case !bytes.Equal(qid, b.qid):
+			if compareQID(b.qid, qid) > 0 {
 				if p.lag {
 					p.disorder = true
-					p.sc.Unread()
+					p.unread()
 					return nil
 				}
-				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
+				return p.errorAt("qid", qid, unsortedMsg(b.qid))
 			}
-			p.sc.Unread()
+			p.unread()
 			return nil
 		}
-		b.add(f[2], v, p.sc.Line())
+		b.add(doc, v, p.lineNo())
 	}
 }
 
@@ -137,23 +194,18 @@ func (p *trecParser) loadAfter(ctx context.Context, after []byte, window int) ([
 				return nil, nil, err
 			}
 		}
-		f, err := p.sc.Next()
+		qid, doc, v, err := p.line()
 		if err == io.EOF {
 			return blocks, index, nil
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		v, err := p.value(f)
-		if err != nil {
-			return nil, nil, err
-		}
-		qid := f[0]
 		if last == nil || !bytes.Equal(last.qid, qid) {
 			i, ok := index[string(qid)]
 			if !ok {
 				if after != nil && compareQID(qid, after) <= 0 {
-					return nil, nil, p.sc.ErrorAt("qid", qid, lagUnsortedMsg(after, window))
+					return nil, nil, p.errorAt("qid", qid, lagUnsortedMsg(after, window))
 				}
 				i = len(blocks)
 				blocks = append(blocks, &trecBlock{qid: bytes.Clone(qid)})
@@ -161,11 +213,15 @@ func (p *trecParser) loadAfter(ctx context.Context, after []byte, window int) ([
 			}
 			last = blocks[i]
 		}
-		last.add(f[2], v, p.sc.Line())
+		last.add(doc, v, p.lineNo())
 	}
 }
 
 func (p *trecParser) close() error {
+	if p.par != nil {
+		p.par.close()
+		p.par = nil
+	}
 	if p.closer != nil {
 		return p.closer.Close()
 	}
@@ -214,7 +270,7 @@ func (s *blockStream) run() {
 		}
 		err := s.p.nextBlock(b)
 		select {
-		case s.ch <- blockMsg{b, err, s.p.sc.BlankLines()}:
+		case s.ch <- blockMsg{b, err, s.p.blankLines()}:
 		case <-s.done:
 			return
 		}
@@ -328,6 +384,7 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 			return nil, err
 		}
 		if sorted {
+			p.parallel()
 			return startBlockStream(p), nil
 		}
 		var blocks []fileBlock
@@ -345,8 +402,10 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 			}
 			return &rangeSource{ra: ra, blocks: blocks, p: p, blank: sc.blank}, nil
 		}
+		p.parallel()
 		return newGatherSource(t.ctx, p)
 	}
+	p.parallel()
 	lag := autoWindow
 	if t.lag > 0 {
 		lag = t.lag
@@ -441,6 +500,8 @@ func newTRECReader(ctx context.Context, q, r trecInput, opts Options, closers []
 	t.rp = newTRECParser(r.r, r.name, true, &opts)
 	switch opts.Unsorted {
 	case UnsortedError:
+		t.qp.parallel()
+		t.rp.parallel()
 		t.qs = startBlockStream(t.qp)
 		t.rs = startBlockStream(t.rp)
 	case UnsortedAuto:
@@ -495,7 +556,7 @@ func (t *trecReader) Stats() Stats {
 	if t.qs != nil && t.rs != nil {
 		st.BlankLines = t.qs.blankLines() + t.rs.blankLines()
 	} else {
-		st.BlankLines = t.qp.sc.BlankLines() + t.rp.sc.BlankLines()
+		st.BlankLines = t.qp.blankLines() + t.rp.blankLines()
 	}
 	return st
 }
@@ -575,6 +636,8 @@ func (t *trecReader) Next(q *Query) error {
 
 func (t *trecReader) nextGrouped(q *Query) error {
 	if !t.loaded {
+		t.qp.parallel()
+		t.rp.parallel()
 		var err error
 		if t.qBlocks, t.qIndex, err = t.qp.loadAll(t.ctx); err != nil {
 			return err

@@ -295,7 +295,7 @@ func newGatherSource(ctx context.Context, p *trecParser) (*gatherSource, error) 
 		return nil, err
 	}
 	slices.SortFunc(blocks, func(a, b *trecBlock) int { return compareQID(a.qid, b.qid) })
-	return &gatherSource{blocks: blocks, blank: p.sc.BlankLines()}, nil
+	return &gatherSource{blocks: blocks, blank: p.blankLines()}, nil
 }
 
 func (s *gatherSource) next() (*trecBlock, error) {
@@ -530,7 +530,7 @@ func startLagStream(ctx context.Context, p *trecParser, lag int) *lagStream {
 
 func (s *lagStream) send(b *trecBlock, err error) bool {
 	select {
-	case s.ch <- blockMsg{b, err, s.p.sc.BlankLines()}:
+	case s.ch <- blockMsg{b, err, s.p.blankLines()}:
 		return true
 	case <-s.done:
 		return false

@@ -93,6 +93,7 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	if o.workers < 1 || o.workers > maxWorkers {
 		return fmt.Errorf("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
+	o.read.Workers = o.workers
 	if o.runOnly, err = evaluate.ParsePolicy(f.RunOnly); err != nil {
 		return fmt.Errorf("--run-only %w", err)
 	}
