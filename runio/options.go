@@ -235,8 +235,10 @@ type Options struct {
 	Stdin io.Reader
 	// BufferSize is the read buffer size in bytes (default 1 MiB).
 	BufferSize int
-	// Workers, when more than 1, parses each TREC file of a pair with that
-	// many goroutines, plus one that reads (and decompresses) it in
+	// Workers, when 4 or more, parses each TREC file of a pair with half
+	// that many goroutines (the two files are parsed at the same time,
+	// each by a goroutine of its own otherwise), plus one that reads (and
+	// decompresses) it in
 	// pieces of 64 KiB cut at line ends: the queries, their order, the
 	// counts and the first error in file order are those of one worker.
 	// A file read block by block (UnsortedAuto) is parsed by one.

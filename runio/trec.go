@@ -66,10 +66,11 @@ func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecPar
 	return p
 }
 
-// parallel makes p parse its file with opts.Workers goroutines (see
-// parReader) when that is more than one; p must not have read yet.
+// parallel makes p parse its file with half of opts.Workers goroutines
+// (the two files of a pair are parsed at the same time; see parReader)
+// when that is more than one; p must not have read yet.
 func (p *trecParser) parallel() {
-	if w := p.opts.Workers; w > 1 && p.par == nil {
+	if w := p.opts.Workers / 2; w > 1 && p.par == nil {
 		p.par = newParReader(p, p.r, w, p.opts)
 	}
 }

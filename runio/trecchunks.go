@@ -65,7 +65,7 @@ type parReader struct {
 }
 
 func newParReader(p *trecParser, r io.Reader, workers int, opts *Options) *parReader {
-	pr := &parReader{p: p, r: r, opts: opts, work: make(chan *parChunk, workers), order: make(chan *parChunk, 2*workers+1),
+	pr := &parReader{p: p, r: r, opts: opts, work: make(chan *parChunk, workers), order: make(chan *parChunk, 2*workers),
 		free: make(chan *parChunk, 4*workers+8), stop: make(chan struct{})}
 	pr.wg.Add(1 + workers)
 	go pr.read()
@@ -112,7 +112,7 @@ func (pr *parReader) read() {
 				}
 			}
 			if cap(buf)-len(buf) < 4096 {
-				nb := make([]byte, len(buf), max(size+64<<10, 2*len(buf)))
+				nb := make([]byte, len(buf), max(size+8<<10, 2*len(buf)))
 				copy(nb, buf)
 				buf = nb
 			}
