@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/dave/jennifer v1.7.1
+	github.com/klauspost/compress v1.17.9
 	github.com/mmcloughlin/avo v0.5.0
 	github.com/parquet-go/parquet-go v0.32.0
 	golang.org/x/sys v0.39.0
@@ -31,7 +32,6 @@ require (
 	github.com/golang/protobuf v1.5.2 // indirect
 	github.com/google/flatbuffers v2.0.6+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/klauspost/compress v1.17.9 // indirect
 	github.com/leesper/go_rng v0.0.0-20190531154944-a612b043e353 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect

@@ -39,6 +39,7 @@ say "data"
 say "build"
 go build -o "$PEERS/rankmetrics" ./cmd/rankmetrics
 go build -o "$PEERS/mapbench" ./bench/mapbench
+go build -o "$PEERS/linefloor" ./bench/linefloor
 gcc -O3 -march=native "$FLOOR/sortbench.c" -o "$PEERS/sortbench"
 rm -rf "$PEERS/gosort-src" && cp -r "$FLOOR/gosort" "$PEERS/gosort-src" && chmod -R u+w "$PEERS/gosort-src"
 (cd "$PEERS/gosort-src" && go build -o ../gosort .)
@@ -75,12 +76,30 @@ if ! "$RM" eval -h > /dev/null 2>&1; then
 	exit 1
 fi
 E2E=("$PY" bench/py/e2e.py --repeat 3 --map-json map)
+# The I/O floor (issue 23): one core reads the input files and finds every
+# line end, page cache warm; every end-to-end figure is also given as a
+# ratio to the floor of its files, measured here, in the same run.
+floors() {
+	one_core "$PEERS/linefloor" -what "floor trec pair" -reps "$REPS" "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+	"$PY" bench/py/e2e.py --repeat 3 --peer "wc -l" --what "floor trec pair" -- taskset -c 0 wc -l "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+	one_core "$PEERS/linefloor" -what "floor tsv" -reps "$REPS" "$DATA/data.tsv" >> "$RES"
+	one_core "$PEERS/linefloor" -what "floor tsv, 1/10 size" -reps "$REPS" "$DATA/small/data.tsv" >> "$RES"
+	one_core "$PEERS/linefloor" -what "floor parquet" -reps "$REPS" "$DATA/data.parquet" >> "$RES"
+	one_core "$PEERS/linefloor" -what "floor rkm1" -reps "$REPS" "$DATA/data.bin" >> "$RES"
+}
+floors
+MAP1=("${E2E[@]}")
+MAP1[3]=5 # --repeat 5 for the rows with targets
+"${MAP1[@]}" --peer rankmetrics --what "e2e trec -m map, 1 worker" -- "$RM" eval --quiet --format json -m map --workers 1 "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+"${MAP1[@]}" --peer rankmetrics --what "e2e trec -m map, 2 workers" -- "$RM" eval --quiet --format json -m map --workers 2 "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
+"${MAP1[@]}" --peer rankmetrics --what "e2e trec -m map, 1 worker, --unsorted error" -- "$RM" eval --quiet --format json -m map --workers 1 --unsorted error "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e trec" -- "$RM" eval --quiet --format json --ties stable "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e trec, random ties" -- "$RM" eval --quiet --format json "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e sorted tsv" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.tsv" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e sorted tsv, 1/10 size" -- "$RM" eval --quiet --format json --ties stable "$DATA/small/data.tsv" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e parquet" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.parquet" >> "$RES"
 "${E2E[@]}" --peer rankmetrics --what "e2e rkm1" -- "$RM" eval --quiet --format json --ties stable "$DATA/data.bin" >> "$RES"
+floors # again after the rankmetrics rows: table.py takes the smaller figure
 "$PY" bench/py/numpy_tf.py e2e-tsv --tsv "$DATA/data.tsv" --repeat 3 >> "$RES"
 if [ "$SKIP_SLOW" != 1 ]; then
 	"$PY" bench/py/trec_eval_peer.py "$DATA/qrels.txt" "$DATA/run.txt" >> "$RES"

@@ -98,9 +98,13 @@ const (
 	// with UnsortedError; with each qid's lines in one block, in any
 	// order, the blocks are read one at a time in qid order, so memory
 	// holds the largest; with scattered lines it is gathered as with
-	// UnsortedGroup. A gzipped file is decompressed once more for that
-	// check, then streamed when sorted and gathered otherwise; standard
-	// input is read ahead by 16384 lines, as a single file below. TREC
+	// UnsortedGroup. The check reads the qids only, in ranges of 8 MiB
+	// on every CPU. A file read once (gzipped, standard input) is
+	// decompressed and parsed once, its queries returned 16384 lines
+	// behind the reading: out of order within those lines it is gathered;
+	// out of order later, the rest is gathered with the queries not yet
+	// returned, and a qid that does not come after the last query
+	// returned is an error naming --unsorted group. TREC
 	// queries come in the order of CompareQID
 	// whatever the line order. A single-file format (TSV, CSV, JSON
 	// Lines, Parquet) is read ahead by 16384 rows: if their qids are out
@@ -231,6 +235,16 @@ type Options struct {
 	Stdin io.Reader
 	// BufferSize is the read buffer size in bytes (default 1 MiB).
 	BufferSize int
+	// Workers, when 4 or more, parses each TREC file of a pair with half
+	// that many goroutines (the two files are parsed at the same time,
+	// each by a goroutine of its own otherwise), plus one that reads (and
+	// decompresses) it in
+	// pieces of 64 KiB cut at line ends: the queries, their order, the
+	// counts and the first error in file order are those of one worker.
+	// A file read block by block (UnsortedAuto) is parsed by one.
+	Workers int
+	// parChunk, when not 0, replaces parChunkSize (tests)
+	parChunk int
 	// BytesRead, when not nil, is increased by the number of bytes read
 	// from the files (as stored, so compressed bytes for gzip input), for
 	// progress reports. It is updated from the reading goroutines.

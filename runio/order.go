@@ -18,6 +18,13 @@ func lateUnsortedMsg(prev []byte, window int) string {
 	return fmt.Sprintf("input is not sorted by qid: it comes after %q, and the first %d rows were sorted, so the input is streamed; rerun with --unsorted group to read it in any order, held in memory", clip(prev), window)
 }
 
+// lagUnsortedMsg is the message of UnsortedAuto for a qid that does not
+// come after the queries already returned from a file read once (gzip,
+// standard input), which streams window lines behind its reading.
+func lagUnsortedMsg(sent []byte, window int) string {
+	return fmt.Sprintf("input is not sorted by qid: it comes after %q, returned already (a file read once, compressed or standard input, is streamed once its first %d lines are sorted); rerun with --unsorted group to read it in any order, held in memory", clip(sent), window)
+}
+
 // duplicateMsg is the message for a second document (or judgment) of
 // qid, first seen at line first.
 func duplicateMsg(what, qid string, first int64) string {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math"
+	"runtime"
 	"sync"
 )
 
@@ -47,76 +47,145 @@ type trecParser struct {
 	sc     *TRECScanner
 	isRun  bool
 	closer io.Closer
-	// late: the file streams after a read-ahead (UnsortedAuto), so a
-	// qid out of order says to rerun with --unsorted group
-	late bool
+	r      io.Reader
+	opts   *Options
+	// par, when not nil, parses the file in parallel: lines come from it
+	// instead of sc
+	par *parReader
+	// lag: the file is read once under UnsortedAuto (see lagStream): a
+	// qid out of order ends the block and sets disorder, the line kept
+	// for the next read
+	lag, disorder bool
 }
 
 func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecParser {
-	p := &trecParser{sc: NewTRECScanner(r, name, !isRun, TRECStrict, opts), isRun: isRun}
+	p := &trecParser{sc: NewTRECScanner(r, name, !isRun, TRECStrict, opts), isRun: isRun, r: r, opts: opts}
 	if c, ok := r.(io.Closer); ok {
 		p.closer = c
 	}
 	return p
 }
 
+// parallel makes p parse its file with half of opts.Workers goroutines
+// (the two files of a pair are parsed at the same time; see parReader)
+// when that is more than one; p must not have read yet.
+func (p *trecParser) parallel() {
+	if w := p.opts.Workers / 2; w > 1 && p.par == nil {
+		p.par = newParReader(p, p.r, w, p.opts)
+	}
+}
+
 // value parses the score (run) or the relevance (qrels) of a line's
 // fields f.
 func (p *trecParser) value(f [][]byte) (float64, error) {
-	var v float64
-	var msg string
-	if p.isRun {
-		v, msg = ParseScore(f[4])
-	} else {
-		v, msg = ParseRel(f[3])
-	}
+	v, msg := p.parseValue(f)
 	if msg != "" {
-		return 0, p.valueError(f, msg)
+		return 0, p.valueErrorIn(p.sc, f, msg)
 	}
 	return v, nil
 }
 
-func (p *trecParser) valueError(f [][]byte, msg string) error {
+// parseValue parses the score (run) or the relevance (qrels) of a line's
+// fields f; msg says why it is not a number.
+func (p *trecParser) parseValue(f [][]byte) (v float64, msg string) {
 	if p.isRun {
-		return p.sc.ErrorAt("score", f[4], msg)
+		return ParseScore(f[4])
 	}
-	return p.sc.ErrorAt("rel", f[3], msg)
+	return ParseRel(f[3])
+}
+
+// valueErrorIn is the error of a value of fields f, returned by sc.
+func (p *trecParser) valueErrorIn(sc *TRECScanner, f [][]byte, msg string) error {
+	if p.isRun {
+		return sc.ErrorAt("score", f[4], msg)
+	}
+	return sc.ErrorAt("rel", f[3], msg)
+}
+
+// line returns the next data line's qid, docno and value (valid until the
+// next call), or io.EOF.
+func (p *trecParser) line() (qid, doc []byte, v float64, err error) {
+	if p.par != nil {
+		return p.par.next()
+	}
+	f, err := p.sc.Next()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	v, err = p.value(f)
+	return f[0], f[2], v, err
+}
+
+// lineNo is the physical line number of the last line returned.
+func (p *trecParser) lineNo() int64 {
+	if p.par != nil {
+		return p.par.line
+	}
+	return p.sc.Line()
+}
+
+// unread makes the next call of line return the last line again.
+func (p *trecParser) unread() {
+	if p.par != nil {
+		p.par.held = true
+		return
+	}
+	p.sc.Unread()
+}
+
+// errorAt is a ParseError at the last line returned.
+func (p *trecParser) errorAt(field string, value []byte, msg string) error {
+	return &ParseError{File: p.sc.Name(), Line: p.lineNo(), Field: field, Value: clip(value), Msg: msg}
+}
+
+// blankLines counts the blank lines skipped so far.
+func (p *trecParser) blankLines() int64 {
+	if p.par != nil {
+		return p.par.blank
+	}
+	return p.sc.BlankLines()
 }
 
 // nextBlock fills b with the next qid's lines, checking that qids ascend.
 func (p *trecParser) nextBlock(b *trecBlock) error {
 	b.reset()
 	for {
-		f, err := p.sc.Next()
+		qid, doc, v, err := p.line()
 		if err == io.EOF && len(b.vals) > 0 {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		v, err := p.value(f)
-		if err != nil {
-			return err
-		}
 		switch {
 		case len(b.vals) == 0:
-			b.qid = append(b.qid, f[0]...)
-		case !bytes.Equal(f[0], b.qid):
-			if compareQID(b.qid, f[0]) > 0 {
-				if p.late {
-					return p.sc.ErrorAt("qid", f[0], lateUnsortedMsg(b.qid, autoWindow))
+			b.qid = append(b.qid, qid...)
+		case !bytes.Equal(qid, b.qid):
+			if compareQID(b.qid, qid) > 0 {
+				if p.lag {
+					p.disorder = true
+					p.unread()
+					return nil
 				}
-				return p.sc.ErrorAt("qid", f[0], unsortedMsg(b.qid))
+				return p.errorAt("qid", qid, unsortedMsg(b.qid))
 			}
-			p.sc.Unread()
+			p.unread()
 			return nil
 		}
-		b.add(f[2], v, p.sc.Line())
+		b.add(doc, v, p.lineNo())
 	}
 }
 
 // loadAll reads the whole file grouped by qid, in order of first appearance.
 func (p *trecParser) loadAll(ctx context.Context) ([]*trecBlock, map[string]int, error) {
+	return p.loadAfter(ctx, nil, 0)
+}
+
+// loadAfter is loadAll for the rest of a file whose queries up to qid
+// after (when not nil) are returned already, streamed window lines behind
+// the reading: a qid that does not come after it is an error at its first
+// line.
+func (p *trecParser) loadAfter(ctx context.Context, after []byte, window int) ([]*trecBlock, map[string]int, error) {
 	var blocks []*trecBlock
 	index := make(map[string]int)
 	var last *trecBlock
@@ -126,32 +195,34 @@ func (p *trecParser) loadAll(ctx context.Context) ([]*trecBlock, map[string]int,
 				return nil, nil, err
 			}
 		}
-		f, err := p.sc.Next()
+		qid, doc, v, err := p.line()
 		if err == io.EOF {
 			return blocks, index, nil
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		v, err := p.value(f)
-		if err != nil {
-			return nil, nil, err
-		}
-		qid := f[0]
 		if last == nil || !bytes.Equal(last.qid, qid) {
 			i, ok := index[string(qid)]
 			if !ok {
+				if after != nil && compareQID(qid, after) <= 0 {
+					return nil, nil, p.errorAt("qid", qid, lagUnsortedMsg(after, window))
+				}
 				i = len(blocks)
 				blocks = append(blocks, &trecBlock{qid: bytes.Clone(qid)})
 				index[string(qid)] = i
 			}
 			last = blocks[i]
 		}
-		last.add(f[2], v, p.sc.Line())
+		last.add(doc, v, p.lineNo())
 	}
 }
 
 func (p *trecParser) close() error {
+	if p.par != nil {
+		p.par.close()
+		p.par = nil
+	}
 	if p.closer != nil {
 		return p.closer.Close()
 	}
@@ -200,7 +271,7 @@ func (s *blockStream) run() {
 		}
 		err := s.p.nextBlock(b)
 		select {
-		case s.ch <- blockMsg{b, err, s.p.sc.BlankLines()}:
+		case s.ch <- blockMsg{b, err, s.p.blankLines()}:
 		case <-s.done:
 			return
 		}
@@ -267,9 +338,6 @@ type trecInput struct {
 	r    io.Reader
 	ra   io.ReaderAt
 	size int64
-	// check, when not nil, opens the file once more from its start (a
-	// gzipped file): a scan of it says whether r can be streamed.
-	check func() (io.ReadCloser, error)
 }
 
 // seekableInput returns in with ra set when r can be read again by range
@@ -303,20 +371,25 @@ func seekableInput(r io.Reader, name string) trecInput {
 // source chooses how to read one file of the pair under UnsortedAuto: a
 // file that can be re-read is scanned first (see trecScan) and streamed
 // when sorted, read block by block in qid order when each qid is in one
-// block, and gathered otherwise; a gzipped file is decompressed once for a
-// scan, then streamed when sorted and gathered otherwise; standard input
-// is read ahead (see readAhead).
+// block, and gathered otherwise; a file read once (gzip, standard input)
+// streams autoWindow lines behind its reading (see lagStream).
 func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSource, error) {
 	if in.ra != nil {
 		sc := &trecScan{ra: in.ra, size: in.size, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
-		lay, _, err := sc.layout(t.ctx, false)
+		chunk := int64(scanChunkSize)
+		if t.scanChunk > 0 {
+			chunk = t.scanChunk
+		}
+		sorted, err := sc.sortedParallel(t.ctx, runtime.GOMAXPROCS(0), chunk)
 		if err != nil && err != errNoIndex {
 			return nil, err
 		}
-		if err == nil && lay == layoutSorted {
+		if sorted {
+			p.parallel()
 			return startBlockStream(p), nil
 		}
 		var blocks []fileBlock
+		var lay trecLayout
 		if err == nil {
 			lay, blocks, err = sc.layout(t.ctx, true)
 		}
@@ -330,69 +403,18 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 			}
 			return &rangeSource{ra: ra, blocks: blocks, p: p, blank: sc.blank}, nil
 		}
+		p.parallel()
 		return newGatherSource(t.ctx, p)
 	}
-	if in.check != nil {
-		rc, err := in.check()
-		if err != nil {
-			return nil, err
-		}
-		sc := &trecScan{ra: &seqReaderAt{r: rc}, size: math.MaxInt64, qrels: qrels, maxLine: t.opts.maxLine(), comments: !t.opts.TRECNoComments}
-		lay, _, err := sc.layout(t.ctx, false)
-		rc.Close()
-		if err != nil && err != errNoIndex {
-			return nil, err
-		}
-		if err == nil && lay == layoutSorted {
-			return startBlockStream(p), nil
-		}
-		return newGatherSource(t.ctx, p)
+	p.parallel()
+	lag := autoWindow
+	if t.lag > 0 {
+		lag = t.lag
 	}
-	return t.readAhead(p)
+	return startLagStream(t.ctx, p, lag), nil
 }
 
-// readAhead reads a file that cannot be read again (standard input) up to
-// autoWindow lines ahead: if their qids are out of order, it gathers the
-// file; else it streams the file, those lines first, and a qid out of
-// order later is an error naming --unsorted group.
-func (t *trecReader) readAhead(p *trecParser) (blockSource, error) {
-	var blocks []*trecBlock
-	seen := make(map[string]bool)
-	var last *trecBlock
-	for n := 0; n < autoWindow; n++ {
-		f, err := p.sc.Next()
-		if err == io.EOF {
-			return &gatherSource{blocks: blocks, blank: p.sc.BlankLines()}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		v, err := p.value(f)
-		if err != nil {
-			return nil, err
-		}
-		if last == nil || !bytes.Equal(last.qid, f[0]) {
-			if seen[string(f[0])] || last != nil && compareQID(last.qid, f[0]) > 0 {
-				// Out of order: gather it all, these lines first.
-				p.sc.Unread()
-				g, err := newGatherSource(t.ctx, p)
-				if err != nil {
-					return nil, err
-				}
-				g.blocks = mergeBlocks(blocks, g.blocks)
-				return g, nil
-			}
-			seen[string(f[0])] = true
-			last = &trecBlock{qid: bytes.Clone(f[0])}
-			blocks = append(blocks, last)
-		}
-		last.add(f[2], v, p.sc.Line())
-	}
-	p.late = true
-	return &aheadSource{ahead: blocks, s: startBlockStream(p), name: p.sc.Name()}, nil
-}
-
-// mergeBlocks adds the blocks a (read ahead, in qid order, each qid once)
+// mergeBlocks adds the blocks a (read first, in qid order, each qid once)
 // to b (gathered after them, in qid order): lines of a qid in both keep
 // their file order, a's first. The result is in qid order.
 func mergeBlocks(a, b []*trecBlock) []*trecBlock {
@@ -417,63 +439,6 @@ func mergeBlocks(a, b []*trecBlock) []*trecBlock {
 	}
 	return out
 }
-
-// aheadSource gives the blocks read ahead by readAhead, then those of the
-// stream that follows them; the stream's first block may continue the
-// last one read ahead.
-type aheadSource struct {
-	ahead      []*trecBlock
-	pending    *trecBlock // the stream's first block, taken early
-	s          *blockStream
-	name       string
-	fromStream bool // the last block returned is the stream's
-}
-
-func (a *aheadSource) next() (*trecBlock, error) {
-	if len(a.ahead) > 1 {
-		b := a.ahead[0]
-		a.ahead = a.ahead[1:]
-		a.fromStream = false
-		return b, nil
-	}
-	if len(a.ahead) == 1 {
-		last := a.ahead[0]
-		a.ahead = nil
-		a.fromStream = false
-		f, err := a.s.next()
-		if err != nil || f == nil {
-			return last, err
-		}
-		switch c := compareQID(last.qid, f.qid); {
-		case c == 0:
-			for k := range f.vals {
-				last.add(f.doc(k), f.vals[k], f.lines[k])
-			}
-			a.s.release(f)
-		case c > 0:
-			return nil, &ParseError{File: a.name, Line: f.lines[0], Field: "qid", Value: clip(f.qid), Msg: lateUnsortedMsg(last.qid, autoWindow)}
-		default:
-			a.pending = f
-		}
-		return last, nil
-	}
-	a.fromStream = true
-	if b := a.pending; b != nil {
-		a.pending = nil
-		return b, nil
-	}
-	return a.s.next()
-}
-
-// release gives the stream's blocks back to it.
-func (a *aheadSource) release(b *trecBlock) {
-	if a.fromStream {
-		a.s.release(b)
-	}
-}
-
-func (a *aheadSource) blankLines() int64 { return a.s.blankLines() }
-func (a *aheadSource) stop()             { a.s.stop() }
 
 // trecReader joins a qrels file and a run file.
 type trecReader struct {
@@ -507,8 +472,12 @@ type trecReader struct {
 	// UnsortedAuto: the inputs, until the first Next chooses how to read
 	// them
 	qin, rin *trecInput
-	startErr error
-	closers  []io.Closer
+	// lag and scanChunk, when not 0, replace autoWindow and
+	// scanChunkSize (tests)
+	lag       int
+	scanChunk int64
+	startErr  error
+	closers   []io.Closer
 }
 
 // NewTRECReader returns a Reader joining TREC qrels and run input
@@ -532,6 +501,8 @@ func newTRECReader(ctx context.Context, q, r trecInput, opts Options, closers []
 	t.rp = newTRECParser(r.r, r.name, true, &opts)
 	switch opts.Unsorted {
 	case UnsortedError:
+		t.qp.parallel()
+		t.rp.parallel()
 		t.qs = startBlockStream(t.qp)
 		t.rs = startBlockStream(t.rp)
 	case UnsortedAuto:
@@ -586,7 +557,7 @@ func (t *trecReader) Stats() Stats {
 	if t.qs != nil && t.rs != nil {
 		st.BlankLines = t.qs.blankLines() + t.rs.blankLines()
 	} else {
-		st.BlankLines = t.qp.sc.BlankLines() + t.rp.sc.BlankLines()
+		st.BlankLines = t.qp.blankLines() + t.rp.blankLines()
 	}
 	return st
 }
@@ -666,6 +637,8 @@ func (t *trecReader) Next(q *Query) error {
 
 func (t *trecReader) nextGrouped(q *Query) error {
 	if !t.loaded {
+		t.qp.parallel()
+		t.rp.parallel()
 		var err error
 		if t.qBlocks, t.qIndex, err = t.qp.loadAll(t.ctx); err != nil {
 			return err

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // fileBlock is one block of consecutive lines with the same qid in a TREC
@@ -45,6 +48,11 @@ type trecScan struct {
 	comments bool
 	buf      []byte
 	blank    int64
+	// first, when not nil, receives the qid of the first data line of a
+	// scanRange
+	first *[]byte
+	// noSkip turns skipSameQID off (BenchmarkScanLayout)
+	noSkip bool
 }
 
 // errNoIndex stops a scan at a line it cannot place (a line longer than
@@ -59,6 +67,15 @@ const scanBufSize = 256 << 10
 // sorted, holding no more than the last qid, and stops at the first qid
 // out of order; with keep true it records every block.
 func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, blocks []fileBlock, err error) {
+	lay, blocks, _, err = s.scanRange(ctx, keep, 0, s.size)
+	return lay, blocks, err
+}
+
+// scanRange scans the lines that start at offsets in [from, limit) as
+// layout does, and returns the qid of the last data line among them
+// (first holds the first one's). A scan from an offset inside a line
+// starts at the next line: the line it cuts is the previous range's.
+func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) (lay trecLayout, blocks []fileBlock, last []byte, err error) {
 	if s.buf == nil {
 		s.buf = make([]byte, scanBufSize)
 	}
@@ -70,6 +87,10 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 		line   int64
 		cur    []byte // the current qid
 		have   bool
+		// skip: the first "line" read is the end of a line that
+		// starts before from (the scan starts at from-1, so that a "\n"
+		// there makes from a line start)
+		skip bool
 		// curWord is cur's bytes as a little-endian word, curMask its
 		// bytes' mask, when cur is shorter than 8 bytes
 		curMask, curWord uint64
@@ -79,8 +100,25 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 	if keep {
 		seen = make(map[string]struct{})
 	}
+	if from > 0 {
+		off, skip = from-1, true
+	}
 	s.blank = 0
 	for {
+		if !keep && have && !skip && !s.noSkip {
+			stop := n
+			if l := limit - off; l < int64(n) {
+				stop = int(l)
+			}
+			p, c := skipSameQID(buf, pos, n, stop, cur, curMask, curWord, s.maxLine)
+			pos = p
+			if line>>16 != (line+c)>>16 {
+				if err := ctx.Err(); err != nil {
+					return layoutScattered, nil, nil, err
+				}
+			}
+			line += c
+		}
 		i := bytes.IndexByte(buf[pos:n], '\n')
 		var b []byte
 		next := 0
@@ -94,7 +132,7 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			pos = 0
 			if n == len(buf) {
 				if len(buf) >= s.maxLine+2 {
-					return layoutScattered, nil, errNoIndex
+					return layoutScattered, nil, nil, errNoIndex
 				}
 				nb := make([]byte, min(2*len(buf), s.maxLine+2))
 				copy(nb, buf[:n])
@@ -105,27 +143,33 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			if err == io.EOF || off+int64(n) >= s.size {
 				eof = true
 			} else if err != nil {
-				return layoutScattered, nil, err
+				return layoutScattered, nil, nil, err
 			}
 			continue
 		case pos < n:
 			b, next = buf[pos:n], n
-		default:
-			if !sorted {
-				return s.order(blocks)
-			}
-			return layoutSorted, blocks, nil
 		}
 		start, end := off+int64(pos), off+int64(next)
+		if b == nil && i < 0 || start >= limit {
+			if !sorted {
+				lay, blocks, err = s.order(blocks)
+				return lay, blocks, nil, err
+			}
+			return layoutSorted, blocks, cur, nil
+		}
 		pos = next
+		if skip {
+			skip = false
+			continue
+		}
 		line++
 		if line&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
-				return layoutScattered, nil, err
+				return layoutScattered, nil, nil, err
 			}
 		}
 		if len(b) > s.maxLine+1 || len(b) == s.maxLine+1 && b[len(b)-1] != '\r' {
-			return layoutScattered, nil, errNoIndex
+			return layoutScattered, nil, nil, errNoIndex
 		}
 		// The same qid as the line before: the common case, one compare
 		// (of one word when the qid is shorter than 8 bytes).
@@ -154,12 +198,15 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			k++
 		}
 		if j == k {
-			return layoutScattered, nil, errNoIndex
+			return layoutScattered, nil, nil, errNoIndex
 		}
 		qid := b[j:k]
+		if !have && s.first != nil {
+			*s.first = append((*s.first)[:0], qid...)
+		}
 		if have && compareQID(cur, qid) >= 0 {
 			if !keep {
-				return layoutScattered, nil, nil
+				return layoutScattered, nil, nil, nil
 			}
 			sorted = false
 		}
@@ -167,7 +214,7 @@ func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, block
 			// A qid seen before: scattered lines, known at once (the
 			// file will be gathered: no need to index it all).
 			if _, ok := seen[string(qid)]; ok {
-				return layoutScattered, nil, nil
+				return layoutScattered, nil, nil, nil
 			}
 			q := string(qid)
 			seen[q] = struct{}{}
@@ -248,7 +295,7 @@ func newGatherSource(ctx context.Context, p *trecParser) (*gatherSource, error) 
 		return nil, err
 	}
 	slices.SortFunc(blocks, func(a, b *trecBlock) int { return compareQID(a.qid, b.qid) })
-	return &gatherSource{blocks: blocks, blank: p.sc.BlankLines()}, nil
+	return &gatherSource{blocks: blocks, blank: p.blankLines()}, nil
 }
 
 func (s *gatherSource) next() (*trecBlock, error) {
@@ -310,36 +357,273 @@ func openTRECInput(path string, opts Options) (trecInput, io.Closer, error) {
 	if err != nil {
 		return trecInput{}, nil, err
 	}
-	in := trecInput{name: path, r: s}
-	if path != "-" {
-		// A gzipped file: the check of its order decompresses it once
-		// more, from a stream of its own.
-		check := opts
-		check.BytesRead = nil
-		in.check = func() (io.ReadCloser, error) { return openStream(path, check) }
-	}
-	return in, nopCloser{}, nil // its parser closes it
-}
-
-// seqReaderAt reads a stream as trecScan reads a file: at increasing
-// offsets, each read starting where the last ended.
-type seqReaderAt struct {
-	r   io.Reader
-	pos int64
-}
-
-func (s *seqReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	if off != s.pos {
-		return 0, fmt.Errorf("runio: read at %d of a stream at %d", off, s.pos)
-	}
-	n, err := io.ReadFull(s.r, p)
-	s.pos += int64(n)
-	if err == io.ErrUnexpectedEOF {
-		err = io.EOF
-	}
-	return n, err
+	return trecInput{name: path, r: s}, nopCloser{}, nil // its parser closes it
 }
 
 type nopCloser struct{}
 
 func (nopCloser) Close() error { return nil }
+
+// scanChunkSize is the size of the ranges that sortedParallel scans at
+// once.
+const scanChunkSize = 8 << 20
+
+// chunkResult is what the scan of one range found.
+type chunkResult struct {
+	lay         trecLayout
+	first, last []byte // qids of its first and last data lines; nil: none
+	err         error
+}
+
+// sortedParallel says whether the file is sorted (layout's check with
+// keep false), scanning ranges of chunk bytes with up to workers
+// goroutines, each with its own buffer: the file is sorted when every
+// range is and each range's last qid is the next one's first or comes
+// before it. The result and the error are layout's: errNoIndex or a read
+// error of the first range (in file order) that has one.
+func (s *trecScan) sortedParallel(ctx context.Context, workers int, chunk int64) (bool, error) {
+	n := int((s.size + chunk - 1) / chunk)
+	if n <= 1 || workers <= 1 {
+		lay, _, err := s.layout(ctx, false)
+		return err == nil && lay == layoutSorted, err
+	}
+	workers = min(workers, n)
+	res := make([]chunkResult, n)
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &trecScan{ra: s.ra, size: s.size, qrels: s.qrels, maxLine: s.maxLine, comments: s.comments, noSkip: s.noSkip}
+			for !stop.Load() {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				r := &res[i]
+				sc.first = &r.first
+				lay, _, last, err := sc.scanRange(ctx, false, i*chunk, min((i+1)*chunk, s.size))
+				r.lay, r.err = lay, err
+				r.last = bytes.Clone(last)
+				if err != nil || lay != layoutSorted {
+					// Ranges after this one cannot change the answer,
+					// but an earlier one may hold an earlier error.
+					stop.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// In file order, as layout meets them: the order across a boundary,
+	// then what the range found. Ranges are taken in order, so those
+	// before one that stopped the scan were all scanned.
+	var prev []byte
+	for i := range res {
+		r := &res[i]
+		if len(r.first) > 0 {
+			if prev != nil && !bytes.Equal(prev, r.first) && compareQID(prev, r.first) >= 0 {
+				return false, nil
+			}
+		}
+		if r.err != nil {
+			return false, r.err
+		}
+		if r.lay != layoutSorted {
+			return false, nil
+		}
+		if len(r.last) > 0 {
+			prev = r.last
+		}
+	}
+	return true, nil
+}
+
+const (
+	lo7s   = 0x7f7f7f7f7f7f7f7f
+	nlWord = 0x0a0a0a0a0a0a0a0a
+)
+
+// skipSameQID passes the lines of buf[pos:n] that start with qid cur and a
+// separator (the scan's test of a line of the current block), shorter
+// than maxLine bytes, and ending in buf before n; it starts no line at
+// stop or after. It returns the start of the first line it did not pass
+// and how many it passed. curMask and curWord are cur's bytes as a
+// little-endian word when cur is shorter than 8 bytes. A line's end is
+// found eight bytes at a time (the high bit of each byte that equals
+// '\n'), which is faster than a call of bytes.IndexByte per line on TREC
+// lines of 15 to 30 bytes (BenchmarkScanLayout).
+func skipSameQID(buf []byte, pos, n, stop int, cur []byte, curMask, curWord uint64, maxLine int) (int, int64) {
+	k := len(cur)
+	var lines int64
+	for pos < stop {
+		q := pos + k + 1
+		if q > n {
+			break
+		}
+		if c := buf[pos+k]; c > ' ' || c == '\n' {
+			break
+		}
+		if k < 8 && pos+8 <= n {
+			if binary.LittleEndian.Uint64(buf[pos:])&curMask != curWord {
+				break
+			}
+		} else if !bytes.Equal(buf[pos:pos+k], cur) {
+			break
+		}
+		e := -1
+		for q+8 <= n {
+			x := binary.LittleEndian.Uint64(buf[q:]) ^ nlWord
+			// The high bit of each zero byte of x, and no other.
+			if y := ^((x&lo7s + lo7s) | x | lo7s); y != 0 {
+				e = q + bits.TrailingZeros64(y)>>3
+				break
+			}
+			q += 8
+		}
+		if e < 0 {
+			j := bytes.IndexByte(buf[q:n], '\n')
+			if j < 0 {
+				break
+			}
+			e = q + j
+		}
+		if e-pos >= maxLine {
+			break
+		}
+		pos = e + 1
+		lines++
+	}
+	return pos, lines
+}
+
+// lagStream reads a file that can be read only once (gzip, standard input)
+// under UnsortedAuto, in one pass: its parser goroutine keeps the last
+// blocks parsed until lag lines follow them, so a file out of order within
+// its first lag lines (a shuffled file, q9 before q10) is gathered whole,
+// as with UnsortedGroup, and a sorted file streams in memory bounded by
+// lag lines. At a qid out of order after that, the rest of the file is
+// gathered with the blocks not yet returned; a qid of it that does not
+// come after the last query returned is an error naming --unsorted group.
+type lagStream struct {
+	ctx   context.Context
+	p     *trecParser
+	lag   int
+	ch    chan blockMsg
+	free  chan *trecBlock
+	done  chan struct{}
+	wg    sync.WaitGroup
+	err   error
+	eof   bool
+	blank int64
+}
+
+func startLagStream(ctx context.Context, p *trecParser, lag int) *lagStream {
+	s := &lagStream{ctx: ctx, p: p, lag: lag, ch: make(chan blockMsg, streamBlocks),
+		free: make(chan *trecBlock, 4*streamBlocks), done: make(chan struct{})}
+	p.lag = true
+	s.wg.Add(1)
+	go s.run()
+	return s
+}
+
+func (s *lagStream) send(b *trecBlock, err error) bool {
+	select {
+	case s.ch <- blockMsg{b, err, s.p.blankLines()}:
+		return true
+	case <-s.done:
+		return false
+	}
+}
+
+func (s *lagStream) run() {
+	defer s.wg.Done()
+	var (
+		queue []*trecBlock // parsed, not sent, in file (and qid) order
+		lines int          // lines in queue
+		sent  []byte       // qid of the last block sent
+	)
+	for {
+		var b *trecBlock
+		select {
+		case b = <-s.free:
+		default:
+			b = &trecBlock{}
+		}
+		if err := s.p.nextBlock(b); err != nil {
+			// The end, or an error: the lines before it first.
+			for _, q := range queue {
+				if !s.send(q, nil) {
+					return
+				}
+			}
+			s.send(nil, err)
+			return
+		}
+		queue = append(queue, b)
+		lines += len(b.vals)
+		if s.p.disorder {
+			rest, _, err := s.p.loadAfter(s.ctx, sent, s.lag)
+			if err != nil {
+				s.send(nil, err)
+				return
+			}
+			slices.SortFunc(rest, func(a, b *trecBlock) int { return compareQID(a.qid, b.qid) })
+			for _, q := range mergeBlocks(queue, rest) {
+				if !s.send(q, nil) {
+					return
+				}
+			}
+			s.send(nil, io.EOF)
+			return
+		}
+		for len(queue) > 1 && lines-len(queue[0].vals) >= s.lag {
+			q := queue[0]
+			queue[0] = nil
+			queue = queue[1:]
+			lines -= len(q.vals)
+			sent = append(sent[:0], q.qid...)
+			if !s.send(q, nil) {
+				return
+			}
+		}
+	}
+}
+
+func (s *lagStream) next() (*trecBlock, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.eof {
+		return nil, nil
+	}
+	m := <-s.ch
+	s.blank = m.blank
+	if m.err == io.EOF {
+		s.eof = true
+		return nil, nil
+	}
+	if m.err != nil {
+		s.err = m.err
+		return nil, m.err
+	}
+	return m.b, nil
+}
+
+func (s *lagStream) release(b *trecBlock) {
+	if b == nil {
+		return
+	}
+	select {
+	case s.free <- b:
+	default:
+	}
+}
+
+func (s *lagStream) stop() {
+	close(s.done)
+	s.wg.Wait()
+}
+
+func (s *lagStream) blankLines() int64 { return s.blank }

@@ -31,6 +31,21 @@ def find(rows, peer, what):
     return None
 
 
+def find_min(rows, peer, what):
+    """The row with the smallest time among those of peer and what (a
+    floor measured twice in the run)."""
+    best = None
+    for r in rows:
+        if r["peer"] == peer and r["what"] == what:
+            r = dict(r)
+            if r.get("runs"):
+                r["median"] = r["seconds"]
+                r["seconds"] = min(r["runs"])
+            if best is None or r["seconds"] < best["seconds"]:
+                best = r
+    return best
+
+
 def fmt_s(r):
     return "n/a" if r is None else f"{r['seconds']:.3f} s"
 
@@ -120,6 +135,42 @@ def main():
         r = find(rows, "rankmetrics", what)
         if r:
             line(what.replace("e2e", "end to end,"), f"{fmt_s(r)}, {r['peak_rss_mib']:.0f} MiB", "", None)
+    # The I/O floor (issue 23): every end-to-end figure over the time one
+    # core takes to read its files and find every line end.
+    out.append("")
+    out.append("| end to end / I/O floor (read the files, find every line end, 1 core) | figure | target | met |")
+    out.append("|---|---|---|---|")
+    ftrec = find_min(rows, "floor-io", "floor trec pair")
+    wc = find_min(rows, "wc -l", "floor trec pair")
+    line("floor, TREC pair: min / median", "n/a" if ftrec is None else f"{ftrec['seconds']:.3f} / {ftrec['median']:.3f} s", "", None)
+    line("  GNU wc -l over the same files, 1 core", fmt_s(wc), "", None)
+    m1 = find(rows, "rankmetrics", "e2e trec -m map, 1 worker")
+    m2 = find(rows, "rankmetrics", "e2e trec -m map, 2 workers")
+    me = find(rows, "rankmetrics", "e2e trec -m map, 1 worker, --unsorted error")
+
+    def over(r, f):
+        if r is None or f is None:
+            return "n/a", None
+        q = r["seconds"] / f["seconds"]
+        qm = r["median"] / f["median"] if r.get("median") and f.get("median") else q
+        return f"{fmt_s(r)}: {q:.1f}x (median {qm:.1f}x)", q
+
+    v, q = over(m1, ftrec)
+    line("eval -m map --workers 1, TREC pair", v, "<= 6x", None if q is None else q <= 6)
+    v, q = over(me, ftrec)
+    line("  the same with --unsorted error (no order scan)", v, "", None)
+    v, q = over(m2, ftrec)
+    line("eval -m map --workers 2, TREC pair", v, "", None)
+    if m1 and m2:
+        t = m1["seconds"] / m2["seconds"]
+        tm = m1["median"] / m2["median"]
+        line("  throughput, 2 workers / 1 worker", f"{t:.2f}x (medians {tm:.2f}x)", ">= 1.7x", t >= 1.7)
+    for what, floor in [("e2e trec", "floor trec pair"), ("e2e trec, random ties", "floor trec pair"),
+                        ("e2e sorted tsv", "floor tsv"), ("e2e sorted tsv, 1/10 size", "floor tsv, 1/10 size"),
+                        ("e2e parquet", "floor parquet"), ("e2e rkm1", "floor rkm1")]:
+        r, f = find(rows, "rankmetrics", what), find_min(rows, "floor-io", floor)
+        if r and f:
+            line(f"{what} (all measures) / {floor}", over(r, f)[0], "", None)
     # MAP values, to show every peer computed the same thing.
     out.append("")
     out.append("| peer | what | MAP |")

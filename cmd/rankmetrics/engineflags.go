@@ -54,8 +54,8 @@ func (f *engineFlags) register(fs *flag.FlagSet, o *engineArgs, scoreCol bool) {
 	f.Register(fs, groups)
 	f.accum = fs.String("accumulation", "default", "how updates add up: default, sequential (Keras, float32 in TF's order) or exact")
 	fs.IntVar(&o.batch, "batch", 1024, "queries per metric update")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), fmt.Sprintf("parallel workers, at most %d (results do not depend on it)", maxWorkers))
-	f.unsorted = fs.String("unsorted", "auto", "input in any line order: auto (a TREC file is scanned first: sorted, it streams; with each qid's lines in one block, blocks in any order, it is read block by block, memory bounded by the largest query; scattered lines are gathered in memory, as group; gzip streams when sorted, else is gathered; TSV/CSV/JSON Lines/Parquet and standard input stream when their first 16384 rows are sorted, else are gathered), error (stream, and stop at the first qid out of order), or group (gather all in memory: the process peaks at about 75 bytes per item plus its document id and 150 per query plus its qid, measured as max RSS: 220 MB for 1M one-item queries)")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), fmt.Sprintf("parallel workers of the engine and of the parse of each TREC file, at most %d (results do not depend on it)", maxWorkers))
+	f.unsorted = fs.String("unsorted", "auto", "input in any line order: auto (a TREC file is scanned first: sorted, it streams; with each qid's lines in one block, blocks in any order, it is read block by block, memory bounded by the largest query; scattered lines are gathered in memory, as group; gzip and standard input stream 16384 lines behind their reading, gathered when out of order within them; TSV/CSV/JSON Lines/Parquet stream when their first 16384 rows are sorted, else are gathered), error (stream, and stop at the first qid out of order), or group (gather all in memory: the process peaks at about 75 bytes per item plus its document id and 150 per query plus its qid, measured as max RSS: 220 MB for 1M one-item queries)")
 }
 
 // parse turns the flags' values into o. Its error names the flag, for the
@@ -94,6 +94,7 @@ func (f *engineFlags) parse(o *engineArgs) error {
 	if o.workers < 1 || o.workers > maxWorkers {
 		return fmt.Errorf("--workers %d: want 1 to %d (results do not depend on it; more workers than the %d cores only cost memory)", o.workers, maxWorkers, runtime.NumCPU())
 	}
+	o.read.Workers = o.workers
 	if o.runOnly, err = evaluate.ParsePolicy(f.RunOnly); err != nil {
 		return fmt.Errorf("--run-only %w", err)
 	}

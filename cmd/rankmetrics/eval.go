@@ -126,13 +126,15 @@ otherwise), gathered ones in order of first appearance. A TREC file sorted by
 qid streams: memory grows with the longest list, not with the input (about 35
 MB for many short lists; one list of 2M items took 140 MB from TSV, 510 MB from
 TREC with four measures, 1 GB with --plot). A first pass over its qids checks
-the order first: 0.1 s of CPU for a pair of 5M-line files, a second
-decompression for gzip. A TREC file whose qids are each in one block of lines,
+the order first: about 0.1 s of CPU for a pair of 5M-line files. A TREC file whose qids are each in one block of lines,
 blocks in any order (q9 before q10, 19 before 2), is read block by block:
 memory grows with the largest query plus about 120 bytes per query (40 MB for
 5M-line files of 50,000 queries). TSV, CSV, JSON Lines and Parquet are read
 16384 rows ahead: sorted there, they stream (and a qid out of order later is an
-error naming --unsorted group), and so is a TREC file on standard input.
+error naming --unsorted group). A gzipped TREC file or one on standard input
+is read once, its queries returned 16384 lines behind the reading: out of
+order within them it is gathered, and a qid that comes later before a query
+already returned is an error naming --unsorted group.
 Scattered TREC lines, and inputs read once out of order in their first rows,
 are gathered in memory as with --unsorted group: the process then peaks at
 about 75 bytes per item plus its document id and 150 per query plus its qid

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEvalWorkersIdentical: eval prints the same bytes, or the same error,
+// with --workers 1 (each TREC file parsed on one goroutine) and 8 (4 per
+// file, in pieces), on the sorted, block-shuffled and shuffled pairs of
+// testdata/treceval, gzipped, and with every hostile file of
+// testdata/treceval/hostile as the qrels and as the run, under every
+// --unsorted policy.
+func TestEvalWorkersIdentical(t *testing.T) {
+	dir := "../../testdata/treceval"
+	pairs := [][2]string{}
+	for _, l := range []string{"sorted", "blocks", "shuffled"} {
+		pairs = append(pairs, [2]string{filepath.Join(dir, l+".qrels"), filepath.Join(dir, l+".run")})
+	}
+	tmp := t.TempDir()
+	for _, name := range []string{"sorted.qrels", "sorted.run"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Write(b)
+		w.Close()
+		if err := os.WriteFile(filepath.Join(tmp, name+".gz"), z.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pairs = append(pairs, [2]string{filepath.Join(tmp, "sorted.qrels.gz"), filepath.Join(tmp, "sorted.run.gz")})
+	hostile, err := filepath.Glob(filepath.Join(dir, "hostile", "*"))
+	if err != nil || len(hostile) == 0 {
+		t.Fatalf("no hostile files: %v", err)
+	}
+	for _, h := range hostile {
+		pairs = append(pairs, [2]string{h, filepath.Join(dir, "sorted.run")}, [2]string{filepath.Join(dir, "sorted.qrels"), h})
+	}
+	eval := func(args ...string) string {
+		var out, errb bytes.Buffer
+		err := runEval(context.Background(), append([]string{"--quiet"}, args...), strings.NewReader(""), &out, &errb)
+		s := out.String()
+		if err != nil {
+			s += "error: " + err.Error()
+		}
+		return s
+	}
+	errors := 0
+	for _, p := range pairs {
+		for _, pol := range []string{"auto", "error", "group"} {
+			args := []string{"-q", "--format", "tsv", "-m", "map", "-m", "ndcg@10", "-m", "P_10", "--unsorted", pol, p[0], p[1]}
+			one := eval(append([]string{"--workers", "1"}, args...)...)
+			many := eval(append([]string{"--workers", "8"}, args...)...)
+			if one != many {
+				t.Fatalf("%v --unsorted %s: --workers 8 printed\n%s\n--workers 1 printed\n%s", p, pol, many, one)
+			}
+			if strings.Contains(one, "error: ") {
+				errors++
+			}
+		}
+	}
+	if errors == 0 {
+		t.Fatal("no input was refused: the hostile files are not exercised")
+	}
+}
