@@ -14,6 +14,7 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/trecfile"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // exitError carries the exit status trec_eval would end with.
@@ -99,7 +100,7 @@ costs about 170 bytes per document while it is ranked. Measured (max RSS,
 /usr/bin/time -v): one topic of 5M documents, 838 MB (trec_eval 10.0:
 575 MB); 5M lines of 5000 topics in shuffled order with -q, 293 MB
 (trec_eval 10.0: 428 MB).
-`, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
+`, runio.TopicBlockBytes, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 
 func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
@@ -216,13 +217,11 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 	if initErr != nil {
 		// Check the run first: trec_eval reports a malformed run before
 		// bad measure parameters (both with status 2).
-		s := trecfile.NewRunScanner(strings.NewReader(""), runName, o.cfg.Version)
 		if f, err := os.Open(runName); err == nil {
-			s = trecfile.NewRunScanner(f, runName, o.cfg.Version)
 			defer f.Close()
-		}
-		if _, err := trecfile.Classify(ctx, s); err != nil && !errors.Is(err, trecfile.ErrEmptyRun) {
-			return exitf(2, "trec_eval: %w", err)
+			if _, _, err := trecfile.Scan(ctx, trecfile.NewScanner(f, runName, false, o.cfg.Version), nil); err != nil {
+				return exitf(2, "trec_eval: %w", err)
+			}
 		}
 		return exitf(2, "trec_eval: %w", initErr)
 	}
@@ -427,13 +426,21 @@ func indexedSource(ctx context.Context, f *os.File, name string, v treceval.Vers
 		}
 		return nil
 	}
-	x, err := trecfile.IndexRun(ctx, trecfile.NewRunScanner(f, name, v))
+	var lines int64
+	var runid []byte
+	layout, blocks, err := trecfile.Scan(ctx, trecfile.NewScanner(f, name, false, v), func(f [][]byte) {
+		lines++
+		runid = append(runid[:0], f[5]...)
+	})
+	if err == nil && lines == 0 {
+		err = trecfile.ErrEmptyRun
+	}
 	if err != nil {
 		f.Close()
 		return fail(err)
 	}
-	switch x.Order {
-	case trecfile.Sorted:
+	switch layout {
+	case runio.TopicsSorted:
 		if err := rewind(); err != nil {
 			f.Close()
 			return nil, err
@@ -444,8 +451,8 @@ func indexedSource(ctx context.Context, f *os.File, name string, v treceval.Vers
 			return topic{qid: qid, docs: docs}, err
 		}
 		return &runSource{next: next, runid: s.Runid, close: func() { f.Close() }}, nil
-	case trecfile.Contiguous:
-		return blockSource(f, name, v, x), nil
+	case runio.TopicsInBlocks:
+		return blockSource(f, name, v, blocks, string(runid)), nil
 	}
 	if err := rewind(); err != nil {
 		f.Close()
@@ -460,17 +467,17 @@ func indexedSource(ctx context.Context, f *os.File, name string, v treceval.Vers
 const storedValuesBudget = 16 << 20
 
 // blockSource reads the run's topics from f block by block in qid order,
-// as x found them, and closes f at the end.
-func blockSource(f *os.File, name string, v treceval.Version, x *trecfile.RunIndex) *runSource {
+// as the scan found them, and closes f at the end.
+func blockSource(f *os.File, name string, v treceval.Version, blocks []runio.TopicBlock, runid string) *runSource {
 	s := trecfile.NewRunScanner(nil, name, v)
 	var buf []byte
 	var br bytes.Reader
 	i := 0
 	next := func(ctx context.Context) (topic, error) {
-		if i >= len(x.Blocks) {
+		if i >= len(blocks) {
 			return topic{}, io.EOF
 		}
-		b := &x.Blocks[i]
+		b := &blocks[i]
 		i++
 		n := int(b.End - b.Off)
 		buf = slices.Grow(buf[:0], n)[:n]
@@ -480,12 +487,12 @@ func blockSource(f *os.File, name string, v treceval.Version, x *trecfile.RunInd
 		br.Reset(buf)
 		s.ResetBlock(&br, b.FirstLine)
 		qid, docs, err := s.Next(ctx)
-		if err == io.EOF || err == nil && qid != b.Qid {
+		if err == io.EOF || err == nil && qid != b.QID {
 			err = fmt.Errorf("%s: the file changed while it was read (line %d)", name, b.FirstLine)
 		}
 		return topic{qid: qid, docs: docs}, err
 	}
-	return &runSource{next: next, runid: func() string { return x.Runid }, close: func() { f.Close() }}
+	return &runSource{next: next, runid: func() string { return runid }, close: func() { f.Close() }}
 }
 
 // collectSource gathers the run in f in memory and closes f.
@@ -672,51 +679,70 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		}
 		return judged, nil
 	}
-	qi := 0 // next judged topic
-	// missingBefore handles judged topics that sort before qid (or all
-	// remaining ones at the end) and are absent from the run.
-	missingBefore := func(qid string, end bool) error {
-		for ; qi < qrels.NumTopics() && (end || qrels.Qid(qi) < qid); qi++ {
-			tq := qrels.Qid(qi)
-			if cfg.Version != treceval.V10 || skip(tq) {
-				continue
-			}
-			if !cfg.Complete {
-				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
-			}
-			judged, err := follow(qi)
-			if err != nil {
-				return err
-			}
-			if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
-				return calcErr(err)
-			}
-			emit()
+	// missing handles judged topic ti, absent from the run.
+	missing := func(ti int) error {
+		tq := qrels.Qid(ti)
+		if cfg.Version != treceval.V10 || skip(tq) {
+			return nil
 		}
+		if !cfg.Complete {
+			return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
+		}
+		judged, err := follow(ti)
+		if err != nil {
+			return err
+		}
+		if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
+			return calcErr(err)
+		}
+		emit()
 		return nil
 	}
+	// The judged topics (by index, in qid order) joined with the run's
+	// (in qid order) by runio's join, in trec_eval's byte order.
+	qi := 0
+	judgedTopics := func() (int, bool, error) {
+		if qi >= qrels.NumTopics() {
+			return 0, false, nil
+		}
+		qi++
+		return qi - 1, true, nil
+	}
+	runTopics := func() (topic, bool, error) {
+		tp, err := src.next(ctx)
+		if err == io.EOF {
+			return topic{}, false, nil
+		}
+		if err != nil {
+			return topic{}, false, exitf(2, "trec_eval: %w", err)
+		}
+		return tp, true, nil
+	}
+	join := runio.NewTopicMerge(judgedTopics, runTopics, func(ti int, tp topic) int { return strings.Compare(qrels.Qid(ti), tp.qid) })
 	for n := 0; ; n++ {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		tp, err := src.next(ctx)
-		qid := tp.qid
+		p, err := join.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return exitf(2, "trec_eval: %w", err)
-		}
-		if err := missingBefore(qid, false); err != nil {
 			return err
 		}
-		if qi >= qrels.NumTopics() || qrels.Qid(qi) != qid {
+		if !p.HasR {
+			if err := missing(p.Q); err != nil {
+				return err
+			}
+			continue
+		}
+		if !p.HasQ {
 			continue // run topic without judgements: ignored
 		}
-		ti := qi
-		qi++
+		ti, tp := p.Q, p.R
+		qid := tp.qid
 		if skip(qid) {
 			continue
 		}
@@ -738,9 +764,6 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			}
 		}
 		emit()
-	}
-	if err := missingBefore("", true); err != nil {
-		return err
 	}
 	if sum.NumQueries() == 0 {
 		return exitf(7, "trec_eval: no topic has both results and judgements")
