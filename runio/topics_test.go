@@ -160,3 +160,83 @@ func TestScanTopicsHandWorked(t *testing.T) {
 		t.Errorf("malformed line 4: %v", err)
 	}
 }
+
+// TestScanTopicsNaive: on random runs (topics sorted, in blocks or
+// scattered, comment lines between), ScanTopics gives the layout and
+// blocks found naively: the maximal runs of lines of one qid, written
+// down as the run is generated.
+func TestScanTopicsNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 2000 {
+		ids := []string{"1", "10", "2", "9", "a", "bx"}[:1+rng.IntN(6)]
+		var order []string // one qid per block
+		switch rng.IntN(3) {
+		case 0: // sorted
+			order = slices.Clone(ids)
+			slices.SortFunc(order, strings.Compare)
+		case 1: // in blocks, any order
+			order = slices.Clone(ids)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		default: // anything
+			for range 1 + rng.IntN(8) {
+				order = append(order, ids[rng.IntN(len(ids))])
+			}
+		}
+		var run strings.Builder
+		type span struct {
+			qid       string
+			off, end  int64
+			firstLine int64
+		}
+		var spans []span
+		line := int64(0)
+		for _, id := range order {
+			if rng.IntN(4) == 0 {
+				run.WriteString("# note\n")
+				line++
+			}
+			n := 1 + rng.IntN(3)
+			for k := range n {
+				off := int64(run.Len())
+				fmt.Fprintf(&run, "%s Q0 d%d %d 1.5 r\n", id, k, k+1)
+				line++
+				if k == 0 && (len(spans) == 0 || spans[len(spans)-1].qid != id) {
+					spans = append(spans, span{id, off, 0, line})
+				}
+				spans[len(spans)-1].end = int64(run.Len())
+			}
+		}
+		// The naive layout.
+		want := TopicsSorted
+		seen := map[string]bool{}
+		for i, s := range spans {
+			if seen[s.qid] {
+				want = TopicsScattered
+				break
+			}
+			seen[s.qid] = true
+			if i > 0 && strings.Compare(spans[i-1].qid, s.qid) >= 0 {
+				want = TopicsInBlocks
+			}
+		}
+		var wantBlocks []string
+		if want != TopicsScattered {
+			slices.SortFunc(spans, func(a, b span) int { return strings.Compare(a.qid, b.qid) })
+			for _, s := range spans {
+				wantBlocks = append(wantBlocks, fmt.Sprintf("%s[%d,%d)@%d", s.qid, s.off, s.end, s.firstLine))
+			}
+		}
+		sc := NewTRECScanner(strings.NewReader(run.String()), "r", false, TRECEval10, &Options{})
+		lay, blocks, err := ScanTopics(context.Background(), sc, strings.Compare, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range blocks {
+			got = append(got, fmt.Sprintf("%s[%d,%d)@%d", b.QID, b.Off, b.End, b.FirstLine))
+		}
+		if lay != want || !slices.Equal(got, wantBlocks) {
+			t.Fatalf("trial %d: %q\nlayout %v, blocks %v\nwant %v, %v", trial, run.String(), lay, got, want, wantBlocks)
+		}
+	}
+}
