@@ -38,9 +38,9 @@ func readAll(s *Source) (string, error) {
 // bytes, or the same error.
 func FuzzReadRun(f *testing.F) {
 	for _, s := range []string{
-		"1 Q0 a 1 1.5 r\n1 Q0 b 2 1 r\n2 Q0 a 1 2 r\n",                   // sorted
+		"1 Q0 a 1 1.5 r\n1 Q0 b 2 1 r\n2 Q0 a 1 2 r\n",                    // sorted
 		"2 Q0 a 1 1 r\n# c\n10 Q0 b 1 2 s\n10 Q0 c 2 1 s\n1 Q0 d 1 0 t\n", // in blocks
-		"2 Q0 a 1 1 r\n1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n",                     // scattered
+		"2 Q0 a 1 1 r\n1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n",                      // scattered
 		"1 Q0 a 1 1 r\n1 Q0\n",
 		"# only a comment\n",
 		"",
