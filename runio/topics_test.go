@@ -169,18 +169,30 @@ func TestScanTopicsNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := range 2000 {
 		ids := []string{"1", "10", "2", "9", "a", "bx"}[:1+rng.IntN(6)]
+		if trial%10 == 0 {
+			// Enough topics for the index to sort and check its
+			// blocks a few times before the end.
+			ids = nil
+			for i := range 1 + rng.IntN(5000) {
+				ids = append(ids, fmt.Sprint(i))
+			}
+		}
 		var order []string // one qid per block
-		switch rng.IntN(3) {
+		switch rng.IntN(4) {
 		case 0: // sorted
 			order = slices.Clone(ids)
 			slices.SortFunc(order, strings.Compare)
 		case 1: // in blocks, any order
 			order = slices.Clone(ids)
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		default: // anything
+		case 2: // anything
 			for range 1 + rng.IntN(8) {
 				order = append(order, ids[rng.IntN(len(ids))])
 			}
+		default: // in blocks, then one topic again, late
+			order = slices.Clone(ids)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			order = append(order, ids[rng.IntN(len(ids))])
 		}
 		var run strings.Builder
 		type span struct {

@@ -218,7 +218,7 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 		// bad measure parameters (both with status 2).
 		if f, err := os.Open(runName); err == nil {
 			defer f.Close()
-			if _, _, err := trecfile.Scan(ctx, trecfile.NewScanner(f, runName, false, o.cfg.Version), nil); err != nil {
+			if _, _, err := trecfile.Scan(ctx, trecfile.NewScanner(f, runName, false, o.cfg.Version)); err != nil {
 				return exitf(2, "trec_eval: %w", err)
 			}
 		}

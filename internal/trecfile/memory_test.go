@@ -60,10 +60,9 @@ func TestRunReadingMemory(t *testing.T) {
 		// 1000 topics in 200,000 one-line blocks: a few bytes per line
 		// for the set of 1000 qids and the scanner's buffers.
 		{"Scan shuffled", runText(1000, lines/1000, true), func(r io.Reader) error {
-			n := 0
-			layout, _, err := Scan(context.Background(), NewScanner(r, "run", false, treceval.V10), func([][]byte) { n++ })
-			if err == nil && (layout != runio.TopicsScattered || n != lines) {
-				err = fmt.Errorf("layout %v after %d lines, want TopicsScattered after %d", layout, n, lines)
+			s, err := scanFile(context.Background(), NewScanner(r, "run", false, treceval.V10), false)
+			if err == nil && (s.layout != runio.TopicsScattered || s.lines != lines) {
+				err = fmt.Errorf("layout %v after %d lines, want TopicsScattered after %d", s.layout, s.lines, lines)
 			}
 			return err
 		}, 2},

@@ -130,14 +130,13 @@ func (r *Run) Source() *Source {
 // topics are sorted, block by block if each is in one block, gathered in
 // memory otherwise. The Source closes f; so does an error.
 func ReadRun(ctx context.Context, f *os.File, name string, v treceval.Version) (*Source, error) {
-	var lines int64
-	var runid []byte
-	layout, blocks, err := Scan(ctx, NewScanner(f, name, false, v), func(f [][]byte) {
-		lines++
-		runid = append(runid[:0], f[5]...)
-	})
-	if err == nil && lines == 0 {
-		err = fmt.Errorf("%s: %w", name, ErrEmptyRun)
+	s, err := scanFile(ctx, NewScanner(f, name, false, v), false)
+	layout := runio.TopicsScattered
+	if err == nil {
+		layout = s.layout
+		if s.lines == 0 {
+			err = fmt.Errorf("%s: %w", name, ErrEmptyRun)
+		}
 	}
 	if err == nil && layout != runio.TopicsInBlocks {
 		if _, err = f.Seek(0, io.SeekStart); err != nil {
@@ -150,10 +149,10 @@ func ReadRun(ctx context.Context, f *os.File, name string, v treceval.Version) (
 	}
 	switch layout {
 	case runio.TopicsSorted:
-		s := NewRunScanner(f, name, v)
-		return &Source{next: s.Next, runid: s.Runid, close: func() { f.Close() }}, nil
+		rs := NewRunScanner(f, name, v)
+		return &Source{next: rs.Next, runid: rs.Runid, close: func() { f.Close() }}, nil
 	case runio.TopicsInBlocks:
-		return blockTopics(f, name, v, blocks, string(runid)), nil
+		return blockTopics(f, name, v, s.blocks, string(s.runid)), nil
 	}
 	return GatherRun(ctx, f, name, v)
 }

@@ -29,30 +29,27 @@ type QrelsIndex struct {
 	judged []treceval.Judgment
 }
 
-// IndexQrels reads a qrels file once with Scan, checking every line as
+// IndexQrels reads a qrels file once with Scan's index, checking every line as
 // ParseQrels does, and records where each topic's lines are. It returns
 // ErrScatteredQrels when a topic's lines are not consecutive.
 func IndexQrels(ctx context.Context, r io.ReaderAt, name string, v treceval.Version) (*QrelsIndex, error) {
 	x := &QrelsIndex{r: r, name: name, sc: runio.NewTRECScanner(nil, name, true, mode(v), lineOptions())}
 	sc := NewScanner(io.NewSectionReader(r, 0, 1<<62), name, true, v)
-	layout, blocks, err := Scan(ctx, sc, func(f [][]byte) {
-		if treceval.Atol(unsafeString(f[3])) > 0 {
-			x.rel0++
-		}
-	})
+	s, err := scanFile(ctx, sc, true)
 	if err != nil {
 		return nil, err
 	}
-	if layout == runio.TopicsScattered {
+	if s.layout == runio.TopicsScattered {
 		return nil, ErrScatteredQrels
 	}
+	x.rel0 = s.rel0
 	if sc.Line() == 0 {
 		return nil, fmt.Errorf("%s: empty qrels file", name)
 	}
-	if len(blocks) == 0 {
+	if len(s.blocks) == 0 {
 		return nil, errors.New(name + ": no judgements in qrels file")
 	}
-	x.topics = blocks
+	x.topics = s.blocks
 	return x, nil
 }
 
