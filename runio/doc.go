@@ -14,7 +14,11 @@
 //     The lines are read by [TRECScanner] in its [TRECStrict] mode; the
 //     rankmetrics trec_eval command reads them with the same scanner in
 //     a trec_eval mode, which follows trec_eval's own rules ([TRECMode]
-//     lists the differences).
+//     lists the differences). Both join the qrels' topics with the run's
+//     through [TopicMerge], the one qrels+run join (the reader in the
+//     order of [CompareQID], trec_eval in byte order), and trec_eval finds
+//     where its topics are with [ScanTopics], a first pass that checks
+//     every line.
 //   - TSV and CSV with a header row; the qid, label, score, weight and doc
 //     column names are settable ([Columns]), or, without a header, the
 //     columns are given in order ([Options.Positions]). CSV fields may be

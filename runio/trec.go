@@ -450,11 +450,10 @@ type trecReader struct {
 	rp    *trecParser
 	stats Stats
 
-	// streaming (UnsortedError, UnsortedAuto)
+	// streaming (UnsortedError, UnsortedAuto): the join of the two
+	// files' blocks
 	qs, rs blockSource
-	qb, rb *trecBlock // current heads; nil when consumed
-	qeof   bool
-	reof   bool
+	merge  *TopicMerge[*trecBlock, *trecBlock]
 
 	// grouped
 	loaded  bool
@@ -590,49 +589,32 @@ func (t *trecReader) Next(q *Query) error {
 	if t.startErr != nil {
 		return t.startErr
 	}
-	var err error
-	if t.rb == nil && !t.reof {
-		if t.rb, err = t.rs.next(); err != nil {
-			return err
-		}
-		t.reof = t.rb == nil
+	if t.merge == nil {
+		t.merge = NewTopicMerge(blocksOf(t.qs), blocksOf(t.rs), func(q, r *trecBlock) int { return compareQID(q.qid, r.qid) })
 	}
-	if t.qb == nil && !t.qeof {
-		if t.qb, err = t.qs.next(); err != nil {
-			return err
-		}
-		t.qeof = t.qb == nil
+	p, err := t.merge.Next()
+	if err != nil {
+		return err
 	}
-	var rb, qb *trecBlock
-	switch {
-	case t.rb == nil && t.qb == nil:
-		return io.EOF
-	case t.qb == nil:
-		rb = t.rb
-	case t.rb == nil:
-		qb = t.qb
-	default:
-		switch c := compareQID(t.rb.qid, t.qb.qid); {
-		case c == 0:
-			rb, qb = t.rb, t.qb
-		case c < 0:
-			rb = t.rb
-		default:
-			qb = t.qb
-		}
-	}
+	qb, rb := p.Q, p.R
 	err = t.join(q, qb, rb)
 	if rb != nil {
 		t.stats.Rows += int64(len(rb.vals))
 		t.rs.release(rb)
-		t.rb = nil
 	}
 	if qb != nil {
 		t.stats.QrelsRows += int64(len(qb.vals))
 		t.qs.release(qb)
-		t.qb = nil
 	}
 	return err
+}
+
+// blocksOf returns the next function of a TopicMerge over s's blocks.
+func blocksOf(s blockSource) func() (*trecBlock, bool, error) {
+	return func() (*trecBlock, bool, error) {
+		b, err := s.next()
+		return b, b != nil, err
+	}
 }
 
 func (t *trecReader) nextGrouped(q *Query) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/internal/trecfile"
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // exitError carries the exit status trec_eval would end with.
@@ -99,7 +99,7 @@ costs about 170 bytes per document while it is ranked. Measured (max RSS,
 /usr/bin/time -v): one topic of 5M documents, 838 MB (trec_eval 10.0:
 575 MB); 5M lines of 5000 topics in shuffled order with -q, 293 MB
 (trec_eval 10.0: 428 MB).
-`, trecfile.BytesPerTopic, storedValuesBudget>>20, trecfile.BytesPerLine)
+`, runio.TopicBlockBytes, storedValuesBudget>>20, trecfile.BytesPerLine)
 }
 
 func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
@@ -208,21 +208,19 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 	}
 	qrelsName, runName := operands[0], operands[1]
 	o.runName, o.qrelsName = runName, qrelsName
-	qrels, closeQrels, err := readQrels(ctx, qrelsName, o.cfg.Version)
+	qrels, closeQrels, err := trecfile.OpenQrels(ctx, qrelsName, o.cfg.Version)
 	if err != nil {
-		return err
+		return exitf(2, "trec_eval: %w", err)
 	}
 	defer closeQrels()
 	if initErr != nil {
 		// Check the run first: trec_eval reports a malformed run before
 		// bad measure parameters (both with status 2).
-		s := trecfile.NewRunScanner(strings.NewReader(""), runName, o.cfg.Version)
 		if f, err := os.Open(runName); err == nil {
-			s = trecfile.NewRunScanner(f, runName, o.cfg.Version)
 			defer f.Close()
-		}
-		if _, err := trecfile.Classify(ctx, s); err != nil && !errors.Is(err, trecfile.ErrEmptyRun) {
-			return exitf(2, "trec_eval: %w", err)
+			if _, _, err := trecfile.Scan(ctx, trecfile.NewScanner(f, runName, false, o.cfg.Version)); err != nil {
+				return exitf(2, "trec_eval: %w", err)
+			}
 		}
 		return exitf(2, "trec_eval: %w", initErr)
 	}
@@ -237,82 +235,6 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 		err = ferr
 	}
 	return err
-}
-
-// readQrels indexes the qrels file by topic blocks (memory per topic,
-// not per line), or reads it whole if its topics are scattered.
-func readQrels(ctx context.Context, name string, v treceval.Version) (trecfile.Judgements, func(), error) {
-	f, err := openSeekable(ctx, name)
-	if err != nil {
-		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
-	}
-	x, err := trecfile.IndexQrels(ctx, f, name, v)
-	if err == nil {
-		return x, func() { f.Close() }, nil
-	}
-	if !errors.Is(err, trecfile.ErrScatteredQrels) {
-		f.Close()
-		return nil, nil, exitf(2, "trec_eval: %w", err)
-	}
-	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
-	f.Close()
-	if err != nil {
-		return nil, nil, exitf(2, "trec_eval: cannot read qrels file: %w", err)
-	}
-	q, err := trecfile.ParseQrels(name, data, v)
-	if err != nil {
-		return nil, nil, exitf(2, "trec_eval: %w", err)
-	}
-	return q, func() {}, nil
-}
-
-// openSeekable opens the file name for reading. The trec_eval readers read
-// a file more than once (a check, then topic by topic), so a file that
-// cannot seek (a pipe, a FIFO, a process substitution <(...)) is first
-// copied into a temporary file, removed at once (its space is freed when
-// it is closed), and that copy is returned.
-func openSeekable(ctx context.Context, name string) (*os.File, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		return f, nil
-	}
-	if _, err := f.Seek(0, io.SeekCurrent); err == nil {
-		return f, nil
-	}
-	defer f.Close()
-	tmp, err := os.CreateTemp("", "rankmetrics-trec_eval-*")
-	if err != nil {
-		return nil, fmt.Errorf("%s cannot seek, and copying it to a temporary file failed (give a regular file, or set TMPDIR): %w", name, err)
-	}
-	os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, ctxReader{ctx, f}); err != nil {
-		tmp.Close()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%s cannot seek, and copying it to a temporary file failed (give a regular file, or set TMPDIR): %w", name, err)
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return tmp, nil
-}
-
-// ctxReader is r stopping with ctx's error once ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // runSource yields a run's topics in increasing qid order, either as
@@ -342,32 +264,31 @@ type evaluated struct {
 	nonneg bool
 }
 
-// openRunSource reads the run file once to check every line (trec_eval
-// reads it whole before printing anything) and to see where its topics
-// are, then reads it again: as a stream if its topics are sorted; block
-// by block in qid order if each topic is in one block; gathering it in
-// memory otherwise (and for standard input). Without -q, when every
-// topic's values fit in storedValuesBudget, a single pass evaluates each
-// topic as it comes and keeps only the values.
+// openRunSource reads the run's topics in increasing qid order with
+// trecfile.ReadRun (a check of every line, then a stream, block by block
+// or gathered, as the run's layout allows), gathering standard input in
+// memory. Without -q, when every topic's values fit in
+// storedValuesBudget, a single pass evaluates each topic as it comes and
+// keeps only the values.
 func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEvalOptions, ev *treceval.Evaluator, qrels trecfile.Judgements) (*runSource, error) {
 	v := o.cfg.Version
 	fail := func(err error) (*runSource, error) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
-		if errors.Is(err, trecfile.ErrEmptyRun) {
-			return nil, exitf(2, "trec_eval: %s: %w", name, err)
-		}
 		return nil, exitf(2, "trec_eval: %w", err)
 	}
 	if v == treceval.V10 && strings.HasPrefix(name, "-") {
 		run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(trecfile.StdinReader(stdin), "stdin", v))
+		if errors.Is(err, trecfile.ErrEmptyRun) {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		if err != nil {
 			return fail(err)
 		}
-		return memorySource(run), nil
+		return topicsSource(run.Source()), nil
 	}
-	f, err := openSeekable(ctx, name)
+	f, err := trecfile.OpenSeekable(ctx, name)
 	if err != nil {
 		return nil, exitf(2, "trec_eval: cannot read results file: %w", err)
 	}
@@ -377,33 +298,31 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 		}
 		return nil
 	}
+	read := trecfile.ReadRun
 	if !o.query && int64(qrels.NumTopics())*int64(ev.NumValues())*8 <= o.valuesBudget {
 		// Only the summary is printed and every topic's values fit in
 		// the budget: evaluate in one pass, keeping each topic's
 		// values, unless a topic's lines are scattered.
 		src, scattered, err := evaluatedSource(ctx, trecfile.NewRunScanner(f, name, v), o, ev, qrels)
+		if errors.Is(err, trecfile.ErrEmptyRun) {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		switch {
 		case errors.Is(err, errOverBudget):
 			// Too many all-negative topics to keep: read the run
 			// again in topic order, from no topic evaluated.
-			if err := ev.Follow(nil); err != nil {
-				f.Close()
-				return nil, err
-			}
-			if err := rewind(); err != nil {
-				f.Close()
-				return nil, err
-			}
-			return indexedSource(ctx, f, name, v, fail)
 		case err != nil || !scattered:
 			f.Close()
 			if err != nil {
 				return fail(err)
 			}
 			return src, nil
+		default:
+			// The topics evaluated so far left the state trec_eval
+			// carries between topics: start again from none, and
+			// gather the run.
+			read = trecfile.GatherRun
 		}
-		// The topics evaluated so far left the state trec_eval
-		// carries between topics: start again from none.
 		if err := ev.Follow(nil); err != nil {
 			f.Close()
 			return nil, err
@@ -412,91 +331,27 @@ func openRunSource(ctx context.Context, name string, stdin io.Reader, o *trecEva
 			f.Close()
 			return nil, err
 		}
-		return collectSource(ctx, f, name, v, fail)
 	}
-	return indexedSource(ctx, f, name, v, fail)
-}
-
-// indexedSource finds where the run's topics are in f and reads them in
-// qid order: as a stream if they are sorted, block by block if each is in
-// one block, gathered in memory otherwise. It closes f at the end.
-func indexedSource(ctx context.Context, f *os.File, name string, v treceval.Version, fail func(error) (*runSource, error)) (*runSource, error) {
-	rewind := func() error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return exitf(2, "trec_eval: %s: %w", name, err)
-		}
-		return nil
-	}
-	x, err := trecfile.IndexRun(ctx, trecfile.NewRunScanner(f, name, v))
+	t, err := read(ctx, f, name, v)
 	if err != nil {
-		f.Close()
 		return fail(err)
 	}
-	switch x.Order {
-	case trecfile.Sorted:
-		if err := rewind(); err != nil {
-			f.Close()
-			return nil, err
-		}
-		s := trecfile.NewRunScanner(f, name, v)
-		next := func(ctx context.Context) (topic, error) {
-			qid, docs, err := s.Next(ctx)
-			return topic{qid: qid, docs: docs}, err
-		}
-		return &runSource{next: next, runid: s.Runid, close: func() { f.Close() }}, nil
-	case trecfile.Contiguous:
-		return blockSource(f, name, v, x), nil
+	return topicsSource(t), nil
+}
+
+// topicsSource is the runSource of the topics t.
+func topicsSource(t *trecfile.Source) *runSource {
+	next := func(ctx context.Context) (topic, error) {
+		qid, docs, err := t.Next(ctx)
+		return topic{qid: qid, docs: docs}, err
 	}
-	if err := rewind(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return collectSource(ctx, f, name, v, fail)
+	return &runSource{next: next, runid: t.Runid, close: t.Close}
 }
 
 // storedValuesBudget bounds the memory of the one-pass summary: above it,
 // a run whose topics are not sorted is read a second time in topic order
 // instead of keeping every topic's values.
 const storedValuesBudget = 16 << 20
-
-// blockSource reads the run's topics from f block by block in qid order,
-// as x found them, and closes f at the end.
-func blockSource(f *os.File, name string, v treceval.Version, x *trecfile.RunIndex) *runSource {
-	s := trecfile.NewRunScanner(nil, name, v)
-	var buf []byte
-	var br bytes.Reader
-	i := 0
-	next := func(ctx context.Context) (topic, error) {
-		if i >= len(x.Blocks) {
-			return topic{}, io.EOF
-		}
-		b := &x.Blocks[i]
-		i++
-		n := int(b.End - b.Off)
-		buf = slices.Grow(buf[:0], n)[:n]
-		if _, err := f.ReadAt(buf, b.Off); err != nil {
-			return topic{}, fmt.Errorf("%s: %w", name, err)
-		}
-		br.Reset(buf)
-		s.ResetBlock(&br, b.FirstLine)
-		qid, docs, err := s.Next(ctx)
-		if err == io.EOF || err == nil && qid != b.Qid {
-			err = fmt.Errorf("%s: the file changed while it was read (line %d)", name, b.FirstLine)
-		}
-		return topic{qid: qid, docs: docs}, err
-	}
-	return &runSource{next: next, runid: func() string { return x.Runid }, close: func() { f.Close() }}
-}
-
-// collectSource gathers the run in f in memory and closes f.
-func collectSource(ctx context.Context, f *os.File, name string, v treceval.Version, fail func(error) (*runSource, error)) (*runSource, error) {
-	run, err := trecfile.CollectRun(ctx, trecfile.NewRunScanner(f, name, v))
-	f.Close()
-	if err != nil {
-		return fail(err)
-	}
-	return memorySource(run), nil
-}
 
 // evaluatedSource evaluates each judged topic of s as it is read and
 // keeps only its values. It stops early, reporting scattered, when a
@@ -569,22 +424,6 @@ func evaluatedSource(ctx context.Context, s *trecfile.RunScanner, o *trecEvalOpt
 // errOverBudget stops the one-pass summary when the documents it keeps
 // do not fit in its budget.
 var errOverBudget = errors.New("over the one-pass budget")
-
-func memorySource(run *trecfile.Run) *runSource {
-	i := 0
-	return &runSource{
-		next: func(context.Context) (topic, error) {
-			if i >= len(run.Topics) {
-				return topic{}, io.EOF
-			}
-			t := &run.Topics[i]
-			i++
-			return topic{qid: t.Qid, docs: t.Docs}, nil
-		},
-		runid: func() string { return run.Runid },
-		close: func() {},
-	}
-}
 
 // qrelsPlace is "QRELS:LINE", where the judgement of je is, or the qrels
 // file's name if the line cannot be found.
@@ -672,51 +511,70 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 		}
 		return judged, nil
 	}
-	qi := 0 // next judged topic
-	// missingBefore handles judged topics that sort before qid (or all
-	// remaining ones at the end) and are absent from the run.
-	missingBefore := func(qid string, end bool) error {
-		for ; qi < qrels.NumTopics() && (end || qrels.Qid(qi) < qid); qi++ {
-			tq := qrels.Qid(qi)
-			if cfg.Version != treceval.V10 || skip(tq) {
-				continue
-			}
-			if !cfg.Complete {
-				return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
-			}
-			judged, err := follow(qi)
-			if err != nil {
-				return err
-			}
-			if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
-				return calcErr(err)
-			}
-			emit()
+	// missing handles judged topic ti, absent from the run.
+	missing := func(ti int) error {
+		tq := qrels.Qid(ti)
+		if cfg.Version != treceval.V10 || skip(tq) {
+			return nil
 		}
+		if !cfg.Complete {
+			return exitf(4, "trec_eval: judged topic %q is not in the run (trec_eval 10.0 stops here; -c scores it as an empty run)", tq)
+		}
+		judged, err := follow(ti)
+		if err != nil {
+			return err
+		}
+		if err := ev.EvaluateMissingContext(ctx, tq, judged, &tv); err != nil {
+			return calcErr(err)
+		}
+		emit()
 		return nil
 	}
+	// The judged topics (by index, in qid order) joined with the run's
+	// (in qid order) by runio's join, in trec_eval's byte order.
+	qi := 0
+	judgedTopics := func() (int, bool, error) {
+		if qi >= qrels.NumTopics() {
+			return 0, false, nil
+		}
+		qi++
+		return qi - 1, true, nil
+	}
+	runTopics := func() (topic, bool, error) {
+		tp, err := src.next(ctx)
+		if err == io.EOF {
+			return topic{}, false, nil
+		}
+		if err != nil {
+			return topic{}, false, exitf(2, "trec_eval: %w", err)
+		}
+		return tp, true, nil
+	}
+	join := runio.NewTopicMerge(judgedTopics, runTopics, func(ti int, tp topic) int { return strings.Compare(qrels.Qid(ti), tp.qid) })
 	for n := 0; ; n++ {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		tp, err := src.next(ctx)
-		qid := tp.qid
+		p, err := join.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return exitf(2, "trec_eval: %w", err)
-		}
-		if err := missingBefore(qid, false); err != nil {
 			return err
 		}
-		if qi >= qrels.NumTopics() || qrels.Qid(qi) != qid {
+		if !p.HasR {
+			if err := missing(p.Q); err != nil {
+				return err
+			}
+			continue
+		}
+		if !p.HasQ {
 			continue // run topic without judgements: ignored
 		}
-		ti := qi
-		qi++
+		ti, tp := p.Q, p.R
+		qid := tp.qid
 		if skip(qid) {
 			continue
 		}
@@ -738,9 +596,6 @@ func evaluateTrecEval(ctx context.Context, o *trecEvalOptions, ev *treceval.Eval
 			}
 		}
 		emit()
-	}
-	if err := missingBefore("", true); err != nil {
-		return err
 	}
 	if sum.NumQueries() == 0 {
 		return exitf(7, "trec_eval: no topic has both results and judgements")

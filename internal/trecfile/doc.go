@@ -1,17 +1,22 @@
 // Package trecfile reads TREC qrels and run files exactly as trec_eval
-// 10.0 or 9.0.8 reads them, for the rankmetrics trec_eval command.
+// 10.0 or 9.0.8 reads them, for the rankmetrics trec_eval command: it is
+// the trec_eval mode of runio's TREC input.
 //
-// It does not read lines itself: runio's [runio.TRECScanner], in the
-// version's trec_eval mode ([runio.TRECEval10], [runio.TRECEval908]),
-// decides which lines are comments, which are malformed and how fields
-// are split, the same scanner that reads TREC input for rankmetrics eval
-// in runio's own mode. This package adds what only trec_eval needs: the
-// numbers read as C's atof and atol do, topics grouped in qid order, the
-// qrels index by byte range, and the run's layout (sorted, contiguous or
-// scattered) for a streaming or block-by-block second pass.
+// It has no qid scan and no qrels+run join of its own. Lines are read by
+// runio's [runio.TRECScanner] in the version's trec_eval mode
+// ([runio.TRECEval10], [runio.TRECEval908]), which decides which lines are
+// comments, which are malformed and how fields are split; the first pass
+// ([Scan]) reads every line into runio's [runio.TopicIndex], the index of
+// [runio.ScanTopics], in trec_eval's topic order (C's strcmp), and finds
+// whether a file's topics are sorted, each in one block, or scattered; and
+// the command joins the judged topics with the run's through
+// [runio.TopicMerge], the join of runio's TREC reader. This package adds
+// what only trec_eval needs: the file ending at a NUL byte that starts a
+// line, standard input read as trec_eval 10.0 reads it, numbers read as C's
+// atof and atol read them, topics gathered into metric/treceval's
+// judgements and documents, the qrels index by byte range, and the run read
+// as a stream, block by block or gathered, as its layout allows
+// ([ReadRun]).
 //
-// Qrels are read whole and grouped by topic. Runs are scanned as a stream
-// of topic groups in file order with bounded memory; the caller decides
-// whether it can evaluate them in that order or must gather them first.
 // Every error names the file, the physical line and the field.
 package trecfile

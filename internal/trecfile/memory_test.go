@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rankmetrics/rankmetrics/metric/treceval"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // allocated returns the bytes f allocates, counted by the runtime.
@@ -43,7 +44,7 @@ func runText(topics, perTopic int, shuffle bool) []byte {
 }
 
 // Reading a run takes memory per topic or per document, not per line of
-// bookkeeping: IndexRun of a shuffled run (a block per line) keeps nothing
+// bookkeeping: Scan of a shuffled run (a block per line) keeps nothing
 // per block once it knows the run is scattered, and one topic of n
 // documents is read into n documents of 24 bytes and their docnos, which
 // grow as a slice does (up to about 4 times while growing), with nothing
@@ -53,23 +54,23 @@ func TestRunReadingMemory(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		run     []byte
-		read    func(s *RunScanner) error
+		read    func(r io.Reader) error
 		perLine uint64 // the most bytes allocated per run line, besides 2 MiB of buffers
 	}{
 		// 1000 topics in 200,000 one-line blocks: a few bytes per line
 		// for the set of 1000 qids and the scanner's buffers.
-		{"IndexRun shuffled", runText(1000, lines/1000, true), func(s *RunScanner) error {
-			x, err := IndexRun(context.Background(), s)
-			if err == nil && x.Order != Scattered {
-				err = fmt.Errorf("order %v, want Scattered", x.Order)
+		{"Scan shuffled", runText(1000, lines/1000, true), func(r io.Reader) error {
+			s, err := scanFile(context.Background(), NewScanner(r, "run", false, treceval.V10), false)
+			if err == nil && (s.layout != runio.TopicsScattered || s.lines != lines) {
+				err = fmt.Errorf("layout %v after %d lines, want TopicsScattered after %d", s.layout, s.lines, lines)
 			}
 			return err
 		}, 2},
 		// One topic: 24 bytes of treceval.Doc and 10 of docno per line,
 		// the Docs slice doubling to its size (up to 4 times 24 bytes
 		// allocated on the way).
-		{"one topic", runText(1, lines, false), func(s *RunScanner) error {
-			qid, docs, err := s.Next(context.Background())
+		{"one topic", runText(1, lines, false), func(r io.Reader) error {
+			qid, docs, err := NewRunScanner(r, "run", treceval.V10).Next(context.Background())
 			if err == nil && (qid != "1" || len(docs) != lines || docs[lines-1].Docno != fmt.Sprintf("doc%07d", lines-1)) {
 				err = fmt.Errorf("qid %q, %d documents", qid, len(docs))
 			}
@@ -79,7 +80,7 @@ func TestRunReadingMemory(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			alloc := allocated(func() {
-				err = tc.read(NewRunScanner(bytes.NewReader(tc.run), "run", treceval.V10))
+				err = tc.read(bytes.NewReader(tc.run))
 			})
 			if err != nil && err != io.EOF {
 				t.Fatal(err)

@@ -23,61 +23,33 @@ type QrelsIndex struct {
 	r      io.ReaderAt
 	name   string
 	sc     *runio.TRECScanner
-	topics []block
+	topics []runio.TopicBlock
 	rel0   int64
 	buf    []byte
 	judged []treceval.Judgment
 }
 
-// block is one topic's byte range and first line number.
-type block struct {
-	qid       string
-	off, end  int64
-	firstLine int64
-}
-
-// IndexQrels reads a qrels file once, checking every line as ParseQrels
-// does, and records where each topic's lines are. It returns
+// IndexQrels reads a qrels file once with Scan's index, checking every line as
+// ParseQrels does, and records where each topic's lines are. It returns
 // ErrScatteredQrels when a topic's lines are not consecutive.
 func IndexQrels(ctx context.Context, r io.ReaderAt, name string, v treceval.Version) (*QrelsIndex, error) {
-	sc := runio.NewTRECScanner(cutAtLineNUL(io.NewSectionReader(r, 0, 1<<62)), name, true, mode(v), lineOptions())
-	x := &QrelsIndex{r: r, name: name, sc: sc}
-	cur := -1
-	for n := 1; ; n++ {
-		if n%ctxCheckLines == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		f, err := sc.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if treceval.Atol(unsafeString(f[3])) > 0 {
-			x.rel0++
-		}
-		start, end := sc.Span()
-		if cur < 0 || x.topics[cur].qid != unsafeString(f[0]) {
-			x.topics = append(x.topics, block{qid: string(f[0]), off: start, firstLine: sc.Line()})
-			cur = len(x.topics) - 1
-		}
-		x.topics[cur].end = end
+	x := &QrelsIndex{r: r, name: name, sc: runio.NewTRECScanner(nil, name, true, mode(v), lineOptions())}
+	sc := NewScanner(io.NewSectionReader(r, 0, 1<<62), name, true, v)
+	s, err := scanFile(ctx, sc, true)
+	if err != nil {
+		return nil, err
 	}
+	if s.layout == runio.TopicsScattered {
+		return nil, ErrScatteredQrels
+	}
+	x.rel0 = s.rel0
 	if sc.Line() == 0 {
 		return nil, fmt.Errorf("%s: empty qrels file", name)
 	}
-	if len(x.topics) == 0 {
+	if len(s.blocks) == 0 {
 		return nil, errors.New(name + ": no judgements in qrels file")
 	}
-	slices.SortFunc(x.topics, func(a, b block) int { return strings.Compare(a.qid, b.qid) })
-	for i := 1; i < len(x.topics); i++ {
-		if x.topics[i].qid == x.topics[i-1].qid {
-			return nil, ErrScatteredQrels
-		}
-	}
+	x.topics = s.blocks
 	return x, nil
 }
 
@@ -85,11 +57,11 @@ func IndexQrels(ctx context.Context, r io.ReaderAt, name string, v treceval.Vers
 func (x *QrelsIndex) NumTopics() int { return len(x.topics) }
 
 // Qid is the id of topic i (topics in increasing qid order).
-func (x *QrelsIndex) Qid(i int) string { return x.topics[i].qid }
+func (x *QrelsIndex) Qid(i int) string { return x.topics[i].QID }
 
 // Index returns the index of topic qid, or -1.
 func (x *QrelsIndex) Index(qid string) int {
-	i, ok := slices.BinarySearchFunc(x.topics, qid, func(b block, s string) int { return strings.Compare(b.qid, s) })
+	i, ok := slices.BinarySearchFunc(x.topics, qid, func(b runio.TopicBlock, s string) int { return strings.Compare(b.QID, s) })
 	if !ok {
 		return -1
 	}
@@ -103,13 +75,13 @@ func (x *QrelsIndex) RelAbove0() int64 { return x.rel0 }
 // until the next call.
 func (x *QrelsIndex) Judged(i int) ([]treceval.Judgment, error) {
 	t := &x.topics[i]
-	n := int(t.end - t.off)
+	n := int(t.End - t.Off)
 	x.buf = slices.Grow(x.buf[:0], n)[:n]
-	if _, err := x.r.ReadAt(x.buf, t.off); err != nil && err != io.EOF {
+	if _, err := x.r.ReadAt(x.buf, t.Off); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", x.name, err)
 	}
 	x.judged = x.judged[:0]
-	x.sc.ResetBytes(x.buf, t.firstLine)
+	x.sc.ResetBytes(x.buf, t.FirstLine)
 	for {
 		f, err := x.sc.Next()
 		if err == io.EOF {

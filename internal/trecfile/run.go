@@ -26,34 +26,17 @@ const ctxCheckLines = 1 << 16
 type RunScanner struct {
 	sc *runio.TRECScanner
 	// the group being built
-	qid      []byte
-	docnos   groupArena
-	docs     []treceval.Doc
-	runid    []byte
-	done     bool
-	nlines   int64
-	qidsOnly bool
-	group    RunBlock
+	qid    []byte
+	docnos groupArena
+	docs   []treceval.Doc
+	runid  []byte
+	done   bool
+	nlines int64
 }
-
-// RunBlock is where a topic group's lines are in a run file: bytes
-// [Off, End) starting at physical line FirstLine (from 1).
-type RunBlock struct {
-	Qid       string
-	Off, End  int64
-	FirstLine int64
-}
-
-// QidsOnly makes Next check lines and group them without parsing scores
-// or keeping docnos (it then returns no documents): a fast first pass.
-func (s *RunScanner) QidsOnly() { s.qidsOnly = true }
 
 // NewRunScanner returns a scanner of r, named name in errors.
 func NewRunScanner(r io.Reader, name string, v treceval.Version) *RunScanner {
-	if r != nil {
-		r = cutAtLineNUL(r)
-	}
-	return &RunScanner{sc: runio.NewTRECScanner(r, name, false, mode(v), lineOptions())}
+	return &RunScanner{sc: NewScanner(r, name, false, v)}
 }
 
 // Lines is the number of run lines (not blank, not comments) read so far.
@@ -79,12 +62,9 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	s.group.Off, _ = s.sc.Span()
-	s.group.FirstLine = s.sc.Line()
 	s.qid = append(s.qid[:0], f[0]...)
 	for {
 		s.add(f)
-		_, s.group.End = s.sc.Span()
 		if s.nlines%ctxCheckLines == 0 {
 			if err := ctx.Err(); err != nil {
 				return "", nil, err
@@ -106,10 +86,6 @@ func (s *RunScanner) Next(ctx context.Context) (string, []treceval.Doc, error) {
 	return string(s.qid), s.docs, nil
 }
 
-// Block returns where the group returned by the last Next is in the
-// input (its Qid is not set).
-func (s *RunScanner) Block() RunBlock { return s.group }
-
 // ResetBlock makes s read r, which holds a block of the run that starts
 // at physical line firstLine, keeping its buffers.
 func (s *RunScanner) ResetBlock(r io.Reader, firstLine int64) {
@@ -121,9 +97,6 @@ func (s *RunScanner) ResetBlock(r io.Reader, firstLine int64) {
 func (s *RunScanner) add(f [][]byte) {
 	s.nlines++
 	s.runid = append(s.runid[:0], f[5]...)
-	if s.qidsOnly {
-		return
-	}
 	score := treceval.Atof(unsafeString(f[4]))
 	if len(s.docs) == cap(s.docs) {
 		// Double: appends grow a large slice by a quarter at a time,
