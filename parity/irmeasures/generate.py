@@ -47,6 +47,10 @@ MEASURES = [
     "BPM(max_rel=3)@10", "BPM(T=2.0,max_rel=3)@5",
     "INST(max_rel=3)", "INST(T=2.0,max_rel=3)", "INSQ(max_rel=3)",
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(max_rel=3)", "NERR11(max_rel=3)",
+    # ir_measures' aliases (register(AP, ['MAP']) and the like).
+    "MAP(rel=2)@10", "MRR", "NDCG@10", "Precision@5", "Recall@10", "RPrec", "BPref", "SetRelP", "NumRelRet",
+    # An int where a float is taken: ir_measures' AssertionError.
+    "BPM(T=2,max_rel=3)@5", "SetF(beta=1)",
 ]
 
 # The measures of the providers other than pytrec_eval and cwl_eval, and
