@@ -37,7 +37,11 @@ skip), the default of eval too, so that eval -q and compare give the same
 values. With other settings, the queries are those every run has; the others
 are counted on stderr. A run without any query in common with the qrels is an
 error naming it; a run that covers fewer than half of the judged queries gets
-a warning on stderr with the counts.
+a warning on stderr with the counts. A query to which an ir_measures measure
+gives no value in some run (Accuracy's without a relevant document in its top
+K: ir_measures reports none) is left out of that measure's tests and means,
+counted on stderr and in the TSV/JSON queries of the measure; the other
+measures keep it.
 
 Tests (--test, repeatable, two-sided; default t and randomization):
   t              Student's paired t-test

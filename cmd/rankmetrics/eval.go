@@ -206,7 +206,7 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	o := &evalOptions{}
 	var ef engineFlags
 	ef.register(fs, &o.engineArgs, true)
-	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
+	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q (a query to which an ir_measures measure gives no value, as Accuracy without a relevant document ranked, has no line of it; null in JSON)")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
