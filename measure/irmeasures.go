@@ -392,9 +392,24 @@ func irIdent(s string) string {
 // parseIR reads an ir_measures name, Name(param=value,...)@at; ok is
 // false when name is not one (its identifier is not an ir_measures
 // measure, or it is a bare name another family has: Rprec).
-func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
+//
+// With every alias set, every alias of IRAliases is read (rankmetrics
+// ir_measures); else an alias that another family's name spells with other
+// cases (MAP and TF-Ranking's map) is not one (Parse: eval's -m then
+// offers both).
+func (r *registry) parseIR(name string, everyAlias bool) (m Measure, ok bool, err error) {
 	id := irIdent(name)
-	d := r.ir[id]
+	if rest, ok := strings.CutPrefix(name, "α_"); ok {
+		id = "α_" + irIdent(rest)
+	}
+	key, alias := id, IRAliases[id]
+	if alias.Key != "" {
+		if !everyAlias && r.foldsTo(id) {
+			return Measure{}, false, nil
+		}
+		key = alias.Key
+	}
+	d := r.ir[key]
 	if d == nil {
 		return Measure{}, false, nil
 	}
@@ -408,6 +423,14 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 	}
 	given := map[string]string{}
 	var order []string // the parameters in the order written
+	for _, kv := range alias.Params {
+		// An alias's parameters come first, as in ir_measures, where the
+		// ones written after them replace them in place.
+		k, v, _ := strings.Cut(kv, "=")
+		given[k] = v
+		order = append(order, k)
+	}
+	written := map[string]bool{}
 	if strings.HasPrefix(rest, "(") {
 		end := strings.LastIndexByte(rest, ')')
 		if end < 0 {
@@ -422,11 +445,14 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 				if !has || k == "" {
 					return fail("parameters are named, as in rel=2")
 				}
-				if _, dup := given[k]; dup {
+				if written[k] {
 					return fail("parameter %s given twice", k)
 				}
+				written[k] = true
+				if _, preset := given[k]; !preset {
+					order = append(order, k)
+				}
 				given[k] = v
-				order = append(order, k)
 			}
 		}
 	}
@@ -457,6 +483,10 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 			continue
 		}
 		canon, err := irValue(pa, v)
+		if errors.Is(err, errIntForFloat) {
+			pe := &ParamError{Measure: name, Param: pa.name, Value: v}
+			return Measure{}, true, fmt.Errorf("%w %q: %w: write %s=%s.0 (ir_measures' %s: %s)", ErrUnknown, name, pe, pa.name, v, x.key, strings.Join(d.Forms, ", "))
+		}
 		if err != nil {
 			return fail("parameter %s: %v", pa.name, err)
 		}
@@ -477,6 +507,10 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		if pa := x.param(k); k != x.at && p[k] != pa.def {
 			shown = append(shown, k+"="+p[k])
 		}
+	}
+	if x.key == "NumRelRet" {
+		// ir_measures registers NumRelRet as NumRet(rel=1) and prints it so.
+		repr, shown = "NumRet", []string{"rel=" + p["rel"]}
 	}
 	if len(shown) > 0 {
 		repr += "(" + strings.Join(shown, ",") + ")"
@@ -501,6 +535,41 @@ func (r *registry) parseIR(name string) (m Measure, ok bool, err error) {
 		return fail("%v", err)
 	}
 	return out, true, nil
+}
+
+// foldsTo reports whether a TF-Ranking or trec_eval name is id in other
+// cases (map for MAP, bpref for BPref, Rprec for RPrec).
+func (r *registry) foldsTo(id string) bool {
+	for _, m := range []map[string]*Def{r.tf, r.trec} {
+		for k := range m {
+			if strings.EqualFold(k, id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ParseIRMeasures reads one measure name as ir_measures 0.4.3 reads it
+// (rankmetrics ir_measures): every alias of IRAliases, MAP and NDCG among
+// them, is ir_measures' measure, and a bare Rprec is ir_measures' (Parse
+// reads the aliases that another family's names spell in other cases, and
+// bare Rprec, as eval's -m does: see Parse). A name of another family is
+// an error wrapping ErrUnknown.
+func ParseIRMeasures(s string) (Measure, error) {
+	name := strings.TrimSpace(s)
+	m, ok, err := reg().parseIR(name, true)
+	if !ok && err == nil && irIdent(name) == name && reg().ir[name] != nil {
+		// A bare name another family has too (Rprec is trec_eval's).
+		m, ok, err = reg().parseIR(name+"()", true)
+	}
+	if err != nil {
+		return Measure{}, err
+	}
+	if !ok {
+		return Measure{}, fmt.Errorf("%w %q: not a measure of ir_measures 0.4.3", ErrUnknown, name)
+	}
+	return m, nil
 }
 
 // param returns the parameter of x named name.
@@ -611,6 +680,9 @@ func irValue(p irParam, v string) (string, error) {
 		}
 		return v, nil
 	case 'f':
+		if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return "", errIntForFloat
+		}
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || !strings.ContainsAny(v, ".eE") || math.IsInf(x, 0) || math.IsNaN(x) {
 			return "", fmt.Errorf("%q is not a float written with a decimal point (ir_measures takes 0.5, 1.0, not 1)", v)
@@ -629,6 +701,63 @@ func irValue(p irParam, v string) (string, error) {
 		return gainsRepr(g), nil
 	}
 	return v, nil
+}
+
+// errIntForFloat is irValue's error for an integer given to a float
+// parameter.
+var errIntForFloat = errors.New("an integer where ir_measures takes a float")
+
+// ParamError is the error of an ir_measures name whose parameter
+// ir_measures 0.4.3 parses but then refuses when it evaluates: an integer
+// given to a float parameter (BPM(T=2,max_rel=3)@5: its parser keeps the
+// int 2, and its check of the parameter's type stops with
+// "AssertionError: invalid param T=2" where T=2.0 is taken). rankmetrics
+// refuses the name as well, with this error (wrapped with ErrUnknown),
+// rather than print a value where ir_measures gives none.
+type ParamError struct {
+	// Measure is the name as written.
+	Measure string
+	// Param is the parameter's name: "T".
+	Param string
+	// Value is the value as written: "2".
+	Value string
+}
+
+// Error returns ir_measures' message and what to write instead.
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("ir_measures 0.4.3 refuses %s=%s, an integer where it takes a float (AssertionError: invalid param %s=%s)", e.Param, e.Value, e.Param, e.Value)
+}
+
+// IRAliasDef is what an alias of ir_measures names: a measure and the
+// parameters the alias sets.
+type IRAliasDef struct {
+	// Key is the measure's name: "AP" for MAP.
+	Key string
+	// Params are the parameters the alias sets, "name=value", written
+	// before the ones given with it ("relative=True" for SetRelP).
+	Params []string
+}
+
+// IRAliases are the other names ir_measures 0.4.3 registers for its
+// measures (their modules' register calls), read as it reads them: MAP(rel=2)@10
+// is AP(rel=2)@10, and ir_measures prints it so. No other family of the
+// registry has these names (names are case-sensitive: map is
+// TF-Ranking's, MAP ir_measures' AP). NumRelRet, which ir_measures also
+// registers as NumRet(rel=1), is a measure of the table of its own
+// (eval names it NumRelRet; rankmetrics ir_measures prints
+// NumRet(rel=1) as ir_measures does).
+var IRAliases = map[string]IRAliasDef{
+	"MAP":       {Key: "AP"},
+	"MRR":       {Key: "RR"},
+	"NDCG":      {Key: "nDCG"},
+	"Precision": {Key: "P"},
+	"Recall":    {Key: "R"},
+	"RPrec":     {Key: "Rprec"},
+	"BPref":     {Key: "Bpref"},
+	"SetRelP":   {Key: "SetP", Params: []string{"relative=True"}},
+	"α_DCG":     {Key: "alpha_DCG"},
+	"α_nDCG":    {Key: "alpha_nDCG"},
+	"MAP_IA":    {Key: "AP_IA"},
 }
 
 // parseGains reads a gains dictionary, {label:gain,...}, of integers >= 0

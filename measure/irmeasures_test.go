@@ -2,6 +2,7 @@ package measure
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/rankmetrics/rankmetrics/metric"
@@ -126,6 +127,114 @@ func TestParseIRProviders(t *testing.T) {
 	for _, p := range []string{"pytrec_eval", "gdeval", "nope"} {
 		if _, err := WithProvider(j, p); !errors.Is(err, ErrProvider) {
 			t.Errorf("WithProvider(Judged@10, %s): %v, want ErrProvider", p, err)
+		}
+	}
+}
+
+// TestIRAliases: ir_measures 0.4.3's other names of its measures
+// (register(AP, ['MAP']) and the like) read as the measures they stand
+// for, with the names python -m ir_measures prints for them (recorded by
+// hand: `python -m ir_measures QRELS RUN MAP 'MRR@10' 'SetRelP(rel=2)'
+// NumRelRet ...` prints AP, RR@10, SetP(relative=True,rel=2),
+// NumRet(rel=1)); the same computation as the name itself.
+func TestIRAliases(t *testing.T) {
+	tests := []struct{ in, same, repr string }{
+		{"MAP", "AP", "AP"},
+		{"MAP(rel=2)@5", "AP(rel=2)@5", "AP(rel=2)@5"},
+		{"MRR", "RR", "RR"},
+		{"MRR@10", "RR@10", "RR@10"},
+		{"NDCG@10", "nDCG@10", "nDCG@10"},
+		{"Precision@5", "P@5", "P@5"},
+		{"Recall@10", "R@10", "R@10"},
+		{"RPrec", "Rprec()", "Rprec"},
+		{"BPref", "Bpref", "Bpref"},
+		{"SetRelP", "SetP(relative=True)", "SetP(relative=True)"},
+		{"SetRelP(rel=2)", "SetP(relative=True,rel=2)", "SetP(relative=True,rel=2)"},
+		{"SetRelP(relative=False)", "SetP", "SetP"},
+		{"NumRelRet", "NumRet(rel=1)", "NumRet(rel=1)"},
+		{"NumRelRet(rel=2)", "NumRet(rel=2)", "NumRet(rel=2)"},
+		{"α_nDCG@20", "alpha_nDCG@20", "alpha_nDCG@20"},
+		{"α_DCG(alpha=0.7)@5", "alpha_DCG(alpha=0.7)@5", "alpha_DCG(alpha=0.7)@5"},
+		{"MAP_IA", "AP_IA", "AP_IA"},
+	}
+	for _, tc := range tests {
+		m, err := ParseIRMeasures(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		w, err := ParseIRMeasures(tc.same)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.same, err)
+		}
+		if m.IR == nil || m.IR.Repr != tc.repr {
+			t.Errorf("%s: %+v, want ir_measures' name %s", tc.in, m.IR, tc.repr)
+			continue
+		}
+		if m.IR.Key != w.IR.Key && !(m.IR.Key == "NumRelRet" && w.IR.Key == "NumRet") || m.IR.Provider != w.IR.Provider || m.TrecEval != w.TrecEval || m.IR.RelLevel != w.IR.RelLevel || m.IR.Params["relative"] != w.IR.Params["relative"] {
+			t.Errorf("%s: %s by %s (%q), %s: %s by %s (%q)", tc.in, m.Name, m.IR.Provider, m.TrecEval, tc.same, w.Name, w.IR.Provider, w.TrecEval)
+		}
+	}
+	// The lower-case names stay TF-Ranking's and trec_eval's.
+	for _, n := range []string{"map", "mrr", "precision@5", "recall@10", "bpref", "Rprec"} {
+		m, err := Parse(n)
+		if err != nil || m.IR != nil {
+			t.Errorf("%s: %+v, %v: want a measure of another family", n, m, err)
+		}
+	}
+	// eval's -m: the aliases that another family's names spell in other
+	// cases are an error offering both (they were unknown names before);
+	// the others read as in ir_measures.
+	for _, tc := range []struct{ in, other, ir string }{
+		{"MAP", "map (TF-Ranking", "ir_measures reads it as AP"},
+		{"MAP(rel=2)@5", "", "ir_measures reads it as AP(rel=2)@5"},
+		{"NDCG@10", "ndcg@10 (TF-Ranking", "ir_measures reads it as nDCG@10"},
+		{"MRR@10", "mrr@10 (TF-Ranking", "as RR@10"},
+		{"Precision@5", "precision@5 (TF-Ranking", "as P@5"},
+		{"Recall@10", "recall@10 (TF-Ranking", "as R@10"},
+		{"BPref", "bpref (trec_eval", "as Bpref"},
+		{"RPrec", "Rprec (trec_eval", "as Rprec"},
+	} {
+		_, err := Parse(tc.in)
+		if !errors.Is(err, ErrUnknown) || !strings.Contains(err.Error(), tc.other) || !strings.Contains(err.Error(), tc.ir) {
+			t.Errorf("eval -m %s: %v, want an error offering %q and %q", tc.in, err, tc.other, tc.ir)
+		}
+	}
+	for _, tc := range []struct{ in, name string }{{"MAP_IA", "AP_IA"}, {"α_nDCG@20", "alpha_nDCG@20"}, {"SetRelP", "SetP(relative=True)"}} {
+		m, err := Parse(tc.in)
+		if err != nil || m.Name != tc.name {
+			t.Errorf("eval -m %s: %v, %v; want %s", tc.in, m.Name, err, tc.name)
+		}
+	}
+	for _, n := range []string{"MAP(rel=2,rel=3)", "SetRelP(relative=True,relative=False)", "α_nDCG"} {
+		if _, err := ParseIRMeasures(n); err == nil {
+			t.Errorf("%s: no error", n)
+		}
+	}
+}
+
+// TestIRIntForFloat: an integer where ir_measures takes a float
+// (BPM(T=2,max_rel=3)@5) is parsed by ir_measures 0.4.3 and then refused
+// when it evaluates: `python -m ir_measures Q R 'BPM(T=2,max_rel=3)@5'`
+// ends with "AssertionError: invalid param T=2", exit status 1. It is
+// refused here too, with a ParamError that says what to write.
+func TestIRIntForFloat(t *testing.T) {
+	for _, tc := range []struct{ in, param, value string }{
+		{"BPM(T=2,max_rel=3)@5", "T", "2"},
+		{"RBP(p=1,rel=1)", "p", "1"},
+		{"SetF(beta=1)", "beta", "1"},
+		{"IPrec@1", "recall", "1"},
+		{"alpha_nDCG(alpha=1)@5", "alpha", "1"},
+	} {
+		_, err := Parse(tc.in)
+		var pe *ParamError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrUnknown) || pe.Param != tc.param || pe.Value != tc.value {
+			t.Errorf("%s: %v, want a ParamError for %s=%s", tc.in, err, tc.param, tc.value)
+		}
+	}
+	for _, n := range []string{"BPM(T=2.0,max_rel=3)@5", "SetF(beta=1.0)", "IPrec@1.0", "RBP(p=1e0,rel=1)"} {
+		if _, err := Parse(n); err != nil {
+			t.Errorf("%s: %v", n, err)
 		}
 	}
 }

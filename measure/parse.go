@@ -71,7 +71,7 @@ func Parse(s string) (Measure, error) {
 		return Measure{}, fmt.Errorf("%w: empty name", ErrUnknown)
 	}
 	r := reg()
-	if m, ok, err := r.parseIR(name); ok {
+	if m, ok, err := r.parseIR(name, false); ok {
 		return m, err
 	}
 	if base, conv, ok := strings.Cut(name, ":"); ok {
@@ -87,6 +87,19 @@ func Parse(s string) (Measure, error) {
 	if !hasCut {
 		if m, ok, err := r.parseTrecEval(name); ok {
 			return m, err
+		}
+	}
+	if id := irIdent(name); IRAliases[id].Key != "" {
+		// MAP, NDCG...: ir_measures' aliases that other families' names
+		// spell in other cases are not read by -m, where they would
+		// silently mean one or the other.
+		m, err := ParseIRMeasures(name)
+		if err == nil {
+			write := m.Name
+			if r.trec[write] != nil {
+				write += "()" // bare Rprec is trec_eval's
+			}
+			return Measure{}, fmt.Errorf("%w; %s is ambiguous here: ir_measures reads it as %s (write %s, or use rankmetrics ir_measures, which reads ir_measures' aliases)", r.unknown(s), id, m.Name, write)
 		}
 	}
 	return Measure{}, r.unknown(s)

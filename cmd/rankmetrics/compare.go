@@ -37,7 +37,11 @@ skip), the default of eval too, so that eval -q and compare give the same
 values. With other settings, the queries are those every run has; the others
 are counted on stderr. A run without any query in common with the qrels is an
 error naming it; a run that covers fewer than half of the judged queries gets
-a warning on stderr with the counts.
+a warning on stderr with the counts. A query to which an ir_measures measure
+gives no value in some run (Accuracy's without a relevant document in its top
+K: ir_measures reports none) is left out of that measure's tests and means,
+counted on stderr and in the TSV/JSON queries of the measure; the other
+measures keep it.
 
 Tests (--test, repeatable, two-sided; default t and randomization):
   t              Student's paired t-test
@@ -241,7 +245,11 @@ type runValues struct {
 	name, file string
 	qids       []string
 	values     [][]float64 // [measure][query]
-	means      []float64   // overall value of each measure, as eval reports it
+	// noValue[measure][query] is set for a query to which an ir_measures
+	// measure gives no value (Accuracy's without a relevant document
+	// ranked: weight 0), which ir_measures leaves out.
+	noValue [][]bool
+	means   []float64 // overall value of each measure, as eval reports it
 }
 
 // runCompare implements "rankmetrics compare".
@@ -323,7 +331,7 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		if seen[name]++; seen[name] > 1 {
 			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
-		rv := &runValues{name: name, file: in.file, values: make([][]float64, len(o.measures))}
+		rv := &runValues{name: name, file: in.file, values: make([][]float64, len(o.measures)), noValue: make([][]bool, len(o.measures))}
 		read := o.read
 		read.Columns.Score = in.scoreCol
 		if o.trec {
@@ -339,8 +347,9 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 			PerQuery: func(b *evaluate.Batch) error {
 				for q := range b.Len() {
 					rv.qids = append(rv.qids, b.QID(q))
-					for m := range o.measures {
+					for m, ms := range o.measures {
 						rv.values[m] = append(rv.values[m], b.Value(m, q))
+						rv.noValue[m] = append(rv.noValue[m], ms.IR != nil && b.Weight(m, q) == 0)
 					}
 				}
 				return nil
@@ -455,10 +464,11 @@ func (o *compareOptions) dropNonFinite(runs []*runValues, stderr io.Writer) erro
 	o.measures = measures
 	for _, r := range runs {
 		vals := make([][]float64, len(keep))
+		nov := make([][]bool, len(keep))
 		for i, m := range keep {
-			vals[i] = r.values[m]
+			vals[i], nov[i] = r.values[m], r.noValue[m]
 		}
-		r.values, r.means = vals, pick(r.means)
+		r.values, r.noValue, r.means = vals, nov, pick(r.means)
 	}
 	return nil
 }
@@ -466,7 +476,11 @@ func (o *compareOptions) dropNonFinite(runs []*runValues, stderr io.Writer) erro
 // pairQueries returns the queries every run has, in the first run's order,
 // and values[run][measure][query] on them. It counts on stderr the queries
 // of each run that are not in every run. A non-finite value is an error
-// naming the run, the measure and the query.
+// naming the run, the measure and the query. A measure's queries to which
+// some run gives no value (an ir_measures measure's, as Accuracy's
+// without a relevant document ranked) are left out of that measure's
+// values, so that its tests pair the queries with a value in every run;
+// the other measures keep every query.
 func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Writer) ([]string, [][][]float64, error) {
 	count := map[string]int{}
 	for _, r := range runs {
@@ -481,6 +495,7 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 		}
 	}
 	values := make([][][]float64, len(runs))
+	poss := make([]map[string]int, len(runs)) // each run's position of each query
 	for i, r := range runs {
 		if dropped := len(r.qids) - len(qids); dropped > 0 {
 			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", textCell(r.name), dropped, len(r.qids))
@@ -492,11 +507,15 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 			}
 			pos[q] = k
 		}
+		poss[i] = pos
 		values[i] = make([][]float64, len(r.values))
 		for m, vals := range r.values {
 			values[i][m] = make([]float64, len(qids))
 			for k, q := range qids {
 				v := vals[pos[q]]
+				if r.noValue != nil && r.noValue[m][pos[q]] {
+					continue // left out below
+				}
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					return nil, nil, fmt.Errorf("run %s: query %q: %s is %v: the paired tests need finite per-query values", r.file, q, measures[m].Name, v)
 				}
@@ -506,6 +525,35 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 	}
 	if len(qids) == 0 {
 		return nil, nil, fmt.Errorf("no query is in every run: nothing to compare")
+	}
+	for m := range measures {
+		var keep []int
+		for k, q := range qids {
+			valued := true
+			for i, r := range runs {
+				if r.noValue != nil && r.noValue[m][poss[i][q]] {
+					valued = false
+					break
+				}
+			}
+			if valued {
+				keep = append(keep, k)
+			}
+		}
+		if len(keep) == len(qids) {
+			continue
+		}
+		if len(keep) == 0 {
+			return nil, nil, fmt.Errorf("%s: no query has a value in every run (ir_measures gives none to a query without a relevant document ranked): nothing to compare", measures[m].Name)
+		}
+		fmt.Fprintf(stderr, "compare: %s: %d of the %d queries have no value in some run (ir_measures gives them none) and are left out of its tests and means\n", textCell(measures[m].Name), len(qids)-len(keep), len(qids))
+		for i := range runs {
+			vals := make([]float64, len(keep))
+			for j, k := range keep {
+				vals[j] = values[i][m][k]
+			}
+			values[i][m] = vals
+		}
 	}
 	return qids, values, nil
 }

@@ -208,7 +208,7 @@ func parseEvalArgs(args []string, stdout, stderr io.Writer) (*evalOptions, bool,
 	o := &evalOptions{}
 	var ef engineFlags
 	ef.register(fs, &o.engineArgs, true)
-	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q")
+	fs.BoolVar(&o.perQuery, "q", false, "also print the measures of every query, like trec_eval -q (a query to which an ir_measures measure gives no value, as Accuracy without a relevant document ranked, has no line of it; null in JSON)")
 	fs.StringVar(&o.format, "format", "table", "`FORMAT` of the output: table, json or tsv (the input's is --input-format)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar and no timing on stderr")
 	fs.StringVar(&o.plotPath, "plot", "", "write a PNG to `FILE`: the MAP@k curve and a histogram of per-query values of the first map (else of the first measure in [0, 1])")
@@ -409,9 +409,14 @@ func newReporter(w *bufio.Writer, o *evalOptions) *reporter {
 	return r
 }
 
-// perQuery writes the measures of every query of b.
+// perQuery writes the measures of every query of b. A query to which an
+// ir_measures measure gives no value (Accuracy's without a relevant
+// document ranked, which ir_measures leaves out: weight 0) has no line of
+// that measure, or null in JSON: never a number where ir_measures gives
+// none.
 func (r *reporter) perQuery(b *evaluate.Batch) error {
 	d := r.o.cfg.DType
+	noValue := func(s, i int) bool { return r.o.measures[s].IR != nil && b.Weight(s, i) == 0 }
 	for i := range b.Len() {
 		qid := b.QID(i)
 		switch r.o.format {
@@ -424,6 +429,10 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			r.w.WriteString("\n{\"qid\":")
 			r.w.WriteString(jsonString(qid))
 			for s, m := range r.o.measures {
+				if noValue(s, i) {
+					fmt.Fprintf(r.w, ",%s:null", jsonString(m.Name))
+					continue
+				}
 				fmt.Fprintf(r.w, ",%s:%s", jsonString(m.Name), jsonNumber(evaluate.FormatValue(b.Value(s, i), m.ValueDType(d))))
 			}
 			r.w.WriteString("}")
@@ -433,12 +442,16 @@ func (r *reporter) perQuery(b *evaluate.Batch) error {
 			}
 			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%s\t%s\t%s\n", textCell(m.Name), qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				if !noValue(s, i) {
+					fmt.Fprintf(r.w, "%s\t%s\t%s\n", textCell(m.Name), qid, evaluate.FormatValue(b.Value(s, i), m.ValueDType(d)))
+				}
 			}
 		default:
 			qid = textCell(qid)
 			for s, m := range r.o.measures {
-				fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", textCell(m.Name), qid, formatValue(b.Value(s, i), m, d, r.o.digits))
+				if !noValue(s, i) {
+					fmt.Fprintf(r.w, "%-10s\t%s\t%s\n", textCell(m.Name), qid, formatValue(b.Value(s, i), m, d, r.o.digits))
+				}
 			}
 		}
 		r.wroteQuery = true

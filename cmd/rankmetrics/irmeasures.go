@@ -95,7 +95,7 @@ func runIRMeasures(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "Skipping ir_datasets lookup. To use this feature, install ir_datasets.\n%s not found.\n", a.qrels)
 		return irmExit(255)
 	}
-	ms, unsupported, err := irmMeasures(a, stderr)
+	ms, unsupported, invalid, err := irmMeasures(a, stderr)
 	if err != nil {
 		return err
 	}
@@ -104,6 +104,13 @@ func runIRMeasures(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	}
 	if !a.byQuery && a.noSummary {
 		fmt.Fprint(stderr, "AssertionError: --no_summary (-n) only supported with --by_query (-q)\n")
+		return irmExit(1)
+	}
+	if invalid != nil {
+		// ir_measures checks a measure's parameters when it asks its
+		// providers, one measure after the other, before it finds the
+		// unsupported ones.
+		fmt.Fprintf(stderr, "AssertionError: invalid param %s=%s\n", invalid.Param, invalid.Value)
 		return irmExit(1)
 	}
 	if len(unsupported) > 0 {
@@ -359,15 +366,21 @@ func isNegativeNumber(s string) bool {
 // irmMeasures parses the measures as ir_measures does: each argument split
 // at spaces, repeats (by ir_measures' name) left out, a provider's
 // computation taken from --provider. unsupported lists the names that
-// ir_measures reads but no provider computes, an error once it evaluates.
-func irmMeasures(a *irmArgs, stderr io.Writer) (ms []evaluate.Measure, unsupported []string, err error) {
+// ir_measures reads but no provider computes, an error once it evaluates;
+// invalid is the first name with a parameter ir_measures reads but its
+// check of the parameter's type refuses (an int for a float: T=2), also an
+// error once it evaluates.
+func irmMeasures(a *irmArgs, stderr io.Writer) (ms []evaluate.Measure, unsupported []string, invalid *measure.ParamError, err error) {
 	var errs []string
 	for _, arg := range a.measures {
 		for _, s := range strings.Fields(arg) {
-			m, err := measure.Parse(s)
-			if err == nil && m.IR == nil {
-				// A bare name of another family (Rprec is trec_eval's).
-				m, err = measure.Parse(s + "()")
+			m, err := measure.ParseIRMeasures(s)
+			var pe *measure.ParamError
+			if errors.As(err, &pe) {
+				if invalid == nil {
+					invalid = pe
+				}
+				continue
 			}
 			if errors.Is(err, measure.ErrNoProvider) {
 				if !slices.Contains(unsupported, s) {
@@ -394,19 +407,19 @@ func irmMeasures(a *irmArgs, stderr io.Writer) (ms []evaluate.Measure, unsupport
 	}
 	if len(errs) > 0 {
 		fmt.Fprint(stderr, strings.Join(append(append([]string{"error parsing measures"}, errs...), ""), "\n"))
-		return nil, nil, irmExit(255)
+		return nil, nil, nil, irmExit(255)
 	}
 	if a.provider != "" {
 		for i, m := range ms {
 			p, err := measure.WithProvider(m, a.provider)
 			if err != nil {
 				fmt.Fprintf(stderr, "ValueError: unsupported measure %s (%v)\n", m.IR.Repr, err)
-				return nil, nil, irmExit(1)
+				return nil, nil, nil, irmExit(1)
 			}
 			ms[i] = p
 		}
 	}
-	return ms, unsupported, nil
+	return ms, unsupported, invalid, nil
 }
 
 // irmQuery is what the ordering of ir_measures' rows needs of a query,

@@ -194,7 +194,7 @@ func (s *Scorer) continuation(g []float64) []float64 {
 		}
 	case INST:
 		// x*x: Python and numpy square with glibc's pow(x, 2.0), which
-		// is within an ulp of it (one goldens value in 1232 differs).
+		// is within an ulp of it (one goldens value in 2800 differs).
 		cg := 0.0
 		for i := range g {
 			cg += g[i]

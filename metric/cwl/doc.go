@@ -43,7 +43,7 @@
 // kernel numpy 2.4 runs on AVX-512 processors (the goldens' machine).
 // The squares of INST, INSQ and NERR11 are x*x, correctly rounded, where
 // Python and numpy call glibc's pow(x, 2.0), which is not always (INSQ
-// with T=1.0: at rank 793 of the 1000): one per-query value in the 1232
+// with T=1.0: at rank 793 of the 1000): one per-query value in the 2800
 // of cwl_seed*.jsonl.gz is an ulp away for that, the others are equal to
 // the bit; the tests allow 4 ulps (another processor's OpenBLAS kernel
 // adds in another order too).

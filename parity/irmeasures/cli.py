@@ -40,6 +40,12 @@ EXTRA = [
     (["P@5", "Foo@3"], []),
     (["P@5"], ["-n"]),
     (["ERR", "P@5"], ["-q"]),
+    # ir_measures' aliases, printed under the names they stand for.
+    (["MAP MRR@10 NDCG@10 Precision@5 Recall@10 RPrec BPref SetRelP(rel=2) NumRelRet NumRet(rel=2)"], ["-q"]),
+    (["MAP(rel=2)@5", "NDCG@5", "AP(rel=2)@5"], ["-o", "jsonl"]),
+    # An int where a float parameter is taken: ir_measures' AssertionError.
+    (["P@5", "BPM(T=2,max_rel=3)@5"], ["-q"]),
+    (["RBP(p=1,rel=1)"], []),
 ]
 
 

@@ -47,6 +47,10 @@ MEASURES = [
     "BPM(max_rel=3)@10", "BPM(T=2.0,max_rel=3)@5",
     "INST(max_rel=3)", "INST(T=2.0,max_rel=3)", "INSQ(max_rel=3)",
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(max_rel=3)", "NERR11(max_rel=3)",
+    # ir_measures' aliases (register(AP, ['MAP']) and the like).
+    "MAP(rel=2)@10", "MRR", "NDCG@10", "Precision@5", "Recall@10", "RPrec", "BPref", "SetRelP", "NumRelRet",
+    # An int where a float is taken: ir_measures' AssertionError.
+    "BPM(T=2,max_rel=3)@5", "SetF(beta=1)",
 ]
 
 # The measures of the providers other than pytrec_eval and cwl_eval, and
@@ -107,6 +111,18 @@ def draw_case(rng, numeric=False):
     return qrels, run
 
 
+def json_num(v):
+    """JSON has no NaN or infinity: a per-query value that is one (IPrec with
+    judged_only=True on a query without a judged document ranked gives NaN)
+    is written as the string "NaN", "Infinity" or "-Infinity"; finite
+    values stay numbers, so files written before read the same."""
+    if v != v:
+        return "NaN"
+    if v in (float("inf"), float("-inf")):
+        return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
 def evaluate(measure, qrels_path, run_path):
     """What ir_measures -q prints for one measure: ([(qid, value)], summary)."""
     m = ir_measures.parse_measure(measure)
@@ -115,7 +131,7 @@ def evaluate(measure, qrels_path, run_path):
     agg = m.aggregator()
     perq = []
     for res in ir_measures.iter_calc([m], qrels, run):
-        perq.append([res.query_id, res.value])
+        perq.append([res.query_id, json_num(res.value)])
         agg.add(res.value)
     return str(m), perq, agg.result()
 
@@ -157,7 +173,9 @@ def main():
                 except Exception as e:  # recorded: a measure the providers refuse on this input
                     results.append({"measure": ms, "error": f"{type(e).__name__}: {e}"[:300]})
             rec = {"case": c, "seed": args.seed, "qrels": qrels, "run": run, "results": results}
-            out.write(json.dumps(rec, sort_keys=True) + "\n")
+            # allow_nan=False: a bare NaN, which Go's JSON reader refuses,
+            # stops here instead of in the test.
+            out.write(json.dumps(rec, sort_keys=True, allow_nan=False) + "\n")
     out.close()
 
 

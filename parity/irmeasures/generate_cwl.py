@@ -55,7 +55,7 @@ def long_topic(rng, qrels, run):
             qrels.append(f"{qid} 0 {d} {rng.choice(LABELS)}")
     for r, d in enumerate(docs):
         # Scores fall with the position, a few ties kept in file order.
-        run.append(f"{qid} Q0 {d} {r + 1} {(n - r) // 3}")
+        run.append(f"{qid} Q0 {d} {r + 1} {(n - r) // 3} tag")
 
 
 def params(m):

@@ -38,6 +38,8 @@ MEASURES = [
     "AP_IA", "AP_IA(rel=2)",
     "P_IA@5", "P_IA@20", "P_IA(rel=2)@10",
     "StRecall@5", "StRecall@20", "StRecall(rel=2)@10",
+    # ir_measures' aliases of alpha_nDCG, alpha_DCG and AP_IA.
+    "α_nDCG@10", "α_DCG(alpha=0.3)@5", "MAP_IA(rel=2)",
     # refused or failing in ir_measures 0.4.3
     "alpha_nDCG", "alpha_nDCG@30", "alpha_nDCG(judged_only=True)@10", "AP_IA(judged_only=True)",
 ]
