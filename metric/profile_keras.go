@@ -2,6 +2,7 @@ package metric
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 )
 
@@ -10,8 +11,10 @@ import (
 // its relevance does, and its own list weight before the batch's rule for
 // lists without relevance (kerasListWeights). An item counts when its
 // label is >= 0 and its weight > 0; the others are masked: label 0, weight
-// 0, ranked last.
-func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (val T, nzw, nzr bool, plw T) {
+// 0, ranked last. width is the batch's dense width (the list's length, or
+// a ragged batch's longest row): keras-rs sums rows of that many slots, the
+// slots past the list holding 0, and XLA's order depends on it.
+func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand, width int) (val T, nzw, nzr bool, plw T) {
 	lab, w := ws.lab, ws.w
 	n := len(lab)
 	ord := ws.ord[:0]
@@ -33,13 +36,29 @@ func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (v
 		}
 		return 0
 	}
-	// The list weight's parts, over every slot in index order.
+	// The list weight's parts, each a row sum over the slots in index
+	// order.
 	var sw, srel, num T
-	for i := range n {
-		sw += w[i]
-		r := rel(i)
-		srel += r
-		num += w[i] * r
+	for p := range 3 {
+		xs := ws.zeros(width)
+		for i := range n {
+			switch p {
+			case 0:
+				xs[i] = w[i]
+			case 1:
+				xs[i] = rel(i)
+			default:
+				xs[i] = w[i] * rel(i)
+			}
+		}
+		switch v := xlaSum(xs); p {
+		case 0:
+			sw = v
+		case 1:
+			srel = v
+		default:
+			num = v
+		}
 	}
 	nzw, nzr = sw > 0, srel > 0
 	if srel != 0 {
@@ -55,14 +74,21 @@ func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (v
 		k = min(s.TopN, n)
 	}
 	top := ord[:min(k, valid)] // the masked slots within k add nothing
+	// keras-rs' sorted rows hold min(k, width) slots.
+	rowLen := max(width, n)
+	if s.TopN != NoTopN {
+		rowLen = min(s.TopN, rowLen)
+	}
 	switch s.Kind {
 	case KindMAP:
-		var tp, c T
+		var c T
+		xs := ws.zeros(rowLen)
 		for j, i := range top {
 			r := rel(i)
 			c += r
-			tp += c / T(j+1) * (w[i] * r)
+			xs[j] = c / T(j+1) * (w[i] * r)
 		}
+		tp := xlaSum(xs)
 		if num != 0 {
 			val = tp / num
 		}
@@ -90,10 +116,11 @@ func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (v
 			val = c / srel
 		}
 	case KindDCG, KindNDCG:
-		var dcg T
+		xs := ws.zeros(rowLen)
 		for j, i := range top {
-			dcg += w[i] * (rel(i) * kerasDiscount[T](j+1))
+			xs[j] = w[i] * (rel(i) * ws.kerasDisc(j+1))
 		}
+		dcg := xlaSum(xs)
 		val = dcg
 		if s.Kind == KindNDCG {
 			ideal := grow(ws.ideal, valid)
@@ -109,10 +136,11 @@ func kerasList[T float32 | float64](ws *profWS[T], s *Config, rng *rand.Rand) (v
 				}
 				ideal[b+1] = v
 			}
-			var idcg T
+			xs := ws.zeros(rowLen)
 			for j, i := range ideal[:min(k, valid)] {
-				idcg += w[i] * (rel(i) * kerasDiscount[T](j+1))
+				xs[j] = w[i] * (rel(i) * ws.kerasDisc(j+1))
 			}
+			idcg := xlaSum(xs)
 			val = 0
 			if idcg != 0 {
 				val = dcg / idcg
@@ -127,18 +155,74 @@ func kerasGain[T float32 | float64](label T) T {
 	return T(math.Pow(2, float64(label))) - 1
 }
 
-// kerasDiscount is keras-rs' default rank discount, 1/log2(1+rank). In
-// float32 it is XLA's on CPU: log2 is XLA's float32 log times the float32
-// 1/ln 2 (xlaLog32), which equals keras-rs' discount for every rank below
-// 11,047 (6 of the ranks up to 59,999 are an ulp away, the first 11,047).
-// In float64 it is Go's log2.
+// kerasDiscount is keras-rs' default rank discount, 1/log2(1+rank), as
+// XLA computes it on CPU: jnp.log2 is ln(x) times 1/ln 2 (XLA turns the
+// division by the constant ln 2 into a product with its reciprocal, both
+// rounded to the dtype). In float32 ln is XLA's own polynomial (xlaLog32),
+// equal to keras-rs' discount for every rank below 11,047 (6 of the ranks
+// up to 59,999 are an ulp away, the first 11,047). In float64 XLA calls the
+// C library's log; lnRounded, correctly rounded, equals glibc 2.36's for
+// every rank below 9,169 (10 of the ranks up to 400,000 are an ulp away).
 func kerasDiscount[T float32 | float64](rank int) T {
 	var z T
 	if _, ok := any(z).(float32); ok {
 		l := float32(xlaLog32(float32(1)+float32(rank)) * float32(1/math.Ln2))
 		return T(float32(1) / l)
 	}
-	return 1 / T(math.Log2(1+float64(rank)))
+	ln2 := math.Ln2 // rounded to float64 first, as jnp.log2's constant
+	return T(1 / (lnRounded(1+float64(rank)) * (1 / ln2)))
+}
+
+// kerasDisc returns kerasDiscount(rank), from the workspace's table of the
+// ranks computed so far.
+func (ws *profWS[T]) kerasDisc(rank int) T {
+	for len(ws.kdisc) < rank {
+		ws.kdisc = append(ws.kdisc, kerasDiscount[T](len(ws.kdisc)+1))
+	}
+	return ws.kdisc[rank-1]
+}
+
+// lnRounded returns the natural logarithm of x >= 1 rounded to the nearest
+// float64, from a 192-bit evaluation: x = 2^e·m with m in [sqrt(1/2),
+// sqrt(2)), ln x = e·ln 2 + ln m, and ln y = 2·atanh((y-1)/(y+1)) summed
+// as its series (ln 2 = 2·atanh(1/3)). Go's math.Log is within an ulp of
+// it but not always equal (ln 3 among others).
+func lnRounded(x float64) float64 {
+	const prec = 192
+	m, e := math.Frexp(x)
+	if m < math.Sqrt2/2 {
+		m *= 2
+		e--
+	}
+	nf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	// atanh2 returns 2·atanh(z) for |z| <= 1/3.
+	atanh2 := func(z *big.Float) *big.Float {
+		sum := nf(0).Set(z)
+		if z.Sign() == 0 {
+			return sum
+		}
+		z2 := nf(0).Mul(z, z)
+		t := nf(0).Set(z)
+		term := nf(0)
+		for k := 3; ; k += 2 {
+			t.Mul(t, z2)
+			term.Quo(t, nf(float64(k)))
+			if term.Sign() == 0 || term.MantExp(nil) < sum.MantExp(nil)-prec-8 {
+				break
+			}
+			sum.Add(sum, term)
+		}
+		return sum.Mul(sum, nf(2))
+	}
+	third := nf(1)
+	third.Quo(third, nf(3))
+	ln2 := atanh2(third)
+	z := nf(m - 1) // exact: m is within a factor 2 of 1
+	z.Quo(z, nf(m+1))
+	r := atanh2(z)
+	r.Add(r, ln2.Mul(ln2, nf(float64(e))))
+	f, _ := r.Float64()
+	return f
 }
 
 // xlaLog32 is the natural logarithm of x >= 2^-126 as XLA computes it in
@@ -178,17 +262,19 @@ func xlaLog32(x float32) float32 {
 // TF-Ranking's) list weights: a list whose weights sum to 0 weighs 0; one
 // without relevance weighs the mean own weight of the lists with both, or
 // 1. It then divides DCG by its weight and forms the products o.v.
-func kerasListWeights[T float32 | float64](o profOut[T], nzw, nzr []bool, dcg bool) {
-	var sum, cnt T
+func kerasListWeights[T float32 | float64](ws *profWS[T], o profOut[T], nzw, nzr []bool, dcg bool) {
+	var cnt T
 	if dcg {
 		copy(o.dcg, o.val)
 	}
+	xs := ws.zeros(len(o.lw))
 	for b := range o.lw {
-		sum += o.lw[b]
+		xs[b] = o.lw[b]
 		if nzw[b] && nzr[b] {
 			cnt++
 		}
 	}
+	sum := xlaSum(xs)
 	avg := T(1)
 	if cnt > 0 {
 		avg = sum / cnt
@@ -212,13 +298,30 @@ func kerasListWeights[T float32 | float64](o profOut[T], nzw, nzr []bool, dcg bo
 
 // addKeras adds metric j's lists of the last batch to its totals as the
 // Keras Mean of keras-rs does under XLA on CPU: the batch's products and
-// list weights each summed in index order (as XLA sums up to 32 values;
-// a longer batch it sums in an order of its own), then added to the
+// list weights each summed as XLA sums them (xlaSum), then added to the
 // totals.
 func (f *family) addKeras(a *meanAcc, j, bsz int, exactly bool) {
 	if f.sets[0].DType == Float64 {
 		o := &f.ws64.out[j]
-		a.add64(o.v[:bsz], o.lw[:bsz], exactly)
+		if exactly {
+			a.add64(o.v[:bsz], o.lw[:bsz], true)
+			return
+		}
+		// Keras' Mean reduces each list's product and weight over their
+		// axis of one value with ops.mean, which computes in float32 (its
+		// result_type of float64 and "float32" is float32) and casts back:
+		// each is rounded to float32 before the float64 sums.
+		ws := &f.prof.ws64
+		xs := ws.zeros(bsz)
+		for b := range bsz {
+			xs[b] = float64(float32(o.v[b]))
+		}
+		a.total64 += xlaSum(xs)
+		xs = ws.zeros(bsz)
+		for b := range bsz {
+			xs[b] = float64(float32(o.lw[b]))
+		}
+		a.count64 += xlaSum(xs)
 		return
 	}
 	o := &f.ws32.out[j]
@@ -226,13 +329,13 @@ func (f *family) addKeras(a *meanAcc, j, bsz int, exactly bool) {
 		a.add32(o.v[:bsz], o.lw[:bsz], true)
 		return
 	}
-	var v, lw float32
-	for b := range bsz {
-		v += o.v[b]
-		lw += o.lw[b]
-	}
-	a.total32 += v
-	a.count32 += lw
+	ws := &f.prof.ws32
+	xs := ws.zeros(bsz)
+	copy(xs, o.v[:bsz])
+	a.total32 += xlaSum(xs)
+	xs = ws.zeros(bsz)
+	copy(xs, o.lw[:bsz])
+	a.count32 += xlaSum(xs)
 }
 
 // kerasDraws is the number of draws of keras-rs' seed generator an update
@@ -277,4 +380,49 @@ func threefry2x32(k0, k1, x0, x1 uint32) (uint32, uint32) {
 		x1 += ks[(i+2)%3] + uint32(i+1)
 	}
 	return x0, x1
+}
+
+// xlaWindow is the window of XLA's CPU tree reduction: a reduced dimension
+// of more than 32 values is first summed in windows of 32.
+const xlaWindow = 32
+
+// xlaSum returns the sum of xs as XLA's CPU backend (jaxlib 0.10) reduces
+// a dimension of len(xs) values in an array of fewer than 4,096 elements,
+// and overwrites xs. Up to 32 values it adds them in index order to 0.
+// A longer dimension its tree reduction rewriter turns into a
+// reduce-window of 32 values with stride 32 over the dimension padded with
+// zeros to a multiple of 32, the padding split evenly, the odd one at the
+// end (33 values: windows of 17 and 16), each window added in index order
+// to 0; the window sums are then reduced the same way, up to 32 of them in
+// order. An array of 4,096 elements or more XLA hands to a vectorised
+// library kernel, whose order this does not follow. This is XLA's
+// arithmetic, not a definition, so it stays here rather than in the
+// generated kernels.
+func xlaSum[T float32 | float64](xs []T) T {
+	for len(xs) > xlaWindow {
+		nw := (len(xs) + xlaWindow - 1) / xlaWindow
+		lo := (nw*xlaWindow - len(xs)) / 2
+		for k := range nw {
+			// Window k starts at or after k, so it is read before
+			// xs[k] is written.
+			var s T
+			for _, x := range xs[max(0, k*xlaWindow-lo):min(len(xs), (k+1)*xlaWindow-lo)] {
+				s += x
+			}
+			xs[k] = s
+		}
+		xs = xs[:nw]
+	}
+	var s T
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// zeros returns ws.xs grown to n elements, all 0.
+func (ws *profWS[T]) zeros(n int) []T {
+	ws.xs = grow(ws.xs, n)
+	clear(ws.xs)
+	return ws.xs
 }

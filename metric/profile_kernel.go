@@ -17,9 +17,9 @@ import (
 //     sum kernel adds (torchSum); the discounts of NDCG as torch's float32
 //     log2 (correctly rounded) and cumsum (in float64, rounded per entry).
 //   - keras-rs (JAX on CPU, XLA): per list, in float32; row sums and the
-//     batch sums in index order, as XLA sums rows of up to 32 values
-//     (longer rows it sums in an order of its own: values within a few
-//     ulps); the discount with XLA's float32 log (xlaLog32).
+//     batch sums in XLA's order (xlaSum: up to 32 values in index order,
+//     longer rows in windows of 32); the discount with XLA's float32 log
+//     (xlaLog32).
 
 // profWS is the scratch of the profile kernels, reused across batches.
 type profWS[T float32 | float64] struct {
@@ -30,6 +30,8 @@ type profWS[T float32 | float64] struct {
 	cum         []float64
 	nzw, nzr    []bool
 	vals        []T
+	xs          []T // the summands of one XLA reduction
+	kdisc       []T // keras-rs' discounts of ranks 1, 2, ...
 }
 
 // profileWS holds a profile workspace of each dtype.
@@ -148,12 +150,12 @@ func profileRun[T float32 | float64](ws *profWS[T], outs []profOut[T], sets []Co
 			if s.Ties == Random {
 				ws.u = kerasUniforms(ws.u, uint32(s.Seed), draws, b, labels.Width(), n)
 			}
-			v, nzw, nzr, plw := kerasList(ws, s, rng)
+			v, nzw, nzr, plw := kerasList(ws, s, rng, labels.Width())
 			o.val[b], o.lw[b] = v, plw
 			ws.nzw[b], ws.nzr[b] = nzw, nzr
 		}
 		if p == ProfileKerasRS {
-			kerasListWeights(o, ws.nzw[:bsz], ws.nzr[:bsz], s.Kind == KindDCG)
+			kerasListWeights(ws, o, ws.nzw[:bsz], ws.nzr[:bsz], s.Kind == KindDCG)
 		}
 	}
 	return nil
