@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -212,10 +213,9 @@ func xlaLong(c *profileCase) bool {
 	return len(c.Labels) > 32 || len(c.Labels) > 0 && len(c.Labels[0]) > 32
 }
 
-// TestProfileGolden checks the keras-rs and torchmetrics profiles against
-// what the libraries computed (testdata/profiles, or the file
-// RANKMETRICS_PROFILES_GOLDEN names: parity/profiles/check.sh).
-func TestProfileGolden(t *testing.T) {
+// profileGoldenFiles returns the committed golden files, or the file
+// RANKMETRICS_PROFILES_GOLDEN names (parity/profiles/check.sh).
+func profileGoldenFiles(t *testing.T) []string {
 	files, _ := filepath.Glob("../testdata/profiles/golden_seed*.jsonl.gz")
 	if f := os.Getenv("RANKMETRICS_PROFILES_GOLDEN"); f != "" {
 		files = []string{f}
@@ -223,8 +223,11 @@ func TestProfileGolden(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no golden files")
 	}
-	pass, fail, zero, worst := 0, 0, 0, int64(0)
-	byProfile := map[string][2]int{}
+	return files
+}
+
+// eachProfileCase calls fn with every case of files, its file and line.
+func eachProfileCase(t *testing.T, files []string, fn func(name string, line int, c *profileCase)) {
 	for _, name := range files {
 		fh, err := os.Open(name)
 		if err != nil {
@@ -243,30 +246,7 @@ func TestProfileGolden(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 				t.Fatalf("%s:%d: %v", name, line, err)
 			}
-			d, err := runProfileCase(&c)
-			worst = max(worst, d)
-			key := c.Profile
-			if c.Options["dtype"] == "float64" {
-				key += " float64"
-			}
-			if c.Profile == "keras-rs" && xlaLong(&c) {
-				key += " (rows or batch > 32)"
-			}
-			n := byProfile[key]
-			if err != nil {
-				fail++
-				n[1]++
-				if fail <= 20 {
-					t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
-				}
-			} else {
-				pass++
-				n[0]++
-				if d == 0 {
-					zero++
-				}
-			}
-			byProfile[key] = n
+			fn(name, line, &c)
 		}
 		if err := sc.Err(); err != nil {
 			t.Fatal(err)
@@ -274,6 +254,50 @@ func TestProfileGolden(t *testing.T) {
 		zr.Close()
 		fh.Close()
 	}
+}
+
+// caseDType is the dtype of a golden case: float32 unless its options say
+// float64.
+func caseDType(c *profileCase) DType {
+	if c.Options["dtype"] == "float64" {
+		return Float64
+	}
+	return Float32
+}
+
+// TestProfileGolden checks the keras-rs and torchmetrics profiles against
+// what the libraries computed (testdata/profiles, or the file
+// RANKMETRICS_PROFILES_GOLDEN names: parity/profiles/check.sh), and
+// reports the figures of the live check.
+func TestProfileGolden(t *testing.T) {
+	pass, fail, zero, worst := 0, 0, 0, int64(0)
+	byProfile := map[string][2]int{}
+	eachProfileCase(t, profileGoldenFiles(t), func(name string, line int, c *profileCase) {
+		d, err := runProfileCase(c)
+		worst = max(worst, d)
+		key := c.Profile
+		if caseDType(c) == Float64 {
+			key += " float64"
+		}
+		if c.Profile == "keras-rs" && xlaLong(c) {
+			key += " (rows or batch > 32)"
+		}
+		n := byProfile[key]
+		if err != nil {
+			fail++
+			n[1]++
+			if fail <= 20 {
+				t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
+			}
+		} else {
+			pass++
+			n[0]++
+			if d == 0 {
+				zero++
+			}
+		}
+		byProfile[key] = n
+	})
 	keys := make([]string, 0, len(byProfile))
 	for k := range byProfile {
 		keys = append(keys, k)
@@ -284,6 +308,94 @@ func TestProfileGolden(t *testing.T) {
 	}
 	t.Logf("every value at 0 ulp: %d of %d cases (%.1f%%), largest distance %d ulps", zero, pass+fail, 100*float64(zero)/float64(max(pass+fail, 1)), worst)
 	t.Logf("%d passed, %d failed", pass, fail)
+}
+
+// checkProfileGolden runs the golden cases of dtype d (the generated
+// TestProfileFloat32Golden and TestProfileFloat64Golden): every value must
+// be the library's to the bit, and at least 100 cases of each profile the
+// dtype has must run.
+func checkProfileGolden(t *testing.T, d DType) {
+	ran := map[string]int{}
+	eachProfileCase(t, profileGoldenFiles(t), func(name string, line int, c *profileCase) {
+		if caseDType(c) != d {
+			return
+		}
+		ran[c.Profile]++
+		if _, err := runProfileCase(c); err != nil {
+			t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
+		}
+	})
+	want := []string{"keras-rs", "torchmetrics"}
+	if d == Float64 {
+		want = want[:1] // torchmetrics computes in float32 whatever its inputs
+	}
+	for _, p := range want {
+		if ran[p] < 100 {
+			t.Fatalf("only %d %s cases of %s ran", ran[p], p, d)
+		}
+	}
+}
+
+// checkProfileAllocs checks that a steady-state update of every metric of
+// every profile in dtype d allocates nothing, on a batch of rows longer
+// than 32 items (XLA's windows) under every tie policy the profiles take.
+func checkProfileAllocs(t *testing.T, d DType) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const bsz, n = 3, 45
+	lab, sc, w := make([][]float32, bsz), make([][]float32, bsz), make([][]float32, bsz)
+	for b := range bsz {
+		lab[b], sc[b], w[b] = make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range n {
+			lab[b][i] = float32(rng.IntN(2))
+			sc[b][i] = float32(rng.IntN(5))
+			w[b][i] = float32(rng.IntN(3))
+		}
+	}
+	labels, err := tensor.DenseRows(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := tensor.DenseRows(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl, err := tensor.DenseRows(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Profile{ProfileKerasRS, ProfileTorchmetrics} {
+		var weights tensor.Weights
+		if p == ProfileKerasRS {
+			weights = tensor.PerItem(wl)
+		}
+		for _, k := range p.Kinds() {
+			for _, ties := range []TiePolicy{Random, Stable, Pessimistic} {
+				opts := []Option{WithProfile(p), WithDType(d), WithTies(ties)}
+				if k != KindRPrecision {
+					opts = append(opts, WithTopN(40))
+				}
+				cfg, err := newConfig(k, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Update(labels, preds, weights); err != nil {
+					t.Fatal(err)
+				}
+				allocs := testing.AllocsPerRun(10, func() {
+					if err := m.Update(labels, preds, weights); err != nil {
+						t.Fatal(err)
+					}
+				})
+				if allocs != 0 {
+					t.Fatalf("%s %s %s ties %s: %v allocations per update, want 0", p, k, d, ties, allocs)
+				}
+			}
+		}
+	}
 }
 
 func deref(p *int) any {

@@ -38,11 +38,15 @@ import numpy as np  # noqa: E402
 CUTOFFS = [None, 1, 3, 5, 10, "past"]
 
 
-def draw_batch(rng, graded, padded, ties):
+def draw_batch(rng, graded, padded, ties, big=False):
     b = rng.randint(1, 6)
     n = rng.randint(1, 12)
     r = rng.random()
-    if r < 0.15:
+    if big:
+        # 4096 values or more: XLA's vectorised reduction (--big).
+        n = rng.randint(8, 60)
+        b = rng.randint(-(-4096 // n), -(-4096 // n) + 200)
+    elif r < 0.15:
         # Longer lists and batches: the libraries' vectorised sums.
         b, n = rng.randint(1, 24), rng.randint(13, 40)
     elif r < 0.20:
@@ -161,7 +165,7 @@ def torch_cases(rng, nbatch):
 
 # ---------------------------------------------------------------- keras-rs
 
-def keras_cases(rng, nbatch):
+def keras_cases(rng, nbatch, nbig=0):
     import keras
     import keras_rs
     from keras import ops
@@ -178,9 +182,9 @@ def keras_cases(rng, nbatch):
     import jax
 
     out = []
-    for _ in range(nbatch):
+    for bi in range(nbatch + nbig):
         graded = rng.random() < 0.6
-        labels, scores = draw_batch(rng, graded, rng.random() < 0.4, rng.random() < 0.6)
+        labels, scores = draw_batch(rng, graded, rng.random() < 0.4, rng.random() < 0.6, big=bi >= nbatch)
         n = len(labels[0])
         # A batch in four in float64 (JAX's x64 mode, the metric's dtype
         # float64): every value is then a float64.
@@ -252,6 +256,8 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--batches", type=int, default=20)
     ap.add_argument("--profile", choices=["both", "torchmetrics", "keras-rs"], default="both")
+    ap.add_argument("--big", type=int, default=0,
+                    help="keras-rs batches of 4096 values or more after the others (not in the live check)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -259,7 +265,7 @@ def main():
     if a.profile in ("both", "torchmetrics"):
         cases += torch_cases(rng, a.batches)
     if a.profile in ("both", "keras-rs"):
-        cases += keras_cases(rng, a.batches)
+        cases += keras_cases(rng, a.batches, a.big)
     with open(a.out, "wb") as raw:
         with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
             for c in cases:
