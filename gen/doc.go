@@ -23,4 +23,13 @@
 // check it against the naive reference.
 // The summation order is not generated: every reduction calls sumFloat32 or
 // sumFloat64 in metric/sum.go, the one place that fixes it.
+//
+// The kernels of the keras-rs and torchmetrics profiles (profile_float32.go,
+// profile_float64.go and their tests) are rendered from one text template,
+// gen/profile.tmpl, with the dtype's names: what the libraries define
+// (masking, gains, discounts, list weights, cutoffs, tie and empty-query
+// rules) is written once for both dtypes. What they call to follow the
+// libraries' machines rather than their definitions is hand-written in
+// package metric: the order of torch's CPU sum (profile_torch.go), XLA's
+// reduction order and logarithms and JAX's random bits (profile_xla.go).
 package main

@@ -91,7 +91,7 @@ type file struct {
 }
 
 // render returns the generated files: for each variant, the engine
-// (engine_T.go) and its tests (engine_T_test.go).
+// (engine_T.go), the profile kernels (profile_T.go) and their tests.
 func render() ([]file, error) {
 	var files []file
 	for _, v := range variants {
@@ -100,6 +100,11 @@ func render() ([]file, error) {
 			return nil, err
 		}
 		files = append(files, fam...)
+		prof, err := profileFiles(v)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, prof...)
 	}
 	return files, nil
 }

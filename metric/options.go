@@ -123,7 +123,8 @@ type Accumulation int
 
 const (
 	// DefaultAccumulation is Sequential in float32 mode and Exact in float64
-	// mode.
+	// mode, except under the keras-rs profile, where it is Sequential in
+	// both: keras-rs' float64 Mean, to the bit.
 	DefaultAccumulation Accumulation = iota
 	// Sequential keeps a running total and count in the metric's dtype, as
 	// the Keras Mean does: the float32 result is TF-Ranking's, bit for bit,
@@ -235,7 +236,7 @@ func (c *Config) accumulation() Accumulation {
 	if c.Accumulation != DefaultAccumulation {
 		return c.Accumulation
 	}
-	if c.DType == Float64 {
+	if c.DType == Float64 && c.Profile != ProfileKerasRS {
 		return Exact
 	}
 	return Sequential

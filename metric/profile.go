@@ -34,7 +34,10 @@ const (
 	// draws the same shuffle as keras-rs' metric made with seed=s, update
 	// after update from the last Reset (JAX's threefry2x32 on keys [s, k]),
 	// over the batch's dense shape (a ragged batch: its longest row's
-	// width); Stable keeps a given order.
+	// width); Stable keeps a given order. Float64 is keras-rs' float64
+	// arithmetic (JAX's x64 mode), whose Keras Mean rounds each list's
+	// product and weight to float32 before its float64 sums; the default
+	// accumulation is Sequential in both dtypes, the Mean's.
 	ProfileKerasRS
 	// ProfileTorchmetrics is torchmetrics 1.9's retrieval metrics:
 	// RetrievalMAP, RetrievalNormalizedDCG, RetrievalMRR,
@@ -45,6 +48,8 @@ const (
 	// NDCG; WithEmpty says what a query without relevant items scores
 	// (EmptyZero "neg", the default, EmptyOne "pos", EmptySkip "skip",
 	// EmptyError "error"). The overall value is the mean over the queries.
+	// torchmetrics computes in float32 whatever its inputs' dtype: Float64
+	// gives its definitions in float64, not bits torchmetrics computes.
 	ProfileTorchmetrics
 	profileCount
 )

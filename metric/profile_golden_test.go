@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/rankmetrics/rankmetrics/tensor"
@@ -24,11 +26,11 @@ type profileCase struct {
 	Labels      [][]float32     `json:"labels"`
 	Scores      [][]float32     `json:"scores"`
 	Weights     json.RawMessage `json:"weights"`
-	PerList     []float32       `json:"per_list"`
-	ListWeights []float32       `json:"list_weights"`
-	Result      float32         `json:"result"`
-	Total       float32         `json:"total"`
-	Count       float32         `json:"count"`
+	PerList     []float64       `json:"per_list"`
+	ListWeights []float64       `json:"list_weights"`
+	Result      float64         `json:"result"`
+	Total       float64         `json:"total"`
+	Count       float64         `json:"count"`
 	Error       string          `json:"error"`
 	// Seed, RawLabels, RawScores and RawWeights are a keras-rs case as
 	// given to the library, whose tie shuffle the Random policy must draw.
@@ -51,6 +53,21 @@ func ulps32(a, b float32) int64 {
 		return ia - ib
 	}
 	return ib - ia
+}
+
+// ulps64 returns the distance in units in the last place between a and b.
+func ulps64(a, b float64) int64 {
+	if a == b {
+		return 0
+	}
+	if math.Signbit(a) != math.Signbit(b) {
+		return math.MaxInt32
+	}
+	d := int64(math.Float64bits(math.Abs(a))) - int64(math.Float64bits(math.Abs(b)))
+	if d < 0 {
+		d = -d
+	}
+	return d
 }
 
 // runProfileCase runs one golden case and returns the largest distance in
@@ -88,6 +105,17 @@ func runProfileOrder(c *profileCase, ties TiePolicy) (int64, error) {
 	}
 	if c.TopN != nil {
 		opts = append(opts, WithTopN(*c.TopN))
+	}
+	f64 := c.Options["dtype"] == "float64"
+	if f64 {
+		opts = append(opts, WithDType(Float64))
+	}
+	// dist is the distance in ulps of the case's dtype.
+	dist := func(got, want float64) int64 {
+		if f64 {
+			return ulps64(got, want)
+		}
+		return ulps32(float32(got), float32(want))
 	}
 	switch c.Options["empty"] {
 	case "pos":
@@ -143,76 +171,51 @@ func runProfileOrder(c *profileCase, ties TiePolicy) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	bound, worst := int64(0), int64(0)
-	if p == ProfileKerasRS && xlaLong(c) {
-		bound = xlaLongRowULPs
+	// Every value must be equal to the library's to the bit; the first
+	// one that is not is the error, and the largest distance is returned
+	// for the report.
+	worst, first := int64(0), error(nil)
+	check := func(d int64, format string, args ...any) {
+		worst = max(worst, d)
+		if d != 0 && first == nil {
+			first = fmt.Errorf(format+" (%d ulps)", append(args, d)...)
+		}
 	}
 	if p == ProfileTorchmetrics {
-		var got []float32
+		var got []float64
 		for b := range per.Values {
 			if per.Weights[b] != 0 {
-				got = append(got, float32(per.Values[b]))
+				got = append(got, per.Values[b])
 			}
 		}
 		if len(got) != len(c.PerList) {
 			return 0, fmt.Errorf("%d queries count, want %d (%v, want %v)", len(got), len(c.PerList), got, c.PerList)
 		}
 		for b := range got {
-			if math.Float32bits(got[b]) != math.Float32bits(c.PerList[b]) {
-				return 0, fmt.Errorf("query %d: %v, want %v (%d ulps)", b, got[b], c.PerList[b], ulps32(got[b], c.PerList[b]))
-			}
+			check(dist(got[b], c.PerList[b]), "query %d: %v, want %v", b, got[b], c.PerList[b])
 		}
 	} else {
-		// XLA sums a row of up to 32 values in index order, as the profile
-		// does; longer rows it sums in an order of its own, so their values
-		// may be ulps away (xlaLongRowULPs).
 		for b := range c.PerList {
-			if g := float32(per.Values[b]); ulps32(g, c.PerList[b]) > bound {
-				return 0, fmt.Errorf("list %d: %v, want %v (%d ulps)", b, g, c.PerList[b], ulps32(g, c.PerList[b]))
-			} else {
-				worst = max(worst, ulps32(g, c.PerList[b]))
-			}
-			if g := float32(per.Weights[b]); ulps32(g, c.ListWeights[b]) > bound {
-				return 0, fmt.Errorf("list %d weighs %v, want %v (%d ulps)", b, g, c.ListWeights[b], ulps32(g, c.ListWeights[b]))
-			} else {
-				worst = max(worst, ulps32(g, c.ListWeights[b]))
-			}
+			check(dist(per.Values[b], c.PerList[b]), "list %d: %v, want %v", b, per.Values[b], c.PerList[b])
+			check(dist(per.Weights[b], c.ListWeights[b]), "list %d weighs %v, want %v", b, per.Weights[b], c.ListWeights[b])
 		}
 		st := m.State()
-		if d := ulps32(float32(st.Total), c.Total); d > bound {
-			return d, fmt.Errorf("total %v, want %v (%d ulps)", st.Total, c.Total, d)
-		} else {
-			worst = max(worst, d)
-		}
-		if d := ulps32(float32(st.Count), c.Count); d > bound {
-			return d, fmt.Errorf("count %v, want %v (%d ulps)", st.Count, c.Count, d)
-		} else {
-			worst = max(worst, d)
-		}
+		check(dist(st.Total, c.Total), "total %v, want %v", st.Total, c.Total)
+		check(dist(st.Count, c.Count), "count %v, want %v", st.Count, c.Count)
 	}
-	d := ulps32(float32(m.Result()), c.Result)
-	if p == ProfileTorchmetrics && d > 0 || p == ProfileKerasRS && d > bound {
-		return d, fmt.Errorf("result %v, want %v (%d ulps)", m.Result(), c.Result, d)
-	}
-	return max(worst, d), nil
+	check(dist(m.Result(), c.Result), "result %v, want %v", m.Result(), c.Result)
+	return worst, first
 }
 
 // xlaLong reports whether a keras-rs case has rows, or a batch, longer
-// than the 32 values XLA sums in index order.
+// than 32 values, which XLA sums in windows of 32 (xlaSum).
 func xlaLong(c *profileCase) bool {
 	return len(c.Labels) > 32 || len(c.Labels) > 0 && len(c.Labels[0]) > 32
 }
 
-// xlaLongRowULPs is the largest distance from XLA's of a keras-rs value
-// (per list, list weight, total, count, result) of a batch with rows of
-// more than 32 items that the golden test accepts. Every other value,
-// and every torchmetrics value of one update, must be equal to the bit.
-const xlaLongRowULPs = 4
-
-// TestProfileGolden checks the keras-rs and torchmetrics profiles against
-// what the libraries computed (testdata/profiles, or the file
-// RANKMETRICS_PROFILES_GOLDEN names: parity/profiles/check.sh).
-func TestProfileGolden(t *testing.T) {
+// profileGoldenFiles returns the committed golden files, or the file
+// RANKMETRICS_PROFILES_GOLDEN names (parity/profiles/check.sh).
+func profileGoldenFiles(t *testing.T) []string {
 	files, _ := filepath.Glob("../testdata/profiles/golden_seed*.jsonl.gz")
 	if f := os.Getenv("RANKMETRICS_PROFILES_GOLDEN"); f != "" {
 		files = []string{f}
@@ -220,9 +223,11 @@ func TestProfileGolden(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no golden files")
 	}
-	pass, fail, zero, worst := 0, 0, 0, int64(0)
-	longZero, longWorst := 0, int64(0)
-	byProfile := map[string][2]int{}
+	return files
+}
+
+// eachProfileCase calls fn with every case of files, its file and line.
+func eachProfileCase(t *testing.T, files []string, fn func(name string, line int, c *profileCase)) {
 	for _, name := range files {
 		fh, err := os.Open(name)
 		if err != nil {
@@ -241,33 +246,7 @@ func TestProfileGolden(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 				t.Fatalf("%s:%d: %v", name, line, err)
 			}
-			d, err := runProfileCase(&c)
-			key := c.Profile
-			if c.Profile == "keras-rs" && xlaLong(&c) {
-				key += " (rows > 32 items)"
-				if err == nil {
-					longWorst = max(longWorst, d)
-					if d == 0 {
-						longZero++
-					}
-				}
-			}
-			n := byProfile[key]
-			if err != nil {
-				fail++
-				n[1]++
-				if fail <= 20 {
-					t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
-				}
-			} else {
-				pass++
-				n[0]++
-				if d == 0 {
-					zero++
-				}
-				worst = max(worst, d)
-			}
-			byProfile[key] = n
+			fn(name, line, &c)
 		}
 		if err := sc.Err(); err != nil {
 			t.Fatal(err)
@@ -275,14 +254,148 @@ func TestProfileGolden(t *testing.T) {
 		zr.Close()
 		fh.Close()
 	}
-	for p, n := range byProfile {
-		t.Logf("%s: %d passed, %d failed", p, n[0], n[1])
+}
+
+// caseDType is the dtype of a golden case: float32 unless its options say
+// float64.
+func caseDType(c *profileCase) DType {
+	if c.Options["dtype"] == "float64" {
+		return Float64
 	}
-	if n := byProfile["keras-rs (rows > 32 items)"]; n[0] > 0 {
-		t.Logf("keras-rs, rows > 32 items: every value at 0 ulp in %d of %d, largest distance %d ulps", longZero, n[0], longWorst)
+	return Float32
+}
+
+// TestProfileGolden checks the keras-rs and torchmetrics profiles against
+// what the libraries computed (testdata/profiles, or the file
+// RANKMETRICS_PROFILES_GOLDEN names: parity/profiles/check.sh), and
+// reports the figures of the live check.
+func TestProfileGolden(t *testing.T) {
+	pass, fail, zero, worst := 0, 0, 0, int64(0)
+	byProfile := map[string][2]int{}
+	eachProfileCase(t, profileGoldenFiles(t), func(name string, line int, c *profileCase) {
+		d, err := runProfileCase(c)
+		worst = max(worst, d)
+		key := c.Profile
+		if caseDType(c) == Float64 {
+			key += " float64"
+		}
+		if c.Profile == "keras-rs" && xlaLong(c) {
+			key += " (rows or batch > 32)"
+		}
+		n := byProfile[key]
+		if err != nil {
+			fail++
+			n[1]++
+			if fail <= 20 {
+				t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
+			}
+		} else {
+			pass++
+			n[0]++
+			if d == 0 {
+				zero++
+			}
+		}
+		byProfile[key] = n
+	})
+	keys := make([]string, 0, len(byProfile))
+	for k := range byProfile {
+		keys = append(keys, k)
 	}
-	t.Logf("every value at 0 ulp: %d of %d passed (%.1f%%), largest distance %d ulps", zero, pass, 100*float64(zero)/float64(max(pass, 1)), worst)
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%s: %d passed, %d failed", k, byProfile[k][0], byProfile[k][1])
+	}
+	t.Logf("every value at 0 ulp: %d of %d cases (%.1f%%), largest distance %d ulps", zero, pass+fail, 100*float64(zero)/float64(max(pass+fail, 1)), worst)
 	t.Logf("%d passed, %d failed", pass, fail)
+}
+
+// checkProfileGolden runs the golden cases of dtype d (the generated
+// TestProfileFloat32Golden and TestProfileFloat64Golden): every value must
+// be the library's to the bit, and at least 100 cases of each profile the
+// dtype has must run.
+func checkProfileGolden(t *testing.T, d DType) {
+	ran := map[string]int{}
+	eachProfileCase(t, profileGoldenFiles(t), func(name string, line int, c *profileCase) {
+		if caseDType(c) != d {
+			return
+		}
+		ran[c.Profile]++
+		if _, err := runProfileCase(c); err != nil {
+			t.Errorf("%s:%d: %s %s topn %v %v: %v", filepath.Base(name), line, c.Profile, c.Metric, deref(c.TopN), c.Options, err)
+		}
+	})
+	want := []string{"keras-rs", "torchmetrics"}
+	if d == Float64 {
+		want = want[:1] // torchmetrics computes in float32 whatever its inputs
+	}
+	for _, p := range want {
+		if ran[p] < 100 {
+			t.Fatalf("only %d %s cases of %s ran", ran[p], p, d)
+		}
+	}
+}
+
+// checkProfileAllocs checks that a steady-state update of every metric of
+// every profile in dtype d allocates nothing, on a batch of rows longer
+// than 32 items (XLA's windows) under every tie policy the profiles take.
+func checkProfileAllocs(t *testing.T, d DType) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const bsz, n = 3, 45
+	lab, sc, w := make([][]float32, bsz), make([][]float32, bsz), make([][]float32, bsz)
+	for b := range bsz {
+		lab[b], sc[b], w[b] = make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range n {
+			lab[b][i] = float32(rng.IntN(2))
+			sc[b][i] = float32(rng.IntN(5))
+			w[b][i] = float32(rng.IntN(3))
+		}
+	}
+	labels, err := tensor.DenseRows(lab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := tensor.DenseRows(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl, err := tensor.DenseRows(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Profile{ProfileKerasRS, ProfileTorchmetrics} {
+		var weights tensor.Weights
+		if p == ProfileKerasRS {
+			weights = tensor.PerItem(wl)
+		}
+		for _, k := range p.Kinds() {
+			for _, ties := range []TiePolicy{Random, Stable, Pessimistic} {
+				opts := []Option{WithProfile(p), WithDType(d), WithTies(ties)}
+				if k != KindRPrecision {
+					opts = append(opts, WithTopN(40))
+				}
+				cfg, err := newConfig(k, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Update(labels, preds, weights); err != nil {
+					t.Fatal(err)
+				}
+				allocs := testing.AllocsPerRun(10, func() {
+					if err := m.Update(labels, preds, weights); err != nil {
+						t.Fatal(err)
+					}
+				})
+				if allocs != 0 {
+					t.Fatalf("%s %s %s ties %s: %v allocations per update, want 0", p, k, d, ties, allocs)
+				}
+			}
+		}
+	}
 }
 
 func deref(p *int) any {

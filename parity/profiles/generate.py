@@ -18,7 +18,10 @@ Usage: python generate.py --seed S --batches N --out FILE.jsonl.gz
 Each output line is one case:
   {"profile", "metric", "topn", "options", "labels", "scores", "weights",
    "per_list", "list_weights", "result", "total", "count"}
-Numbers are float32 values written as float64 (exact).
+Numbers are written as float64 (exact): float32 values, or float64 ones
+for the keras-rs cases of options.dtype "float64" (JAX's x64 mode).
+torchmetrics has no float64 arithmetic (it casts preds and targets to
+float32), so its cases are float32 only.
 """
 
 import argparse
@@ -35,12 +38,23 @@ import numpy as np  # noqa: E402
 CUTOFFS = [None, 1, 3, 5, 10, "past"]
 
 
-def draw_batch(rng, graded, padded, ties):
+def draw_batch(rng, graded, padded, ties, big=False):
     b = rng.randint(1, 6)
     n = rng.randint(1, 12)
-    if rng.random() < 0.15:
+    r = rng.random()
+    if big:
+        # 4096 values or more: XLA's vectorised reduction (--big).
+        n = rng.randint(8, 60)
+        b = rng.randint(-(-4096 // n), -(-4096 // n) + 200)
+    elif r < 0.15:
         # Longer lists and batches: the libraries' vectorised sums.
         b, n = rng.randint(1, 24), rng.randint(13, 40)
+    elif r < 0.20:
+        # Rows of several of XLA's 32-value windows (b * n below 4096).
+        b, n = rng.randint(1, 16), rng.randint(41, 120)
+    elif r < 0.25:
+        # Batches of more than 32 lists: XLA's windows over the batch.
+        b, n = rng.randint(33, 80), rng.randint(1, 10)
     labels, scores = [], []
     top = 3 if graded else 1
     for _ in range(b):
@@ -151,7 +165,7 @@ def torch_cases(rng, nbatch):
 
 # ---------------------------------------------------------------- keras-rs
 
-def keras_cases(rng, nbatch):
+def keras_cases(rng, nbatch, nbig=0):
     import keras
     import keras_rs
     from keras import ops
@@ -165,11 +179,17 @@ def keras_cases(rng, nbatch):
         "precision": ("precision_at_k", keras_rs.metrics.PrecisionAtK),
         "recall": ("recall_at_k", keras_rs.metrics.RecallAtK),
     }
+    import jax
+
     out = []
-    for _ in range(nbatch):
+    for bi in range(nbatch + nbig):
         graded = rng.random() < 0.6
-        labels, scores = draw_batch(rng, graded, rng.random() < 0.4, rng.random() < 0.6)
+        labels, scores = draw_batch(rng, graded, rng.random() < 0.4, rng.random() < 0.6, big=bi >= nbatch)
         n = len(labels[0])
+        # A batch in four in float64 (JAX's x64 mode, the metric's dtype
+        # float64): every value is then a float64.
+        dtype = "float64" if rng.random() < 0.25 else "float32"
+        jax.config.update("jax_enable_x64", dtype == "float64")
         wkind = rng.choice(["none", "list", "item"])
         if wkind == "list":
             weights = [float(rng.choice([0.0, 0.5, 1.0, 2.0, 3.0])) for _ in labels]
@@ -200,10 +220,10 @@ def keras_cases(rng, nbatch):
                 mod.sort_by_scores = spy
                 seed = rng.randint(0, (1 << 32) - 1)
                 try:
-                    m = Rec(k=k, shuffle_ties=False, seed=seed)
-                    y = np.array(labels, dtype=np.float32)
-                    s = np.array(scores, dtype=np.float32)
-                    w = None if weights is None else np.array(weights, dtype=np.float32)
+                    m = Rec(k=k, shuffle_ties=False, seed=seed, dtype=dtype)
+                    y = np.array(labels, dtype=dtype)
+                    s = np.array(scores, dtype=dtype)
+                    w = None if weights is None else np.array(weights, dtype=dtype)
                     m.update_state(y, s, sample_weight=w)
                     res = float(m.result())
                     total, count = float(m.variables[0].numpy()), float(m.variables[1].numpy())
@@ -220,13 +240,14 @@ def keras_cases(rng, nbatch):
                 if wkind == "list":
                     w2 = [[x] for x in weights]
                 per, lw = vals[0]
-                out.append({"profile": "keras-rs", "metric": name, "topn": k, "options": {"weights": wkind},
+                out.append({"profile": "keras-rs", "metric": name, "topn": k, "options": {"weights": wkind, "dtype": dtype},
                             "labels": lab2, "scores": sc2, "weights": w2, "per_list": per, "list_weights": lw,
                             "result": res, "total": total, "count": count,
                             # The lists as given, and the seed of keras-rs' shuffle.
                             "seed": seed, "raw_labels": labels, "raw_scores": scores,
                             "raw_weights": None if weights is None else (
                                 [[x] for x in weights] if wkind == "list" else weights)})
+    jax.config.update("jax_enable_x64", False)
     return out
 
 
@@ -235,6 +256,8 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--batches", type=int, default=20)
     ap.add_argument("--profile", choices=["both", "torchmetrics", "keras-rs"], default="both")
+    ap.add_argument("--big", type=int, default=0,
+                    help="keras-rs batches of 4096 values or more after the others (not in the live check)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -242,7 +265,7 @@ def main():
     if a.profile in ("both", "torchmetrics"):
         cases += torch_cases(rng, a.batches)
     if a.profile in ("both", "keras-rs"):
-        cases += keras_cases(rng, a.batches)
+        cases += keras_cases(rng, a.batches, a.big)
     with open(a.out, "wb") as raw:
         with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
             for c in cases:
