@@ -2,7 +2,8 @@ package metric
 
 import (
 	"math"
-	"math/big"
+
+	"github.com/rankmetrics/rankmetrics/metric/internal/crlog"
 )
 
 // What keras-rs computes on JAX's CPU backend (jaxlib 0.10) that follows
@@ -24,12 +25,12 @@ func kerasDiscount32(rank int) float32 {
 
 // kerasDiscount64 is keras-rs' default rank discount in float64 (JAX's x64
 // mode): ln(1+rank) from the C library's log, times 1/ln 2 rounded from
-// the rounded ln 2. lnRounded, correctly rounded, equals glibc 2.36's log
+// the rounded ln 2. crlog.Ln, correctly rounded, equals glibc 2.36's log
 // for every rank below 9,169 (10 of the ranks up to 400,000 are an ulp
 // away, the first 9,169).
 func kerasDiscount64(rank int) float64 {
 	ln2 := math.Ln2 // rounded to float64 first, as jnp.log2's constant
-	return 1 / (lnRounded(1+float64(rank)) * (1 / ln2))
+	return 1 / (crlog.Ln(int64(rank)+1) * (1 / ln2))
 }
 
 // xlaWindow is the window of XLA's CPU tree reduction: a reduced dimension
@@ -68,49 +69,6 @@ func xlaSum[T float32 | float64](xs []T) T {
 		s += x
 	}
 	return s
-}
-
-// lnRounded returns the natural logarithm of x >= 1 rounded to the nearest
-// float64, from a 192-bit evaluation: x = 2^e·m with m in [sqrt(1/2),
-// sqrt(2)), ln x = e·ln 2 + ln m, and ln y = 2·atanh((y-1)/(y+1)) summed
-// as its series (ln 2 = 2·atanh(1/3)). Go's math.Log is within an ulp of
-// it but not always equal (ln 3 among others).
-func lnRounded(x float64) float64 {
-	const prec = 192
-	m, e := math.Frexp(x)
-	if m < math.Sqrt2/2 {
-		m *= 2
-		e--
-	}
-	nf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
-	// atanh2 returns 2·atanh(z) for |z| <= 1/3.
-	atanh2 := func(z *big.Float) *big.Float {
-		sum := nf(0).Set(z)
-		if z.Sign() == 0 {
-			return sum
-		}
-		z2 := nf(0).Mul(z, z)
-		t := nf(0).Set(z)
-		term := nf(0)
-		for k := 3; ; k += 2 {
-			t.Mul(t, z2)
-			term.Quo(t, nf(float64(k)))
-			if term.Sign() == 0 || term.MantExp(nil) < sum.MantExp(nil)-prec-8 {
-				break
-			}
-			sum.Add(sum, term)
-		}
-		return sum.Mul(sum, nf(2))
-	}
-	third := nf(1)
-	third.Quo(third, nf(3))
-	ln2 := atanh2(third)
-	z := nf(m - 1) // exact: m is within a factor 2 of 1
-	z.Quo(z, nf(m+1))
-	r := atanh2(z)
-	r.Add(r, ln2.Mul(ln2, nf(float64(e))))
-	f, _ := r.Float64()
-	return f
 }
 
 // xlaLog32 is the natural logarithm of x >= 2^-126 as XLA computes it in

@@ -1,9 +1,6 @@
 package metric
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 // TestXLASum checks xlaSum on sums worked by hand, whose value depends on
 // the order: 2^24 first, then ones, in float32. Added one by one every one
@@ -47,27 +44,5 @@ func TestXLASum(t *testing.T) {
 	}
 	if got := xlaSum(xs); got != 1<<53+16 {
 		t.Errorf("float64, 33 values: %v, want 2^53+16", got)
-	}
-}
-
-// TestLnRounded checks lnRounded against values known to more digits than
-// float64 holds, and against Go's math.Log, within an ulp of it.
-func TestLnRounded(t *testing.T) {
-	for _, tc := range []struct{ x, want float64 }{
-		{1, 0},
-		{2, 0.6931471805599453094},   // ln 2
-		{3, 1.0986122886681098},      // ln 3 = 1.09861228866810969139...; math.Log(3) is an ulp below
-		{10, 2.302585092994045684},   // ln 10
-		{1024, 6.931471805599453094}, // 10 ln 2
-	} {
-		if got := lnRounded(tc.x); got != tc.want {
-			t.Errorf("lnRounded(%v) = %v, want %v", tc.x, got, tc.want)
-		}
-	}
-	for x := 1.0; x < 5000; x++ {
-		got, ref := lnRounded(x), math.Log(x)
-		if d := math.Abs(got - ref); d > math.Nextafter(ref, math.Inf(1))-ref {
-			t.Fatalf("lnRounded(%v) = %v, math.Log %v: more than an ulp apart", x, got, ref)
-		}
 	}
 }

@@ -339,11 +339,10 @@ func sdcgContinue(k int) []float64 {
 	if k <= 1 {
 		return c
 	}
-	ln := crlog.New()
-	ln2 := ln.Log(2)
+	ln2 := crlog.Ln(2)
 	prev := ln2 / ln2
 	for i := 1; i < k && i <= Depth; i++ {
-		next := ln.Log(int64(i)+2) / ln2
+		next := crlog.Ln(int64(i)+2) / ln2
 		c[i-1] = prev / next
 		prev = next
 	}

@@ -141,11 +141,10 @@ func NewTopic(js []Judgment, p Params) *Topic {
 // 1 at rank 1, both logs correctly rounded as glibc's.
 func discounts() [Depth]float64 {
 	var d [Depth]float64
-	ln := crlog.New()
-	ln2 := ln.Log(2)
+	ln2 := crlog.Ln(2)
 	d[0] = 1
 	for i := 1; i < Depth; i++ {
-		d[i] = ln2 / ln.Log(int64(i)+2)
+		d[i] = ln2 / crlog.Ln(int64(i)+2)
 	}
 	return d
 }

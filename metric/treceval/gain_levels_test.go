@@ -24,7 +24,7 @@ const hugeLevel = 1 << 22
 func TestGainsOfAHugeJudgementAreFast(t *testing.T) {
 	judged := []Judgment{{"a", hugeLevel}, {"b", 1}}
 	docs := []Doc{{"a", 1}, {"b", 2}}
-	l3 := refLog2(3) // log2(3) correctly rounded, as glibc's (log2_test.go)
+	l3 := 0x1.95c01a39fbd68p+0 // log2(3) correctly rounded: glibc's log2(3) (Python's math.log2(3).hex())
 	ideal := float64(hugeLevel) + 1/l3
 	dcg := 1 + float64(hugeLevel)/l3
 	tests := []struct {

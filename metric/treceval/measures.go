@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/rankmetrics/rankmetrics/metric/internal/crlog"
 )
 
 // avgKind says how a measure's per-topic values become the "all" value.
@@ -158,18 +160,18 @@ type Evaluator struct {
 }
 
 // lg returns log2(k) for an integer k >= 1, correctly rounded as
-// glibc's log2 (log2Int), from a table grown on demand (computed once per
+// glibc's log2 (crlog.Log2), from a table grown on demand (computed once per
 // rank).
 func (e *Evaluator) lg(k int64) float64 {
 	if k < int64(len(e.log2s)) && k >= 1 {
 		return e.log2s[k]
 	}
 	if k < 1 || k > 1<<24 {
-		return log2Int(k)
+		return crlog.Log2(k)
 	}
 	n := max(2*k, 64)
 	for i := int64(len(e.log2s)); i < n; i++ {
-		e.log2s = append(e.log2s, log2Int(i))
+		e.log2s = append(e.log2s, crlog.Log2(i))
 	}
 	return e.log2s[k]
 }
