@@ -130,8 +130,8 @@ const (
 //
 // It is the first pass of rankmetrics trec_eval, which must check every
 // line before it prints anything; the TREC reader's own first pass
-// (UnsortedAuto) cuts qids without checking the other fields, and leaves
-// the errors to its parser. A caller with work of its own on every line
+// (UnsortedAuto) cuts qids without checking the other fields, leaves the
+// errors to its parser, and records its blocks in a TopicIndex too. A caller with work of its own on every line
 // may read the lines itself and give them to a TopicIndex: that saves a
 // call per line.
 func ScanTopics(ctx context.Context, sc *TRECScanner, cmp func(a, b string) int, visit func(f [][]byte)) (TopicLayout, []TopicBlock, error) {
@@ -196,17 +196,21 @@ func (x *TopicIndex) Add(qid []byte, sc *TRECScanner) {
 		x.cur.End = sc.lr.off
 		return
 	}
-	x.add(qid, sc)
+	start, end := sc.Span()
+	x.add(qid, start, end, sc.Line())
 }
 
-// add starts a block at sc's last line, whose qid is not the line
-// before's (or drops it, the layout being scattered).
-func (x *TopicIndex) add(qid []byte, sc *TRECScanner) {
+// add starts a block at the line of bytes [start, end) and physical line
+// number line, whose qid is not the line before's (or drops it, the
+// layout being scattered). The TREC reader's own scan (trecScan) adds its
+// lines here and extends the current block itself.
+func (x *TopicIndex) add(qid []byte, start, end, line int64) {
 	if x.layout == TopicsScattered {
 		return
 	}
+	q := string(qid)
 	if x.have {
-		if x.layout == TopicsSorted && x.cmp(string(qid), x.cur.QID) <= 0 {
+		if x.layout == TopicsSorted && x.cmp(q, x.cur.QID) <= 0 {
 			x.layout = TopicsInBlocks
 			x.check = max(2*(len(x.blocks)+1), minTopicCheck)
 		}
@@ -214,8 +218,7 @@ func (x *TopicIndex) add(qid []byte, sc *TRECScanner) {
 			return
 		}
 	}
-	start, end := sc.Span()
-	x.cur = TopicBlock{QID: string(qid), Off: start, End: end, FirstLine: sc.Line()}
+	x.cur = TopicBlock{QID: q, Off: start, End: end, FirstLine: line}
 	x.have = true
 }
 
