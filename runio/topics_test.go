@@ -272,3 +272,24 @@ func TestScanTopicsNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestTRECScanIndexStops: the TREC reader's scan stops where a file of two
+// sorted parts repeats its first qid, before a line it could not place
+// (longer than its limit: errNoIndex when it reads that far).
+func TestTRECScanIndexStops(t *testing.T) {
+	long := "4 Q0 " + strings.Repeat("d", 40) + " 1 1 r\n"
+	for _, c := range []struct {
+		name, text string
+		want       TopicLayout
+		err        error
+	}{
+		{"two parts", "1 Q0 d 1 1 r\n2 Q0 d 1 1 r\n1 Q0 e 2 1 r\n" + long, TopicsScattered, nil},
+		{"blocks", "2 Q0 d 1 1 r\n1 Q0 d 1 1 r\n3 Q0 e 2 1 r\n" + long, TopicsScattered, errNoIndex},
+	} {
+		ts := &trecScan{ra: strings.NewReader(c.text), size: int64(len(c.text)), maxLine: 30, comments: true}
+		lay, blocks, err := ts.index(context.Background())
+		if lay != c.want || blocks != nil || err != c.err {
+			t.Errorf("%s: layout %v, blocks %v, error %v; want %v, none, %v", c.name, lay, blocks, err, c.want, c.err)
+		}
+	}
+}
