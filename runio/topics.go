@@ -198,6 +198,11 @@ func (x *TopicIndex) Add(qid []byte, sc *TRECScanner) {
 		x.cur.End = sc.lr.off
 		return
 	}
+	x.addLine(qid, sc)
+}
+
+// addLine is add of sc's last line, out of Add so that Add is inlined.
+func (x *TopicIndex) addLine(qid []byte, sc *TRECScanner) {
 	start, end := sc.Span()
 	x.add(qid, start, end, sc.Line())
 }
