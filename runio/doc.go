@@ -16,9 +16,11 @@
 //     a trec_eval mode, which follows trec_eval's own rules ([TRECMode]
 //     lists the differences). Both join the qrels' topics with the run's
 //     through [TopicMerge], the one qrels+run join (the reader in the
-//     order of [CompareQID], trec_eval in byte order), and trec_eval finds
-//     where its topics are with [ScanTopics], a first pass that checks
-//     every line.
+//     order of [CompareQID], trec_eval in byte order). Both find where a
+//     file's topics are with one index of topic blocks, [TopicIndex]:
+//     trec_eval through [ScanTopics], a first pass that checks every line,
+//     the reader (under UnsortedAuto, on a file it can read again) through
+//     a pass that cuts qids only and leaves the errors to its parser.
 //   - TSV and CSV with a header row; the qid, label, score, weight and doc
 //     column names are settable ([Columns]), or, without a header, the
 //     columns are given in order ([Options.Positions]). CSV fields may be

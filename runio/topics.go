@@ -130,8 +130,8 @@ const (
 //
 // It is the first pass of rankmetrics trec_eval, which must check every
 // line before it prints anything; the TREC reader's own first pass
-// (UnsortedAuto) cuts qids without checking the other fields, and leaves
-// the errors to its parser. A caller with work of its own on every line
+// (UnsortedAuto) cuts qids without checking the other fields, leaves the
+// errors to its parser, and records its blocks in a TopicIndex too. A caller with work of its own on every line
 // may read the lines itself and give them to a TopicIndex: that saves a
 // call per line.
 func ScanTopics(ctx context.Context, sc *TRECScanner, cmp func(a, b string) int, visit func(f [][]byte)) (TopicLayout, []TopicBlock, error) {
@@ -166,7 +166,9 @@ func ScanTopics(ctx context.Context, sc *TRECScanner, cmp func(a, b string) int,
 // once the blocks are out of order, they are sorted each time their number
 // doubles, and dropped at the first qid found in two blocks (a set of the
 // qids instead took a third more time to index qrels of 50,000 topics in
-// blocks).
+// blocks). The first qid out of order is looked up at once among the
+// blocks before it, which are then in order: a file of two sorted parts
+// is known to be scattered where its second part starts.
 type TopicIndex struct {
 	cmp    func(a, b string) int
 	layout TopicLayout
@@ -196,17 +198,33 @@ func (x *TopicIndex) Add(qid []byte, sc *TRECScanner) {
 		x.cur.End = sc.lr.off
 		return
 	}
-	x.add(qid, sc)
+	x.addLine(qid, sc)
 }
 
-// add starts a block at sc's last line, whose qid is not the line
-// before's (or drops it, the layout being scattered).
-func (x *TopicIndex) add(qid []byte, sc *TRECScanner) {
+// addLine is add of sc's last line, out of Add so that Add is inlined.
+func (x *TopicIndex) addLine(qid []byte, sc *TRECScanner) {
+	start, end := sc.Span()
+	x.add(qid, start, end, sc.Line())
+}
+
+// add starts a block at the line of bytes [start, end) and physical line
+// number line, whose qid is not the line before's (or drops it, the
+// layout being scattered). The TREC reader's own scan (trecScan) adds its
+// lines here and extends the current block itself.
+func (x *TopicIndex) add(qid []byte, start, end, line int64) {
 	if x.layout == TopicsScattered {
 		return
 	}
+	q := string(qid)
 	if x.have {
-		if x.layout == TopicsSorted && x.cmp(string(qid), x.cur.QID) <= 0 {
+		if x.layout == TopicsSorted && x.cmp(q, x.cur.QID) <= 0 {
+			// The first qid out of order: the blocks so far are in
+			// order, each qid once, so one search tells whether it is
+			// one of theirs (a file written as two sorted parts).
+			if q == x.cur.QID || x.sortedHas(q) {
+				x.layout, x.blocks, x.cur, x.have = TopicsScattered, nil, TopicBlock{}, false
+				return
+			}
 			x.layout = TopicsInBlocks
 			x.check = max(2*(len(x.blocks)+1), minTopicCheck)
 		}
@@ -214,9 +232,14 @@ func (x *TopicIndex) add(qid []byte, sc *TRECScanner) {
 			return
 		}
 	}
-	start, end := sc.Span()
-	x.cur = TopicBlock{QID: string(qid), Off: start, End: end, FirstLine: sc.Line()}
+	x.cur = TopicBlock{QID: q, Off: start, End: end, FirstLine: line}
 	x.have = true
+}
+
+// sortedHas says whether qid is in a block of x.blocks, which are sorted.
+func (x *TopicIndex) sortedHas(qid string) bool {
+	_, ok := slices.BinarySearchFunc(x.blocks, qid, func(b TopicBlock, q string) int { return x.cmp(b.QID, q) })
+	return ok
 }
 
 // push adds the block being read to the blocks, sorting and checking them

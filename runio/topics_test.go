@@ -162,9 +162,10 @@ func TestScanTopicsHandWorked(t *testing.T) {
 }
 
 // TestScanTopicsNaive: on random runs (topics sorted, in blocks or
-// scattered, comment lines between), ScanTopics gives the layout and
-// blocks found naively: the maximal runs of lines of one qid, written
-// down as the run is generated.
+// scattered, comment lines between), ScanTopics (in byte order) and the
+// TREC reader's scan (trecScan, in the order of CompareQID) give the
+// layout and blocks found naively: the maximal runs of lines of one qid,
+// written down as the run is generated.
 func TestScanTopicsNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := range 2000 {
@@ -218,37 +219,77 @@ func TestScanTopicsNaive(t *testing.T) {
 				spans[len(spans)-1].end = int64(run.Len())
 			}
 		}
-		// The naive layout.
-		want := TopicsSorted
-		seen := map[string]bool{}
-		for i, s := range spans {
-			if seen[s.qid] {
-				want = TopicsScattered
-				break
+		// The naive layout under cmp.
+		naive := func(cmp func(a, b string) int) (TopicLayout, []string) {
+			want := TopicsSorted
+			seen := map[string]bool{}
+			for i, s := range spans {
+				if seen[s.qid] {
+					return TopicsScattered, nil
+				}
+				seen[s.qid] = true
+				if i > 0 && cmp(spans[i-1].qid, s.qid) >= 0 {
+					want = TopicsInBlocks
+				}
 			}
-			seen[s.qid] = true
-			if i > 0 && strings.Compare(spans[i-1].qid, s.qid) >= 0 {
-				want = TopicsInBlocks
+			sorted := slices.Clone(spans)
+			slices.SortFunc(sorted, func(a, b span) int { return cmp(a.qid, b.qid) })
+			var blocks []string
+			for _, s := range sorted {
+				blocks = append(blocks, fmt.Sprintf("%s[%d,%d)@%d", s.qid, s.off, s.end, s.firstLine))
 			}
+			return want, blocks
 		}
-		var wantBlocks []string
-		if want != TopicsScattered {
-			slices.SortFunc(spans, func(a, b span) int { return strings.Compare(a.qid, b.qid) })
-			for _, s := range spans {
-				wantBlocks = append(wantBlocks, fmt.Sprintf("%s[%d,%d)@%d", s.qid, s.off, s.end, s.firstLine))
+		str := func(blocks []TopicBlock) []string {
+			var got []string
+			for _, b := range blocks {
+				got = append(got, fmt.Sprintf("%s[%d,%d)@%d", b.QID, b.Off, b.End, b.FirstLine))
 			}
+			return got
 		}
+		// The checked scan, in byte order.
+		want, wantBlocks := naive(strings.Compare)
 		sc := NewTRECScanner(strings.NewReader(run.String()), "r", false, TRECEval10, &Options{})
 		lay, blocks, err := ScanTopics(context.Background(), sc, strings.Compare, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, b := range blocks {
-			got = append(got, fmt.Sprintf("%s[%d,%d)@%d", b.QID, b.Off, b.End, b.FirstLine))
-		}
-		if lay != want || !slices.Equal(got, wantBlocks) {
+		if got := str(blocks); lay != want || !slices.Equal(got, wantBlocks) {
 			t.Fatalf("trial %d: %q\nlayout %v, blocks %v\nwant %v, %v", trial, run.String(), lay, got, want, wantBlocks)
+		}
+		// The TREC reader's scan, in the order of CompareQID.
+		want, wantBlocks = naive(CompareQID)
+		ts := &trecScan{ra: strings.NewReader(run.String()), size: int64(run.Len()), maxLine: 1 << 10, comments: true}
+		lay, blocks, err = ts.index(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := str(blocks); lay != want || !slices.Equal(got, wantBlocks) {
+			t.Fatalf("trial %d, trecScan: %q\nlayout %v, blocks %v\nwant %v, %v", trial, run.String(), lay, got, want, wantBlocks)
+		}
+		if sorted, err := ts.sorted(context.Background()); err != nil || sorted != (want == TopicsSorted) {
+			t.Fatalf("trial %d, trecScan: sorted %v, %v; want %v", trial, sorted, err, want == TopicsSorted)
+		}
+	}
+}
+
+// TestTRECScanIndexStops: the TREC reader's scan stops where a file of two
+// sorted parts repeats its first qid, before a line it could not place
+// (longer than its limit: errNoIndex when it reads that far).
+func TestTRECScanIndexStops(t *testing.T) {
+	long := "4 Q0 " + strings.Repeat("d", 40) + " 1 1 r\n"
+	for _, c := range []struct {
+		name, text string
+		want       TopicLayout
+		err        error
+	}{
+		{"two parts", "1 Q0 d 1 1 r\n2 Q0 d 1 1 r\n1 Q0 e 2 1 r\n" + long, TopicsScattered, nil},
+		{"blocks", "2 Q0 d 1 1 r\n1 Q0 d 1 1 r\n3 Q0 e 2 1 r\n" + long, TopicsScattered, errNoIndex},
+	} {
+		ts := &trecScan{ra: strings.NewReader(c.text), size: int64(len(c.text)), maxLine: 30, comments: true}
+		lay, blocks, err := ts.index(context.Background())
+		if lay != c.want || blocks != nil || err != c.err {
+			t.Errorf("%s: layout %v, blocks %v, error %v; want %v, none, %v", c.name, lay, blocks, err, c.want, c.err)
 		}
 	}
 }

@@ -388,15 +388,15 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 			p.parallel()
 			return startBlockStream(p), nil
 		}
-		var blocks []fileBlock
-		var lay trecLayout
+		var blocks []TopicBlock
+		var lay TopicLayout
 		if err == nil {
-			lay, blocks, err = sc.layout(t.ctx, true)
+			lay, blocks, err = sc.index(t.ctx)
 		}
 		switch {
 		case err != nil && err != errNoIndex:
 			return nil, err
-		case err == nil && lay == layoutBlocks:
+		case err == nil && lay == TopicsInBlocks:
 			ra := in.ra
 			if t.opts.BytesRead != nil {
 				ra = countingReaderAt{ra, t.opts.BytesRead}

@@ -14,31 +14,14 @@ import (
 	"sync/atomic"
 )
 
-// fileBlock is one block of consecutive lines with the same qid in a TREC
-// file: bytes [off, end), from physical line firstLine.
-type fileBlock struct {
-	qid       string
-	off, end  int64
-	firstLine int64
-}
-
-// trecLayout is how a TREC file's qids are laid out.
-type trecLayout uint8
-
-const (
-	// layoutSorted: one block per qid, in the order of CompareQID.
-	layoutSorted trecLayout = iota
-	// layoutBlocks: one block per qid, in another order.
-	layoutBlocks
-	// layoutScattered: some qid's lines are in several blocks, or the
-	// scan could not tell (a line the parser must report).
-	layoutScattered
-)
-
 // trecScan scans the qids of a TREC file that can be re-read, line by line
 // as [TRECScanner] cuts them in [TRECStrict] (blank and comment lines
 // skipped, the qid up to the first byte <= ' '), without parsing the other
-// fields: a cheap first pass that finds the file's layout.
+// fields: a cheap first pass that finds the file's layout. It has two
+// modes: a check that the file is sorted, which holds no more than the
+// last qid (sorted, sortedParallel), and an index of its topic blocks,
+// which it records in a [TopicIndex] under [CompareQID] (index), the
+// index of the checked scan ([ScanTopics]) as well.
 type trecScan struct {
 	ra      io.ReaderAt
 	size    int64
@@ -63,19 +46,33 @@ var errNoIndex = errors.New("runio: no index")
 // scanBufSize is the scan's read size.
 const scanBufSize = 256 << 10
 
-// layout scans the file: with keep false it only checks whether it is
-// sorted, holding no more than the last qid, and stops at the first qid
-// out of order; with keep true it records every block.
-func (s *trecScan) layout(ctx context.Context, keep bool) (lay trecLayout, blocks []fileBlock, err error) {
-	lay, blocks, _, err = s.scanRange(ctx, keep, 0, s.size)
-	return lay, blocks, err
+// sorted says whether the file is sorted, holding no more than the last
+// qid and stopping at the first qid out of order.
+func (s *trecScan) sorted(ctx context.Context) (bool, error) {
+	sorted, _, err := s.scanRange(ctx, nil, 0, s.size)
+	return sorted, err
 }
 
-// scanRange scans the lines that start at offsets in [from, limit) as
-// layout does, and returns the qid of the last data line among them
-// (first holds the first one's). A scan from an offset inside a line
+// index records every topic block of the file in a TopicIndex under
+// CompareQID and returns its layout and, unless the topics are
+// scattered, their blocks in qid order. It stops at the first sign of
+// scattered lines (the file will be gathered: no need to index it all).
+func (s *trecScan) index(ctx context.Context) (TopicLayout, []TopicBlock, error) {
+	x := NewTopicIndex(CompareQID)
+	if _, _, err := s.scanRange(ctx, x, 0, s.size); err != nil {
+		return TopicsScattered, nil, err
+	}
+	lay, blocks := x.Layout()
+	return lay, blocks, nil
+}
+
+// scanRange scans the lines that start at offsets in [from, limit): with x
+// nil it says whether they are sorted, stopping at the first qid out of
+// order, and returns the qid of the last data line among them (first
+// holds the first one's); with x not nil it adds their blocks to x, and
+// stops once x finds them scattered. A scan from an offset inside a line
 // starts at the next line: the line it cuts is the previous range's.
-func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) (lay trecLayout, blocks []fileBlock, last []byte, err error) {
+func (s *trecScan) scanRange(ctx context.Context, x *TopicIndex, from, limit int64) (sorted bool, last []byte, err error) {
 	if s.buf == nil {
 		s.buf = make([]byte, scanBufSize)
 	}
@@ -94,18 +91,13 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 		// curWord is cur's bytes as a little-endian word, curMask its
 		// bytes' mask, when cur is shorter than 8 bytes
 		curMask, curWord uint64
-		sorted           = true
-		seen             map[string]struct{} // keep: the qids so far
 	)
-	if keep {
-		seen = make(map[string]struct{})
-	}
 	if from > 0 {
 		off, skip = from-1, true
 	}
 	s.blank = 0
 	for {
-		if !keep && have && !skip && !s.noSkip {
+		if x == nil && have && !skip && !s.noSkip {
 			stop := n
 			if l := limit - off; l < int64(n) {
 				stop = int(l)
@@ -114,7 +106,7 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 			pos = p
 			if line>>16 != (line+c)>>16 {
 				if err := ctx.Err(); err != nil {
-					return layoutScattered, nil, nil, err
+					return false, nil, err
 				}
 			}
 			line += c
@@ -132,7 +124,7 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 			pos = 0
 			if n == len(buf) {
 				if len(buf) >= s.maxLine+2 {
-					return layoutScattered, nil, nil, errNoIndex
+					return false, nil, errNoIndex
 				}
 				nb := make([]byte, min(2*len(buf), s.maxLine+2))
 				copy(nb, buf[:n])
@@ -143,7 +135,7 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 			if err == io.EOF || off+int64(n) >= s.size {
 				eof = true
 			} else if err != nil {
-				return layoutScattered, nil, nil, err
+				return false, nil, err
 			}
 			continue
 		case pos < n:
@@ -151,11 +143,7 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 		}
 		start, end := off+int64(pos), off+int64(next)
 		if b == nil && i < 0 || start >= limit {
-			if !sorted {
-				lay, blocks, err = s.order(blocks)
-				return lay, blocks, nil, err
-			}
-			return layoutSorted, blocks, cur, nil
+			return true, cur, nil
 		}
 		pos = next
 		if skip {
@@ -165,11 +153,11 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 		line++
 		if line&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
-				return layoutScattered, nil, nil, err
+				return false, nil, err
 			}
 		}
 		if len(b) > s.maxLine+1 || len(b) == s.maxLine+1 && b[len(b)-1] != '\r' {
-			return layoutScattered, nil, nil, errNoIndex
+			return false, nil, errNoIndex
 		}
 		// The same qid as the line before: the common case, one compare
 		// (of one word when the qid is shorter than 8 bytes).
@@ -177,8 +165,8 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 			(len(b) >= 8 && len(cur) < 8 && binary.LittleEndian.Uint64(b)&curMask == curWord ||
 				bytes.Equal(b[:len(cur)], cur)) ||
 			have && len(b) == len(cur) && bytes.Equal(b, cur) {
-			if keep {
-				blocks[len(blocks)-1].end = end
+			if x != nil {
+				x.cur.End = end
 			}
 			continue
 		}
@@ -198,27 +186,18 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 			k++
 		}
 		if j == k {
-			return layoutScattered, nil, nil, errNoIndex
+			return false, nil, errNoIndex
 		}
 		qid := b[j:k]
 		if !have && s.first != nil {
 			*s.first = append((*s.first)[:0], qid...)
 		}
-		if have && compareQID(cur, qid) >= 0 {
-			if !keep {
-				return layoutScattered, nil, nil, nil
+		if x != nil {
+			if x.add(qid, start, end, line); x.layout == TopicsScattered {
+				return false, nil, nil
 			}
-			sorted = false
-		}
-		if keep {
-			// A qid seen before: scattered lines, known at once (the
-			// file will be gathered: no need to index it all).
-			if _, ok := seen[string(qid)]; ok {
-				return layoutScattered, nil, nil, nil
-			}
-			q := string(qid)
-			seen[q] = struct{}{}
-			blocks = append(blocks, fileBlock{qid: q, off: start, end: end, firstLine: line})
+		} else if have && compareQID(cur, qid) >= 0 {
+			return false, nil, nil
 		}
 		cur = append(cur[:0], qid...)
 		have = true
@@ -232,23 +211,11 @@ func (s *trecScan) scanRange(ctx context.Context, keep bool, from, limit int64) 
 	}
 }
 
-// order sorts the blocks of an unsorted file by qid and says whether each
-// qid is in one block.
-func (s *trecScan) order(blocks []fileBlock) (trecLayout, []fileBlock, error) {
-	slices.SortStableFunc(blocks, func(a, b fileBlock) int { return CompareQID(a.qid, b.qid) })
-	for i := 1; i < len(blocks); i++ {
-		if blocks[i].qid == blocks[i-1].qid {
-			return layoutScattered, nil, nil
-		}
-	}
-	return layoutBlocks, blocks, nil
-}
-
 // rangeSource reads the blocks of a file indexed by trecScan, one at a
 // time, in the order of CompareQID: memory holds one block.
 type rangeSource struct {
 	ra     io.ReaderAt
-	blocks []fileBlock
+	blocks []TopicBlock
 	i      int
 	p      *trecParser
 	b      trecBlock
@@ -260,9 +227,9 @@ func (s *rangeSource) next() (*trecBlock, error) {
 		return nil, nil
 	}
 	fb := s.blocks[s.i]
-	s.blocks[s.i] = fileBlock{}
+	s.blocks[s.i] = TopicBlock{}
 	s.i++
-	s.p.sc.Reset(io.NewSectionReader(s.ra, fb.off, fb.end-fb.off), fb.firstLine)
+	s.p.sc.Reset(io.NewSectionReader(s.ra, fb.Off, fb.End-fb.Off), fb.FirstLine)
 	err := s.p.nextBlock(&s.b)
 	if err == nil {
 		// The block must be all of the range: the scan and the parser cut
@@ -272,7 +239,7 @@ func (s *rangeSource) next() (*trecBlock, error) {
 		}
 	}
 	if err == nil || err == io.EOF {
-		err = fmt.Errorf("%s:%d: the lines of qid %q changed while the file was read", s.p.sc.Name(), fb.firstLine, clip([]byte(fb.qid)))
+		err = fmt.Errorf("%s:%d: the lines of qid %q changed while the file was read", s.p.sc.Name(), fb.FirstLine, clip([]byte(fb.QID)))
 	}
 	return nil, err
 }
@@ -370,22 +337,22 @@ const scanChunkSize = 8 << 20
 
 // chunkResult is what the scan of one range found.
 type chunkResult struct {
-	lay         trecLayout
+	sorted      bool
 	first, last []byte // qids of its first and last data lines; nil: none
 	err         error
 }
 
-// sortedParallel says whether the file is sorted (layout's check with
-// keep false), scanning ranges of chunk bytes with up to workers
+// sortedParallel says whether the file is sorted (sorted's check),
+// scanning ranges of chunk bytes with up to workers
 // goroutines, each with its own buffer: the file is sorted when every
 // range is and each range's last qid is the next one's first or comes
-// before it. The result and the error are layout's: errNoIndex or a read
+// before it. The result and the error are sorted's: errNoIndex or a read
 // error of the first range (in file order) that has one.
 func (s *trecScan) sortedParallel(ctx context.Context, workers int, chunk int64) (bool, error) {
 	n := int((s.size + chunk - 1) / chunk)
 	if n <= 1 || workers <= 1 {
-		lay, _, err := s.layout(ctx, false)
-		return err == nil && lay == layoutSorted, err
+		sorted, err := s.sorted(ctx)
+		return err == nil && sorted, err
 	}
 	workers = min(workers, n)
 	res := make([]chunkResult, n)
@@ -404,10 +371,10 @@ func (s *trecScan) sortedParallel(ctx context.Context, workers int, chunk int64)
 				}
 				r := &res[i]
 				sc.first = &r.first
-				lay, _, last, err := sc.scanRange(ctx, false, i*chunk, min((i+1)*chunk, s.size))
-				r.lay, r.err = lay, err
+				sorted, last, err := sc.scanRange(ctx, nil, i*chunk, min((i+1)*chunk, s.size))
+				r.sorted, r.err = sorted, err
 				r.last = bytes.Clone(last)
-				if err != nil || lay != layoutSorted {
+				if err != nil || !sorted {
 					// Ranges after this one cannot change the answer,
 					// but an earlier one may hold an earlier error.
 					stop.Store(true)
@@ -416,7 +383,7 @@ func (s *trecScan) sortedParallel(ctx context.Context, workers int, chunk int64)
 		}()
 	}
 	wg.Wait()
-	// In file order, as layout meets them: the order across a boundary,
+	// In file order, as sorted meets them: the order across a boundary,
 	// then what the range found. Ranges are taken in order, so those
 	// before one that stopped the scan were all scanned.
 	var prev []byte
@@ -430,7 +397,7 @@ func (s *trecScan) sortedParallel(ctx context.Context, workers int, chunk int64)
 		if r.err != nil {
 			return false, r.err
 		}
-		if r.lay != layoutSorted {
+		if !r.sorted {
 			return false, nil
 		}
 		if len(r.last) > 0 {
