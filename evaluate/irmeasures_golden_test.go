@@ -1,20 +1,16 @@
 package evaluate
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rankmetrics/rankmetrics/internal/golden"
 	"github.com/rankmetrics/rankmetrics/measure"
 	"github.com/rankmetrics/rankmetrics/runio"
 )
@@ -41,44 +37,10 @@ type irGolden struct {
 // readIRGolden reads every case of the golden files.
 func readIRGolden(t *testing.T) []irGolden {
 	t.Helper()
-	patterns := []string{"../testdata/irmeasures/golden_*.jsonl.gz", "../testdata/irmeasures/providers_*.jsonl.gz", "../testdata/irmeasures/cwl_*.jsonl.gz"}
-	if p := os.Getenv("RANKMETRICS_IRMEASURES_GOLDEN"); p != "" {
-		// parity/irmeasures/check.sh: files drawn with a fresh seed.
-		patterns = []string{p}
-	}
-	var files []string
-	for _, p := range patterns {
-		f, err := filepath.Glob(p)
-		if err != nil || len(f) == 0 {
-			t.Fatalf("no golden file %s: %v", p, err)
-		}
-		files = append(files, f...)
-	}
-	var out []irGolden
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			var g irGolden
-			if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, g)
-		}
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-		fh.Close()
-	}
-	return out
+	// RANKMETRICS_IRMEASURES_GOLDEN: parity/irmeasures/check.sh's files,
+	// drawn with a fresh seed.
+	return golden.All[irGolden](t, golden.Files(t, "RANKMETRICS_IRMEASURES_GOLDEN",
+		"../testdata/irmeasures/golden_*.jsonl.gz", "../testdata/irmeasures/providers_*.jsonl.gz", "../testdata/irmeasures/cwl_*.jsonl.gz"))
 }
 
 // irGoldenNum reads a recorded per-query value: a JSON number, or one of
@@ -86,18 +48,8 @@ func readIRGolden(t *testing.T) []irGolden {
 // for the values JSON cannot hold (IPrec(judged_only=True) of a query
 // without a judged document ranked is NaN in pytrec_eval).
 func irGoldenNum(x any) (float64, error) {
-	switch v := x.(type) {
-	case float64:
-		return v, nil
-	case string:
-		switch v {
-		case "NaN":
-			return math.NaN(), nil
-		case "Infinity":
-			return math.Inf(1), nil
-		case "-Infinity":
-			return math.Inf(-1), nil
-		}
+	if f, ok := golden.Num(x); ok {
+		return f, nil
 	}
 	return 0, fmt.Errorf("value %v (%T): neither a number nor NaN, Infinity or -Infinity", x, x)
 }

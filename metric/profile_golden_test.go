@@ -1,17 +1,15 @@
 package metric
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
+	"github.com/rankmetrics/rankmetrics/internal/golden"
 	"github.com/rankmetrics/rankmetrics/tensor"
 )
 
@@ -216,44 +214,12 @@ func xlaLong(c *profileCase) bool {
 // profileGoldenFiles returns the committed golden files, or the file
 // RANKMETRICS_PROFILES_GOLDEN names (parity/profiles/check.sh).
 func profileGoldenFiles(t *testing.T) []string {
-	files, _ := filepath.Glob("../testdata/profiles/golden_seed*.jsonl.gz")
-	if f := os.Getenv("RANKMETRICS_PROFILES_GOLDEN"); f != "" {
-		files = []string{f}
-	}
-	if len(files) == 0 {
-		t.Fatal("no golden files")
-	}
-	return files
+	return golden.Files(t, "RANKMETRICS_PROFILES_GOLDEN", "../testdata/profiles/golden_seed*.jsonl.gz")
 }
 
 // eachProfileCase calls fn with every case of files, its file and line.
 func eachProfileCase(t *testing.T, files []string, fn func(name string, line int, c *profileCase)) {
-	for _, name := range files {
-		fh, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(nil, 1<<24)
-		line := 0
-		for sc.Scan() {
-			line++
-			var c profileCase
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s:%d: %v", name, line, err)
-			}
-			fn(name, line, &c)
-		}
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-		zr.Close()
-		fh.Close()
-	}
+	golden.Each(t, files, fn)
 }
 
 // caseDType is the dtype of a golden case: float32 unless its options say

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/internal/golden"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,78 +18,57 @@ import (
 // status. Where ir_measures stopped with an error after printing (a
 // provider's crash), only the status is compared.
 func TestIRMeasuresCLIGolden(t *testing.T) {
-	pattern := "../../testdata/irmeasures/cli_*.jsonl.gz"
-	if p := os.Getenv("RANKMETRICS_IRMEASURES_CLI"); p != "" {
-		pattern = p // parity/irmeasures/check.sh: drawn with a fresh seed
-	}
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden file %s: %v", pattern, err)
-	}
+	// RANKMETRICS_IRMEASURES_CLI: parity/irmeasures/check.sh's file, drawn
+	// with a fresh seed.
+	files := golden.Files(t, "RANKMETRICS_IRMEASURES_CLI", "../../testdata/irmeasures/cli_*.jsonl.gz")
 	dir := t.TempDir()
 	passed, failed := 0, 0
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
+	golden.Each(t, files, func(_ string, _ int, g *cliCase) {
+		qp, rp := filepath.Join(dir, "qrels"), filepath.Join(dir, "run")
+		if err := os.WriteFile(qp, []byte(strings.Join(g.Qrels, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
+		if err := os.WriteFile(rp, []byte(strings.Join(g.Run, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			var g struct {
-				Seed   int      `json:"seed"`
-				Case   int      `json:"case"`
-				Qrels  []string `json:"qrels"`
-				Run    []string `json:"run"`
-				Args   []string `json:"args"`
-				Stdout string   `json:"stdout"`
-				Status int      `json:"status"`
-				Last   string   `json:"stderr_last"`
+		var out, errb bytes.Buffer
+		err := run(context.Background(), append([]string{"ir_measures", qp, rp}, g.Args...), nil, &out, &errb)
+		status := exitStatus(io.Discard, err)
+		name := fmt.Sprintf("seed %d case %d %s", g.Seed, g.Case, strings.Join(g.Args, " "))
+		switch {
+		case status != g.Status:
+			t.Errorf("%s: exit status %d, ir_measures %d (%s); stderr %s", name, status, g.Status, g.Last, errb.String())
+			failed++
+		case (status == 0 || g.Stdout == "") && out.String() != g.Stdout:
+			got, want := strings.Split(out.String(), "\n"), strings.Split(g.Stdout, "\n")
+			line := 0
+			for line < len(got) && line < len(want) && got[line] == want[line] {
+				line++
 			}
-			if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			qp, rp := filepath.Join(dir, "qrels"), filepath.Join(dir, "run")
-			if err := os.WriteFile(qp, []byte(strings.Join(g.Qrels, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(rp, []byte(strings.Join(g.Run, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var out, errb bytes.Buffer
-			err := run(context.Background(), append([]string{"ir_measures", qp, rp}, g.Args...), nil, &out, &errb)
-			status := exitStatus(io.Discard, err)
-			name := fmt.Sprintf("seed %d case %d %s", g.Seed, g.Case, strings.Join(g.Args, " "))
-			switch {
-			case status != g.Status:
-				t.Errorf("%s: exit status %d, ir_measures %d (%s); stderr %s", name, status, g.Status, g.Last, errb.String())
-				failed++
-			case (status == 0 || g.Stdout == "") && out.String() != g.Stdout:
-				got, want := strings.Split(out.String(), "\n"), strings.Split(g.Stdout, "\n")
-				line := 0
-				for line < len(got) && line < len(want) && got[line] == want[line] {
-					line++
+			at := func(l []string) string {
+				if line < len(l) {
+					return l[line]
 				}
-				at := func(l []string) string {
-					if line < len(l) {
-						return l[line]
-					}
-					return "(end)"
-				}
-				t.Errorf("%s: stdout line %d: %q, ir_measures %q (%d and %d lines)", name, line+1, at(got), at(want), len(got), len(want))
-				failed++
-			default:
-				passed++
+				return "(end)"
 			}
+			t.Errorf("%s: stdout line %d: %q, ir_measures %q (%d and %d lines)", name, line+1, at(got), at(want), len(got), len(want))
+			failed++
+		default:
+			passed++
 		}
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-		fh.Close()
-	}
+	})
 	t.Logf("%d passed, %d failed", passed, failed)
+}
+
+// cliCase is one recorded command line: its files, its arguments, and
+// what python -m ir_measures printed and returned.
+type cliCase struct {
+	Seed   int      `json:"seed"`
+	Case   int      `json:"case"`
+	Qrels  []string `json:"qrels"`
+	Run    []string `json:"run"`
+	Args   []string `json:"args"`
+	Stdout string   `json:"stdout"`
+	Status int      `json:"status"`
+	Last   string   `json:"stderr_last"`
 }

@@ -1,13 +1,9 @@
 package cwl
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
+	"github.com/rankmetrics/rankmetrics/internal/golden"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,40 +29,9 @@ type cwlGolden struct {
 
 func readCWLGolden(t *testing.T) []cwlGolden {
 	t.Helper()
-	pattern := "../../testdata/irmeasures/cwl_*.jsonl.gz"
-	if p := os.Getenv("RANKMETRICS_CWL_GOLDEN"); p != "" {
-		// parity/irmeasures/check_cwl.sh: a file drawn with a fresh seed.
-		pattern = p
-	}
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden file matches %s: %v", pattern, err)
-	}
-	var out []cwlGolden
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(nil, 1<<26)
-		for sc.Scan() {
-			var g cwlGolden
-			if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, g)
-		}
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-		fh.Close()
-	}
-	return out
+	// RANKMETRICS_CWL_GOLDEN: parity/irmeasures/check_cwl.sh's file, drawn
+	// with a fresh seed.
+	return golden.All[cwlGolden](t, golden.Files(t, "RANKMETRICS_CWL_GOLDEN", "../../testdata/irmeasures/cwl_*.jsonl.gz"))
 }
 
 // measureOf builds the Measure from the parameters ir_measures recorded

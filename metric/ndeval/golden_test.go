@@ -1,18 +1,14 @@
 package ndeval
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rankmetrics/rankmetrics/internal/golden"
 	"github.com/rankmetrics/rankmetrics/runio"
 )
 
@@ -37,54 +33,18 @@ type ndGolden struct {
 
 func readNDGolden(t *testing.T) []ndGolden {
 	t.Helper()
-	pattern := "../../testdata/irmeasures/ndeval_*.jsonl.gz"
-	if p := os.Getenv("RANKMETRICS_NDEVAL_GOLDEN"); p != "" {
-		// parity/irmeasures/check_ndeval.sh: a file drawn with a fresh seed.
-		pattern = p
-	}
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden file matches %s: %v", pattern, err)
-	}
-	var out []ndGolden
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(nil, 1<<26)
-		for sc.Scan() {
-			var g ndGolden
-			if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, g)
-		}
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-		fh.Close()
-	}
-	return out
+	// RANKMETRICS_NDEVAL_GOLDEN: parity/irmeasures/check_ndeval.sh's file,
+	// drawn with a fresh seed.
+	return golden.All[ndGolden](t, golden.Files(t, "RANKMETRICS_NDEVAL_GOLDEN", "../../testdata/irmeasures/ndeval_*.jsonl.gz"))
 }
 
 // goldenNum reads a recorded value: a number, or "NaN".
 func goldenNum(t *testing.T, v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case string:
-		if x == "NaN" {
-			return math.NaN()
-		}
+	f, ok := golden.Num(v)
+	if !ok {
+		t.Fatalf("bad golden value %v", v)
 	}
-	t.Fatalf("bad golden value %v", v)
-	return 0
+	return f
 }
 
 // ndMeasureOf builds the Measure from the parameters ir_measures recorded.
