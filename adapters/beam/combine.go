@@ -208,7 +208,7 @@ func checkAlpha(alpha float64) (float64, error) {
 
 // NewOverallFn returns the CombineFn of the measures.
 func NewOverallFn(measures []metric.Config) (*OverallFn, error) {
-	plan, cfgs, err := newPlan(measures)
+	plan, cfgs, err := newPlan(measures, summaryOnly())
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func NewOverallFn(measures []metric.Config) (*OverallFn, error) {
 // makes the CombineFn from its exported fields on each worker).
 func (f *OverallFn) getPlan() (*evaluate.Plan, error) {
 	if f.plan == nil {
-		plan, _, err := newPlan(f.Measures)
+		plan, _, err := newPlan(f.Measures, summaryOnly())
 		if err != nil {
 			return nil, err
 		}

@@ -28,7 +28,10 @@
 //     batch of the evaluation plan of `rankmetrics eval`
 //     (evaluate.Plan), into a PCollection of QueryValue: every
 //     measure eval takes (map, ndcg@5, mrr, map@10:treceval, P_10,
-//     ndcg_cut_10...), named as eval's -m names it.
+//     ndcg_cut_10, alpha_nDCG@10...), named as eval's -m names it. The
+//     diversity measures of ir_measures (ReadsSubtopics) read subtopic
+//     qrels, EvalOptions.SubtopicQrels, which beamio.ReadSubtopicQrels
+//     reads from the qrels files where the pipeline is built.
 //   - Summarize combines the QueryValues with OverallFn, a CombineFn whose
 //     accumulator is the plan's exact totals, into one Report.
 //

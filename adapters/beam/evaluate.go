@@ -8,6 +8,8 @@ import (
 
 	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/metric/irm"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 // ErrMeasures is wrapped by the errors about the measures given to the
@@ -26,15 +28,41 @@ var ErrMeasures = errors.New("bad measures")
 // refused. The measures share one dtype, tie policy, seed and raggedness,
 // as eval's flags give them. Sequential accumulation, whose result depends
 // on the order of the additions, is refused, as are an empty list and
-// repeated names.
+// repeated names. A diversity measure of ir_measures (alpha_nDCG@K,
+// ERR_IA@K...; see ReadsSubtopics) is accepted: its evaluation needs
+// EvalOptions.SubtopicQrels.
 func Normalize(measures []metric.Config) ([]metric.Config, error) {
-	_, cfgs, err := newPlan(measures)
+	_, cfgs, err := newPlan(measures, summaryOnly())
 	return cfgs, err
 }
 
+// summaryOnly returns the empty subtopic qrels given to the plans that
+// check measures or combine their values, and evaluate no query.
+func summaryOnly() *runio.SubtopicQrels {
+	return &runio.SubtopicQrels{Topics: map[string][]runio.SubtopicJudgment{}}
+}
+
+// ReadsSubtopics returns the name of the first of measures that reads
+// subtopic qrels (qid subtopic docno rel: ir_measures' diversity measures,
+// alpha_nDCG@K, ERR_IA@K...), or "" when none does or a name is unknown
+// (Normalize tells which).
+func ReadsSubtopics(measures []metric.Config) string {
+	for _, c := range measures {
+		m, err := measure.Parse(c.Name)
+		if err != nil || m.IR == nil || m.IR.Calc == nil {
+			continue
+		}
+		if r, ok := m.IR.Calc.(irm.SubtopicReader); ok && r.ReadsSubtopics() {
+			return c.Name
+		}
+	}
+	return ""
+}
+
 // newPlan returns the evaluation plan of measures (see Normalize), the
-// plan `rankmetrics eval` runs, and the normalised measures.
-func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) {
+// plan `rankmetrics eval` runs, and the normalised measures; sub are the
+// subtopic qrels of the diversity measures (nil when there are none).
+func newPlan(measures []metric.Config, sub *runio.SubtopicQrels) (*evaluate.Plan, []metric.Config, error) {
 	if len(measures) == 0 {
 		return nil, nil, fmt.Errorf("no measure given: %w", ErrMeasures)
 	}
@@ -79,7 +107,7 @@ func newPlan(measures []metric.Config) (*evaluate.Plan, []metric.Config, error) 
 	shared := metric.DefaultConfig(metric.KindMAP)
 	f := out[0]
 	shared.DType, shared.Ties, shared.Seed, shared.Ragged, shared.Accumulation = f.DType, f.Ties, f.Seed, f.Ragged, f.Accumulation
-	plan, err := evaluate.NewPlan(specs, evaluate.PlanOptions{Config: shared})
+	plan, err := evaluate.NewPlan(specs, evaluate.PlanOptions{Config: shared, SubtopicQrels: sub})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrMeasures, err)
 	}
@@ -127,9 +155,19 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an Evaluator of the measures, normalised by
-// Normalize.
+// Normalize. A measure that reads subtopic qrels needs
+// NewEvaluatorSubtopics.
 func NewEvaluator(measures []metric.Config) (*Evaluator, error) {
-	plan, cfgs, err := newPlan(measures)
+	return NewEvaluatorSubtopics(measures, nil)
+}
+
+// NewEvaluatorSubtopics returns an Evaluator of the measures, normalised
+// by Normalize, whose diversity measures (ReadsSubtopics) read the
+// subtopic qrels sub, as `rankmetrics eval` reads its qrels file a second
+// time (runio.ReadSubtopicQrels). sub may be nil when no measure reads
+// them.
+func NewEvaluatorSubtopics(measures []metric.Config, sub *runio.SubtopicQrels) (*Evaluator, error) {
+	plan, cfgs, err := newPlan(measures, sub)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,16 @@
 package beam
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 func cfg(name string, topn int, d metric.DType, ties metric.TiePolicy, ragged bool) metric.Config {
@@ -197,5 +200,48 @@ func TestEvaluatorRejects(t *testing.T) {
 				t.Errorf("err %v, want %q naming the qid", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestEvaluatorSubtopics: a diversity measure reads the subtopic qrels
+// given to NewEvaluatorSubtopics, and is refused without them. Worked by
+// hand (alpha 0.5, discount log2(1+rank)): subtopic x judges a and b,
+// subtopic y judges c; the run ranks a, b, c, whose gains are 1 (x seen
+// first), 0.5 (x seen again) and 1 (y), and the greedy ideal ranking is
+// a, c, b with gains 1, 1, 0.5.
+func TestEvaluatorSubtopics(t *testing.T) {
+	m := []metric.Config{cfg("alpha_nDCG@10", metric.NoTopN, metric.Float64, metric.Stable, true), cfg("map", metric.NoTopN, metric.Float64, metric.Stable, true)}
+	if got := ReadsSubtopics(m); got != "alpha_nDCG@10" {
+		t.Errorf("ReadsSubtopics %q", got)
+	}
+	if got := ReadsSubtopics(m[1:]); got != "" {
+		t.Errorf("ReadsSubtopics(map) %q", got)
+	}
+	if _, err := Normalize(m); err != nil {
+		t.Errorf("Normalize: %v", err)
+	}
+	if _, err := NewEvaluator(m); err == nil || !strings.Contains(err.Error(), "reads subtopic qrels") {
+		t.Errorf("NewEvaluator without subtopic qrels: %v", err)
+	}
+	sub, err := runio.ReadSubtopicQrels(context.Background(), strings.NewReader("q x a 1\nq x b 1\nq y c 1\n"), "sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluatorSubtopics(m, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := List{Query: Query{QID: "q", Docs: []string{"a", "b", "c"}, Labels: []float64{1, 1, 1}, Scores: []float64{3, 2, 1}}}
+	v, err := e.Eval(&l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (1 + 0.5/math.Log2(3) + 1/math.Log2(4)) / (1 + 1/math.Log2(3) + 0.5/math.Log2(4))
+	if math.Abs(v.Value[0]-want) > 1e-12 || v.Value[1] != 1 {
+		t.Errorf("alpha_nDCG@10 %v, want %v; map %v, want 1", v.Value[0], want, v.Value[1])
+	}
+	_, s := beam.NewPipelineWithRoot()
+	if _, err := EvaluateLists(s, beam.CreateList(s, []List{l}), m, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "EvalOptions.SubtopicQrels is nil") {
+		t.Errorf("EvaluateLists without subtopic qrels: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/rankmetrics/rankmetrics/metric"
+	"github.com/rankmetrics/rankmetrics/runio"
 )
 
 func init() {
@@ -256,6 +257,13 @@ type EvalOptions struct {
 	// measure in the Report of Evaluate, as eval's --alpha; 0 means
 	// significance.DefaultAlpha (0.05). EvaluateLists does not use it.
 	Alpha float64
+	// SubtopicQrels are the subtopic qrels (qid subtopic docno rel) the
+	// diversity measures read (ReadsSubtopics); beamio.ReadSubtopicQrels
+	// reads them from the qrels files. They are required when a measure
+	// reads them and ignored otherwise. They travel inside the pipeline:
+	// held whole in memory where the pipeline is built, encoded in its
+	// description, and decoded by every worker's evaluation.
+	SubtopicQrels *runio.SubtopicQrels
 }
 
 // EvaluateLists computes every measure on every List, one query at a time
@@ -289,6 +297,11 @@ func EvaluateLists(s beam.Scope, lists beam.PCollection, measures []metric.Confi
 	if err := CheckEvalOptions(cfgs, opts); err != nil {
 		return Step{}, err
 	}
+	if name := ReadsSubtopics(cfgs); name == "" {
+		opts.SubtopicQrels = nil
+	} else if opts.SubtopicQrels == nil {
+		return Step{}, fmt.Errorf("measure %q reads subtopic qrels (qid subtopic docno rel), and EvalOptions.SubtopicQrels is nil (beamio.ReadSubtopicQrels reads them from the qrels): %w", name, ErrMeasures)
+	}
 	s = s.Scope("rankmetrics.EvaluateLists")
 	values, dead, counts := beam.ParDo3(s, &evalFn{Measures: cfgs, Options: opts}, lists)
 	return Step{Output: values, DeadLetters: dead, Counts: counts}, nil
@@ -318,7 +331,7 @@ type evalFn struct {
 // Setup makes the evaluator.
 func (f *evalFn) Setup() error {
 	var err error
-	f.ev, err = NewEvaluator(f.Measures)
+	f.ev, err = NewEvaluatorSubtopics(f.Measures, f.Options.SubtopicQrels)
 	return err
 }
 

@@ -62,6 +62,15 @@ the result is that of "rankmetrics eval --batch 1 --accumulation exact":
     repeated document under --dedupe error), the query goes to the dead
     letters, and the run fails when there are more than --max-dead-letters.
 
+ir_measures' diversity measures (alpha_nDCG@K, ERR_IA@K, NRBP, ...) read
+the qrels a second time as subtopic qrels (qid subtopic docno rel: the
+iteration column is the subtopic), as eval does: they need --qrels and
+--run, and --dedupe max where a document is judged under several
+subtopics. The subtopic qrels (every file of --qrels, in path order) are
+read where the pipeline is built, held whole in memory there and in every
+worker (about the size of the files plus a few tens of bytes a line), and
+carried in the pipeline's description.
+
 Beside each value it gives, as "rankmetrics eval --ci t" does, the (1 - --alpha)
 t interval of the mean of the per-query values, mean ± t(1-alpha/2, n-1)
 sd/sqrt(n) (scipy.stats.t.interval), from the count, mean and sum of squared
@@ -213,6 +222,9 @@ func (o *options) plan() (*plan, error) {
 	if p.measures, err = rm.Normalize(p.measures); err != nil {
 		return nil, fmt.Errorf("-m: %w", err)
 	}
+	if name := rm.ReadsSubtopics(p.measures); name != "" && !p.trec {
+		return nil, fmt.Errorf("-m %s: a diversity measure reads the qrels as subtopic qrels (qid subtopic docno rel), and --input has no qrels file: give --qrels GLOB and --run GLOB", name)
+	}
 	if p.dedupe, err = rm.ParseDedupe(o.Dedupe); err != nil {
 		return nil, fmt.Errorf("--dedupe: %w", err)
 	}
@@ -328,6 +340,16 @@ func execute(ctx context.Context, p *plan, runner string, stdout, stderr io.Writ
 	} else {
 		paths.Report = p.o.output + ".pending"
 		defer removeFile(context.WithoutCancel(ctx), paths.Report)
+	}
+	if rm.ReadsSubtopics(p.measures) != "" {
+		// The diversity measures read the qrels a second time, as
+		// subtopic qrels, here: they go to every worker with the
+		// evaluation (rm.EvalOptions.SubtopicQrels).
+		sub, err := beamio.ReadSubtopicQrels(ctx, p.o.qrels)
+		if err != nil {
+			return rm.Report{}, fmt.Errorf("--qrels: %w", err)
+		}
+		p.evalOpts.SubtopicQrels = sub
 	}
 	pipeline, s := beam.NewPipelineWithRoot()
 	if err := p.build(s, paths); err != nil {

@@ -62,6 +62,7 @@ func TestPlanErrors(t *testing.T) {
 		{[]string{"--input", "a.tsv", "--dtype", "float16"}, "--dtype"},
 		{[]string{"--input", "a.tsv", "--ties", "first"}, "--ties"},
 		{[]string{"--input", "a.tsv", "-m", "ndgc"}, `unknown measure "ndgc"`},
+		{[]string{"--input", "a.tsv", "-m", "ndcg@5,alpha_nDCG@10"}, "-m alpha_nDCG@10: a diversity measure reads the qrels as subtopic qrels (qid subtopic docno rel), and --input has no qrels file: give --qrels GLOB and --run GLOB"},
 		{[]string{"--input", "a.tsv", "-m", "P_10", "--run-only", "keep"}, `--run-only keep: measure "P_10"`},
 		{[]string{"--input", "a.tsv", "--topn", "-3"}, "--topn -3"},
 		{[]string{"--input", "a.tsv", "--dedupe", "last"}, "--dedupe"},
