@@ -112,7 +112,9 @@ const (
 	// as with UnsortedGroup, its queries in order of first appearance;
 	// else it streams as with UnsortedError, and a qid out of order later
 	// is an error that names --unsorted group (RKM1 is sorted by
-	// construction).
+	// construction). With Options.Restartable a pair of plain TREC
+	// files is streamed without the scan, and read again with it if it
+	// is not sorted (see [Options.Restartable]).
 	UnsortedAuto
 )
 
