@@ -238,6 +238,22 @@ func FuzzTRECAuto(f *testing.F) {
 			t.Fatal(err)
 		}
 		auto, err := checkInvariants(t, r)
+		// Restartable: streamed at once, read again if it must be; the
+		// same queries and the same error.
+		ro := opts
+		ro.Restartable = true
+		var opt []Query
+		errOpt := Restarting(bg, []string{qp, rp}, ro, func(r Reader) error {
+			var err error
+			opt, err = checkInvariants(t, r)
+			return err
+		})
+		if (errOpt == nil) != (err == nil) || (err != nil && errOpt.Error() != err.Error()) {
+			t.Fatalf("restartable error %v, auto error %v", errOpt, err)
+		}
+		if err == nil {
+			checkQueries(t, opt, auto)
+		}
 		opts.Unsorted = UnsortedGroup
 		r2, err2 := NewTRECReader(bg, strings.NewReader(qrels), strings.NewReader(run), qp, rp, opts)
 		if err2 != nil {

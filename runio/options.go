@@ -112,7 +112,9 @@ const (
 	// as with UnsortedGroup, its queries in order of first appearance;
 	// else it streams as with UnsortedError, and a qid out of order later
 	// is an error that names --unsorted group (RKM1 is sorted by
-	// construction).
+	// construction). With Options.Restartable a pair of plain TREC
+	// files is streamed without the scan, and read again with it if it
+	// is not sorted (see [Options.Restartable]).
 	UnsortedAuto
 )
 
@@ -229,6 +231,14 @@ type Options struct {
 	Unsorted UnsortedPolicy
 	// Dedupe says what to do with repeated (qid, doc) pairs.
 	Dedupe DedupePolicy
+	// Restartable, under UnsortedAuto, lets a TREC pair whose two files
+	// can both be read again (files, not compressed) stream at once as if
+	// sorted, without the scan of their qids: any error a query of it
+	// meets (a qid out of order, or any other) wraps [ErrRestart], and the
+	// caller then closes the reader, drops what it computed and reads
+	// again with Restartable off, which scans first and gives today's
+	// result and errors (see [Restarting]). Other inputs ignore it.
+	Restartable bool
 	// KeepDocs fills Query.Docs and Query.UnrankedDocs.
 	KeepDocs bool
 	// Stdin is read for the path "-".

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -477,6 +478,9 @@ type trecReader struct {
 	scanChunk int64
 	startErr  error
 	closers   []io.Closer
+	// optimistic: Restartable on two re-readable files, streamed
+	// without a scan; any error of Next wraps ErrRestart
+	optimistic bool
 }
 
 // NewTRECReader returns a Reader joining TREC qrels and run input
@@ -505,6 +509,14 @@ func newTRECReader(ctx context.Context, q, r trecInput, opts Options, closers []
 		t.qs = startBlockStream(t.qp)
 		t.rs = startBlockStream(t.rp)
 	case UnsortedAuto:
+		if opts.Restartable && q.ra != nil && r.ra != nil {
+			t.optimistic = true
+			t.qp.parallel()
+			t.rp.parallel()
+			t.qs = startBlockStream(t.qp)
+			t.rs = startBlockStream(t.rp)
+			break
+		}
 		t.qin, t.rin = &q, &r
 	}
 	return t
@@ -577,6 +589,14 @@ func (t *trecReader) Close() error {
 
 // Next reads the next query into q.
 func (t *trecReader) Next(q *Query) error {
+	err := t.next(q)
+	if t.optimistic && err != nil && err != io.EOF && t.ctx.Err() == nil {
+		return fmt.Errorf("%w: %w", ErrRestart, err)
+	}
+	return err
+}
+
+func (t *trecReader) next(q *Query) error {
 	if err := t.ctx.Err(); err != nil {
 		return err
 	}

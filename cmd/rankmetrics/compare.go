@@ -331,31 +331,42 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		if seen[name]++; seen[name] > 1 {
 			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
-		rv := &runValues{name: name, file: in.file, values: make([][]float64, len(o.measures)), noValue: make([][]bool, len(o.measures))}
 		read := o.read
 		read.Columns.Score = in.scoreCol
 		if o.trec {
 			read.Format = runio.FormatTREC
 		}
-		r, err := runio.Open(ctx, in.paths, read)
-		if err != nil {
+		// Nothing is written before every run is read: a TREC pair may
+		// stream as if sorted and be read again, from a clean state, if
+		// it is not (runio.Options.Restartable).
+		read.Restartable = true
+		var (
+			rv  *runValues
+			res *evaluate.Result
+		)
+		err := runio.Restarting(ctx, in.paths, read, func(r runio.Reader) error {
+			rv = &runValues{name: name, file: in.file, values: make([][]float64, len(o.measures)), noValue: make([][]bool, len(o.measures))}
+			var err error
+			res, err = evaluate.Run(ctx, r, evaluate.Options{
+				Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
+				RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat, SubtopicQrels: sub,
+				PerQuery: func(b *evaluate.Batch) error {
+					for q := range b.Len() {
+						rv.qids = append(rv.qids, b.QID(q))
+						for m, ms := range o.measures {
+							rv.values[m] = append(rv.values[m], b.Value(m, q))
+							rv.noValue[m] = append(rv.noValue[m], ms.IR != nil && b.Weight(m, q) == 0)
+						}
+					}
+					return nil
+				},
+			})
+			return err
+		})
+		if rv == nil {
+			// The input did not open.
 			return nil, err
 		}
-		res, err := evaluate.Run(ctx, r, evaluate.Options{
-			Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
-			RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat, SubtopicQrels: sub,
-			PerQuery: func(b *evaluate.Batch) error {
-				for q := range b.Len() {
-					rv.qids = append(rv.qids, b.QID(q))
-					for m, ms := range o.measures {
-						rv.values[m] = append(rv.values[m], b.Value(m, q))
-						rv.noValue[m] = append(rv.noValue[m], ms.IR != nil && b.Weight(m, q) == 0)
-					}
-				}
-				return nil
-			},
-		})
-		r.Close()
 		if err == nil && o.trec {
 			err = trecMatchError(o.paths[0], in.file, res)
 		} else if err == nil && res.Read == 0 {

@@ -279,27 +279,38 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if o.subtopics, err = subtopicQrels(ctx, o.measures, o.read.Format == runio.FormatTREC || len(o.paths) == 2, o.paths[0]); err != nil {
 		return err
 	}
-	r, err := runio.Open(ctx, o.paths, o.read)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		// After an interrupt the reader may still be blocked in a read
-		// (see evaluate.Run): leave it to the end of the process.
-		if ctx.Err() == nil {
-			r.Close()
-		}
-	}()
-
 	var prog *progress
 	if f, ok := stderr.(*os.File); ok && !o.quiet && term.IsTerminal(int(f.Fd())) {
 		prog = startProgress(stderr, &bytesRead, totalSize(o.paths))
 	}
 	out := bufio.NewWriterSize(stdout, 1<<16)
-	rep := newReporter(out, o)
-	res, err := evaluate.Run(ctx, r, o.engineOptions(rep, prog))
+	// Without -q nothing is written before the end, so a TREC pair may
+	// stream at once as if sorted and be read again, from a clean state,
+	// if it is not (runio.Options.Restartable). The reader is closed by
+	// Restarting, except after an interrupt, when it may still be blocked
+	// in a read (see evaluate.Run): it is left to the end of the process.
+	read := o.read
+	read.Restartable = !o.perQuery
+	var (
+		rep *reporter
+		res *evaluate.Result
+	)
+	err = runio.Restarting(ctx, o.paths, read, func(r runio.Reader) error {
+		rep = newReporter(out, o)
+		if prog != nil {
+			prog.counts.Queries.Store(0)
+			prog.counts.Items.Store(0)
+		}
+		var err error
+		res, err = evaluate.Run(ctx, r, o.engineOptions(rep, prog))
+		return err
+	})
 	if prog != nil {
 		prog.stop()
+	}
+	if rep == nil {
+		// The input did not open.
+		return err
 	}
 	if err == nil {
 		err = o.checkMatch(res)

@@ -454,11 +454,21 @@ func irmCompute(ctx context.Context, a *irmArgs, ms []evaluate.Measure) ([]irmQu
 		// Subtopic qrels judge a document once per subtopic.
 		read.Dedupe = runio.DedupeFirst
 	}
-	r, err := runio.Open(ctx, []string{a.qrels, a.run}, read)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	// Nothing is written before the pair is read: it may stream as if
+	// sorted and be read again, from a clean state, if it is not
+	// (runio.Options.Restartable).
+	read.Restartable = true
+	var qs []irmQuery
+	err = runio.Restarting(ctx, []string{a.qrels, a.run}, read, func(r runio.Reader) error {
+		var err error
+		qs, err = irmRead(ctx, r, plan, ms)
+		return err
+	})
+	return qs, err
+}
+
+// irmRead computes every measure of ms on every judged query of r.
+func irmRead(ctx context.Context, r runio.Reader, plan *evaluate.Plan, ms []evaluate.Measure) ([]irmQuery, error) {
 	var (
 		qs    []irmQuery
 		q     runio.Query
