@@ -233,6 +233,13 @@ func (p *trecParser) close() error {
 // blockStream runs a trecParser in its own goroutine, so that the qrels
 // and the run are parsed in parallel with each other and with the caller.
 type blockStream struct {
+	blockChan
+}
+
+// blockChan is the receiving end the streaming sources share: blocks
+// parsed by p on a goroutine of their own (run), handed over on ch, their
+// buffers coming back on free; done stops the goroutine.
+type blockChan struct {
 	p     *trecParser
 	ch    chan blockMsg
 	free  chan *trecBlock
@@ -252,7 +259,7 @@ type blockMsg struct {
 const streamBlocks = 32
 
 func startBlockStream(p *trecParser) *blockStream {
-	s := &blockStream{p: p, ch: make(chan blockMsg, streamBlocks), free: make(chan *trecBlock, streamBlocks), done: make(chan struct{})}
+	s := &blockStream{blockChan{p: p, ch: make(chan blockMsg, streamBlocks), free: make(chan *trecBlock, streamBlocks), done: make(chan struct{})}}
 	for range streamBlocks {
 		s.free <- &trecBlock{}
 	}
@@ -271,19 +278,24 @@ func (s *blockStream) run() {
 			return
 		}
 		err := s.p.nextBlock(b)
-		select {
-		case s.ch <- blockMsg{b, err, s.p.blankLines()}:
-		case <-s.done:
-			return
-		}
-		if err != nil {
+		if !s.send(b, err) || err != nil {
 			return
 		}
 	}
 }
 
+// send hands b (or err) over; false when the stream was stopped.
+func (s *blockChan) send(b *trecBlock, err error) bool {
+	select {
+	case s.ch <- blockMsg{b, err, s.p.blankLines()}:
+		return true
+	case <-s.done:
+		return false
+	}
+}
+
 // next returns the next block, nil at the end.
-func (s *blockStream) next() (*trecBlock, error) {
+func (s *blockChan) next() (*trecBlock, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -309,12 +321,12 @@ func (s *blockStream) release(b *trecBlock) {
 	}
 }
 
-func (s *blockStream) stop() {
+func (s *blockChan) stop() {
 	close(s.done)
 	s.wg.Wait()
 }
 
-func (s *blockStream) blankLines() int64 { return s.blank }
+func (s *blockChan) blankLines() int64 { return s.blank }
 
 // blockSource gives the blocks of one file of a TREC pair, one per qid, in
 // the order of CompareQID: streamed from a sorted file (blockStream), read

@@ -474,34 +474,18 @@ func skipSameQID(buf []byte, pos, n, stop int, cur []byte, curMask, curWord uint
 // gathered with the blocks not yet returned; a qid of it that does not
 // come after the last query returned is an error naming --unsorted group.
 type lagStream struct {
-	ctx   context.Context
-	p     *trecParser
-	lag   int
-	ch    chan blockMsg
-	free  chan *trecBlock
-	done  chan struct{}
-	wg    sync.WaitGroup
-	err   error
-	eof   bool
-	blank int64
+	blockChan
+	ctx context.Context
+	lag int
 }
 
 func startLagStream(ctx context.Context, p *trecParser, lag int) *lagStream {
-	s := &lagStream{ctx: ctx, p: p, lag: lag, ch: make(chan blockMsg, streamBlocks),
-		free: make(chan *trecBlock, 4*streamBlocks), done: make(chan struct{})}
+	s := &lagStream{ctx: ctx, lag: lag, blockChan: blockChan{p: p, ch: make(chan blockMsg, streamBlocks),
+		free: make(chan *trecBlock, 4*streamBlocks), done: make(chan struct{})}}
 	p.lag = true
 	s.wg.Add(1)
 	go s.run()
 	return s
-}
-
-func (s *lagStream) send(b *trecBlock, err error) bool {
-	select {
-	case s.ch <- blockMsg{b, err, s.p.blankLines()}:
-		return true
-	case <-s.done:
-		return false
-	}
 }
 
 func (s *lagStream) run() {
@@ -558,26 +542,6 @@ func (s *lagStream) run() {
 	}
 }
 
-func (s *lagStream) next() (*trecBlock, error) {
-	if s.err != nil {
-		return nil, s.err
-	}
-	if s.eof {
-		return nil, nil
-	}
-	m := <-s.ch
-	s.blank = m.blank
-	if m.err == io.EOF {
-		s.eof = true
-		return nil, nil
-	}
-	if m.err != nil {
-		s.err = m.err
-		return nil, m.err
-	}
-	return m.b, nil
-}
-
 func (s *lagStream) release(b *trecBlock) {
 	if b == nil {
 		return
@@ -587,10 +551,3 @@ func (s *lagStream) release(b *trecBlock) {
 	default:
 	}
 }
-
-func (s *lagStream) stop() {
-	close(s.done)
-	s.wg.Wait()
-}
-
-func (s *lagStream) blankLines() int64 { return s.blank }
