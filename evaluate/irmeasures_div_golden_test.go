@@ -29,7 +29,7 @@ func TestIRMeasuresDiversityGolden(t *testing.T) {
 	}
 	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 	passed, failed := 0, 0
-	// RANKMETRICS_NDEVAL_GOLDEN: parity/irmeasures/check_ndeval.sh's file,
+	// RANKMETRICS_NDEVAL_GOLDEN: parity/irmeasures/check_family.sh ndeval's file,
 	// drawn with a fresh seed.
 	files := golden.Files(t, "RANKMETRICS_NDEVAL_GOLDEN", "../testdata/irmeasures/ndeval_*.jsonl.gz")
 	golden.Each(t, files, func(_ string, _ int, g *divCase) {

@@ -29,7 +29,7 @@ type cwlGolden struct {
 
 func readCWLGolden(t *testing.T) []cwlGolden {
 	t.Helper()
-	// RANKMETRICS_CWL_GOLDEN: parity/irmeasures/check_cwl.sh's file, drawn
+	// RANKMETRICS_CWL_GOLDEN: parity/irmeasures/check_family.sh cwl's file, drawn
 	// with a fresh seed.
 	return golden.All[cwlGolden](t, golden.Files(t, "RANKMETRICS_CWL_GOLDEN", "../../testdata/irmeasures/cwl_*.jsonl.gz"))
 }

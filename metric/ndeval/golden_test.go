@@ -33,7 +33,7 @@ type ndGolden struct {
 
 func readNDGolden(t *testing.T) []ndGolden {
 	t.Helper()
-	// RANKMETRICS_NDEVAL_GOLDEN: parity/irmeasures/check_ndeval.sh's file,
+	// RANKMETRICS_NDEVAL_GOLDEN: parity/irmeasures/check_family.sh ndeval's file,
 	// drawn with a fresh seed.
 	return golden.All[ndGolden](t, golden.Files(t, "RANKMETRICS_NDEVAL_GOLDEN", "../../testdata/irmeasures/ndeval_*.jsonl.gz"))
 }

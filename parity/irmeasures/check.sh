@@ -9,8 +9,8 @@
 #      --set providers): the same test;
 #   3. rankmetrics ir_measures against python -m ir_measures, byte for
 #      byte (cli.py, cmd/rankmetrics' TestIRMeasuresCLIGolden);
-#   4. the C/W/L measures (check_cwl.sh: metric/cwl and eval's engine);
-#   5. the diversity measures (check_ndeval.sh: metric/ndeval and eval's
+#   4. the C/W/L measures (check_family.sh cwl: metric/cwl and eval's engine);
+#   5. the diversity measures (check_family.sh ndeval: metric/ndeval and eval's
 #      engine).
 # Last line: all parts added up, "N passed, M failed" (a case is one
 # measure on one qrels/run pair, or one command line; a part that gives
@@ -56,10 +56,10 @@ out=$(RANKMETRICS_IRMEASURES_CLI="$tmp/cli_live.jsonl.gz" GOTOOLCHAIN=local \
 	go test ./cmd/rankmetrics/ -run '^TestIRMeasuresCLIGolden$' -count=1 -v 2>&1 || true)
 echo "$out" | grep -E 'irmeasures_golden_test.go:[0-9]+: seed' | head -10 || true
 add "rankmetrics ir_measures (bytes)" "$(echo "$out" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -1)"
-out=$(parity/irmeasures/check_cwl.sh "$SEED" "$CASES" 2>&1 || true)
+out=$(parity/irmeasures/check_family.sh cwl "$SEED" "$CASES" 2>&1 || true)
 echo "$out" | sed -n '2,$p' | sed '$d'
-add "C/W/L (check_cwl.sh)" "$(echo "$out" | tail -1)"
-out=$(parity/irmeasures/check_ndeval.sh "$SEED" "$CASES" 2>&1 || true)
+add "C/W/L (check_family.sh cwl)" "$(echo "$out" | tail -1)"
+out=$(parity/irmeasures/check_family.sh ndeval "$SEED" "$CASES" 2>&1 || true)
 echo "$out" | sed -n '2,$p' | sed '$d'
-add "diversity (check_ndeval.sh)" "$(echo "$out" | tail -1)"
+add "diversity (check_family.sh ndeval)" "$(echo "$out" | tail -1)"
 echo "$total_p passed, $total_f failed"
