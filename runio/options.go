@@ -232,13 +232,18 @@ type Options struct {
 	// Dedupe says what to do with repeated (qid, doc) pairs.
 	Dedupe DedupePolicy
 	// Restartable, under UnsortedAuto, lets a TREC pair whose two files
-	// can both be read again (files, not compressed) stream at once as if
-	// sorted, without the scan of their qids: any error a query of it
-	// meets (a qid out of order, or any other) wraps [ErrRestart], and the
-	// caller then closes the reader, drops what it computed and reads
-	// again with Restartable off, which scans first and gives today's
-	// result and errors (see [Restarting]). Other inputs ignore it.
+	// can both be read again (files, gzipped or not; not standard input)
+	// stream at once as if sorted, without the scan of their qids: any
+	// error a query of it meets (a qid out of order, or any other) wraps
+	// [ErrRestart], and the caller then closes the reader, drops what it
+	// computed and reads again with Restartable off (see [Restarting]),
+	// which scans a plain file first and gathers a gzipped one, and gives
+	// today's result and errors. Other inputs ignore it.
 	Restartable bool
+	// restarted is set by Restarting for its second read: a gzipped file
+	// is gathered rather than read behind a lag, so that a qid out of
+	// order late in it is read, not refused.
+	restarted bool
 	// KeepDocs fills Query.Docs and Query.UnrankedDocs.
 	KeepDocs bool
 	// Stdin is read for the path "-".

@@ -22,6 +22,7 @@ func Restarting(ctx context.Context, paths []string, opts Options, run func(Read
 	err := runOnce(ctx, paths, opts, run)
 	if opts.Restartable && errors.Is(err, ErrRestart) && ctx.Err() == nil {
 		opts.Restartable = false
+		opts.restarted = true
 		if opts.BytesRead != nil {
 			opts.BytesRead.Store(0)
 		}

@@ -1,6 +1,8 @@
 package runio
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -119,5 +121,60 @@ func TestRestartableIgnored(t *testing.T) {
 	}
 	if r.(*trecReader).optimistic {
 		t.Errorf("a pipe read optimistically")
+	}
+}
+
+// TestRestartableGzip: a gzipped pair streams as sorted once when it is,
+// and otherwise is read again and gathered, so that any line order gives
+// the queries UnsortedGroup gives, a qid out of order after the lag of a
+// gzipped file included (which UnsortedAuto alone refuses), and a broken
+// line the error UnsortedGroup gives.
+func TestRestartableGzip(t *testing.T) {
+	dir := t.TempDir()
+	var sorted, qrels strings.Builder
+	for q := 1; q <= 300; q++ {
+		for d := range 100 {
+			fmt.Fprintf(&sorted, "%d Q0 d%d %d %d r\n", q, d, d+1, 100-d)
+		}
+		fmt.Fprintf(&qrels, "%d 0 d%d 1\n%d 0 d%d 0\n", q, q%100, q, (q+7)%100)
+	}
+	late := sorted.String() + "1 Q0 late 101 -1 r\n" // after 30,000 lines: past the lag
+	for _, c := range []struct {
+		name, run string
+		calls     int
+	}{
+		{"sorted", sorted.String(), 1},
+		{"late line of the first query", late, 2},
+		{"broken line late", sorted.String() + "5 Q0 x 1\n", 2},
+	} {
+		qp, rp := filepath.Join(dir, "qrels.gz"), filepath.Join(dir, "run.gz")
+		writeGzip(t, qp, qrels.String())
+		writeGzip(t, rp, c.run)
+		o := Options{Unsorted: UnsortedAuto, KeepDocs: true}
+		g := o
+		g.Unsorted = UnsortedGroup
+		want, wantErr := readAll(openAuto(t, []string{qp, rp}, g))
+		got, calls, err := readRestarting(t, []string{qp, rp}, o)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: error\n%v\nwant (--unsorted group)\n%v", c.name, err, wantErr)
+		}
+		if err == nil {
+			checkAuto(t, c.name, got, want)
+		}
+		if calls != c.calls {
+			t.Errorf("%s: read %d times, want %d", c.name, calls, c.calls)
+		}
+	}
+}
+
+// writeGzip writes text gzipped to path.
+func writeGzip(t *testing.T, path, text string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write([]byte(text))
+	w.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

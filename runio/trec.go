@@ -351,6 +351,9 @@ type trecInput struct {
 	r    io.Reader
 	ra   io.ReaderAt
 	size int64
+	// reopen: a compressed regular file, which Restarting can open and
+	// decompress again from its start.
+	reopen bool
 }
 
 // seekableInput returns in with ra set when r can be read again by range
@@ -420,6 +423,12 @@ func (t *trecReader) source(in trecInput, p *trecParser, qrels bool) (blockSourc
 		return newGatherSource(t.ctx, p)
 	}
 	p.parallel()
+	if t.opts.restarted && in.reopen {
+		// Restarting's second read of a compressed file, which streaming
+		// as sorted failed on: gathered, so that any line order is read
+		// (a lagStream stops at a qid before one it returned).
+		return newGatherSource(t.ctx, p)
+	}
 	lag := autoWindow
 	if t.lag > 0 {
 		lag = t.lag
@@ -521,7 +530,7 @@ func newTRECReader(ctx context.Context, q, r trecInput, opts Options, closers []
 		t.qs = startBlockStream(t.qp)
 		t.rs = startBlockStream(t.rp)
 	case UnsortedAuto:
-		if opts.Restartable && q.ra != nil && r.ra != nil {
+		if opts.Restartable && (q.ra != nil || q.reopen) && (r.ra != nil || r.reopen) {
 			t.optimistic = true
 			t.qp.parallel()
 			t.rp.parallel()

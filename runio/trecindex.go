@@ -300,6 +300,7 @@ func openTRECAuto(ctx context.Context, qrelsPath, runPath string, opts Options) 
 
 // openTRECInput opens one file of a TREC pair for openTRECAuto.
 func openTRECInput(path string, opts Options) (trecInput, io.Closer, error) {
+	reopen := false
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -317,6 +318,7 @@ func openTRECInput(path string, opts Options) (trecInput, io.Closer, error) {
 				}
 				return trecInput{name: path, r: r, ra: ra, size: st.Size()}, f, nil
 			}
+			reopen = true
 		}
 		f.Close()
 	}
@@ -324,7 +326,7 @@ func openTRECInput(path string, opts Options) (trecInput, io.Closer, error) {
 	if err != nil {
 		return trecInput{}, nil, err
 	}
-	return trecInput{name: path, r: s}, nopCloser{}, nil // its parser closes it
+	return trecInput{name: path, r: s, reopen: reopen}, nopCloser{}, nil // its parser closes it
 }
 
 type nopCloser struct{}
