@@ -1,14 +1,12 @@
 package runio
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 )
 
 // SubtopicJudgment is one line of a subtopic qrels file.
@@ -42,44 +40,47 @@ type SubtopicQrels struct {
 func ReadSubtopicQrels(ctx context.Context, r io.Reader, name string) (*SubtopicQrels, error) {
 	q := &SubtopicQrels{Topics: map[string][]SubtopicJudgment{}}
 	index := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	var line int64
-	for sc.Scan() {
-		line++
-		if line%65536 == 0 {
+	// The TREC reader's lines and fields: its line limit (--max-line-bytes),
+	// CRLF and blank lines, and its field separators.
+	lr := newLineReader(r, name, &Options{})
+	var f [][]byte
+	for n := 1; ; n++ {
+		b, err := lr.next()
+		if err == io.EOF {
+			return q, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
+		// At most 5 fields are kept: a line of millions of fields costs
+		// no memory, and the error counts the rest.
+		f = splitFields(b, f[:0], ctlSpace, 5)
 		if len(f) != 4 {
-			return nil, &ParseError{File: name, Line: line, Value: truncate(sc.Text()),
-				Msg: fmt.Sprintf("%d fields, want 4 (qid subtopic docno rel): a subtopic qrels line", len(f))}
+			return nil, &ParseError{File: name, Line: lr.line, Value: clip(b),
+				Msg: fmt.Sprintf("%d fields, want 4 (qid subtopic docno rel): a subtopic qrels line", countFields(b, ctlSpace))}
 		}
-		rel, err := strconv.ParseInt(f[3], 10, 64)
+		rel, err := strconv.ParseInt(string(f[3]), 10, 64)
 		if err != nil {
-			return nil, &ParseError{File: name, Line: line, Field: "rel", Value: truncate(f[3]),
+			return nil, &ParseError{File: name, Line: lr.line, Field: "rel", Value: clip(f[3]),
 				Msg: "not an integer label (subtopic qrels, field 4)"}
 		}
-		s, ok := index[f[1]]
+		s, ok := index[string(f[1])]
 		if !ok {
 			s = len(q.Subtopics)
-			index[f[1]] = s
-			q.Subtopics = append(q.Subtopics, f[1])
+			index[string(f[1])] = s
+			q.Subtopics = append(q.Subtopics, string(f[1]))
 		}
-		if _, seen := q.Topics[f[0]]; !seen {
-			q.QIDs = append(q.QIDs, f[0])
+		qid := string(f[0])
+		if _, seen := q.Topics[qid]; !seen {
+			q.QIDs = append(q.QIDs, qid)
 		}
-		q.Topics[f[0]] = append(q.Topics[f[0]], SubtopicJudgment{Subtopic: s, Doc: f[2], Rel: rel})
+		q.Topics[qid] = append(q.Topics[qid], SubtopicJudgment{Subtopic: s, Doc: string(f[2]), Rel: rel})
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: line %d: %w", name, line+1, err)
-	}
-	return q, nil
 }
 
 // ReadSubtopicQrelsFile reads the subtopic qrels file at path, gzipped
@@ -101,12 +102,4 @@ func ReadSubtopicQrelsFile(ctx context.Context, path string) (*SubtopicQrels, er
 		defer c.Close()
 	}
 	return ReadSubtopicQrels(ctx, r, path)
-}
-
-// truncate shortens a value quoted in an error.
-func truncate(s string) string {
-	if len(s) > 80 {
-		return s[:77] + "..."
-	}
-	return s
 }
