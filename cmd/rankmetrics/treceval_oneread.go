@@ -128,7 +128,9 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 	copied := int64(0)
 	pendRun := map[string][]treceval.Doc{}
 	pendQrels := map[string][]treceval.Judgment{}
-	seenRun, seenQrels := map[string]struct{}{}, map[string]struct{}{}
+	// Every qid read, to find one in two blocks of a file once both are
+	// read (sorting them costs less than a set of 50,000 qids).
+	var runQids, qrelsQids []string
 	runDone, qrelsDone := false, false
 	for !runDone || !qrelsDone {
 		var rqid, jqid string
@@ -146,10 +148,7 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 				}
 				return errNotSideBySide
 			default:
-				if _, dup := seenRun[qid]; dup {
-					return errNotSideBySide
-				}
-				seenRun[qid] = struct{}{}
+				runQids = append(runQids, qid)
 				rqid, docs, gotRun = qid, d, true
 			}
 		}
@@ -164,10 +163,7 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 				}
 				return errNotSideBySide
 			default:
-				if _, dup := seenQrels[qid]; dup {
-					return errNotSideBySide
-				}
-				seenQrels[qid] = struct{}{}
+				qrelsQids = append(qrelsQids, qid)
 				jqid, judged, gotQrels = qid, j, true
 			}
 		}
@@ -211,7 +207,7 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 			return errNotSideBySide
 		}
 	}
-	if len(seenRun) == 0 || len(seenQrels) == 0 {
+	if len(runQids) == 0 || len(qrelsQids) == 0 || inTwoBlocks(runQids) || inTwoBlocks(qrelsQids) {
 		return errNotSideBySide
 	}
 	if len(pendQrels) > 0 && v == treceval.V10 {
@@ -254,11 +250,22 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 		}
 	}
 	if o.summary {
-		final := sum.Final(int64(len(seenQrels)), qs.RelAbove0())
+		final := sum.Final(int64(len(qrelsQids)), qs.RelAbove0())
 		buf = ev.AppendSummary(buf[:0], final, rs.Runid())
 		w.Write(buf)
 	}
 	return w.Flush()
+}
+
+// inTwoBlocks reports whether a qid is twice in qids (which it sorts).
+func inTwoBlocks(qids []string) bool {
+	slices.Sort(qids)
+	for i := 1; i < len(qids); i++ {
+		if qids[i] == qids[i-1] {
+			return true
+		}
+	}
+	return false
 }
 
 // openRegular opens name if it is a regular file (one that can be read
