@@ -1,12 +1,14 @@
 package treceval
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Relevance values trec_eval gives retrieved documents that have no usable
@@ -115,10 +117,33 @@ type rdoc struct {
 // strings as their bytes do (docnos contain no NUL byte, which the readers
 // refuse, so the zero padding sorts a prefix first).
 func prefixKey(s string) uint64 {
+	if len(s) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	}
+	// Unrolled: constant shifts, no loop (a docno such as "D69" is
+	// short).
 	var k uint64
-	n := min(len(s), 8)
-	for i := 0; i < n; i++ {
-		k |= uint64(s[i]) << (56 - 8*i)
+	switch len(s) {
+	case 7:
+		k |= uint64(s[6]) << 8
+		fallthrough
+	case 6:
+		k |= uint64(s[5]) << 16
+		fallthrough
+	case 5:
+		k |= uint64(s[4]) << 24
+		fallthrough
+	case 4:
+		k |= uint64(s[3]) << 32
+		fallthrough
+	case 3:
+		k |= uint64(s[2]) << 40
+		fallthrough
+	case 2:
+		k |= uint64(s[1]) << 48
+		fallthrough
+	case 1:
+		k |= uint64(s[0]) << 56
 	}
 	return k
 }
