@@ -86,25 +86,9 @@ func BenchmarkTRECPair(b *testing.B) {
 	for _, w := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
 			b.SetBytes(int64(len(run) + len(qrels)))
-			var q Query
 			for b.Loop() {
 				r, err := NewTRECReader(context.Background(), bytes.NewReader(qrels), bytes.NewReader(run), "q", "r", Options{Unsorted: UnsortedError, Workers: w})
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := 0
-				for {
-					err := r.Next(&q)
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-					n += len(q.Scores)
-				}
-				r.Close()
-				if n != 200000 {
+				if n := drain(b, mustOpen(r, err)); n != 200000 {
 					b.Fatalf("%d items, want 200000", n)
 				}
 			}
