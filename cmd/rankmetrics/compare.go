@@ -264,6 +264,7 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 	}
 	o.read.Stdin = stdin
+	defer o.limitCores()()
 	o.stderr = stderr
 	runs, err := o.evaluateRuns(ctx)
 	if err != nil {

@@ -6,12 +6,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
 
 // TestEvalWorkersIdentical: eval prints the same bytes, or the same error,
-// with --workers 1 (each TREC file parsed on one goroutine) and 8 (4 per
+// with --workers 1 (one core; each TREC file parsed on one goroutine) and 8 (4 per
 // file, in pieces), on the sorted, block-shuffled and shuffled pairs of
 // testdata/treceval, gzipped, and with every hostile file of
 // testdata/treceval/hostile as the qrels and as the run, under every
@@ -69,5 +70,24 @@ func TestEvalWorkersIdentical(t *testing.T) {
 	}
 	if errors == 0 {
 		t.Fatal("no input was refused: the hostile files are not exercised")
+	}
+}
+
+// TestWorkersLimitCores: --workers N below the process's core limit
+// lowers it (runtime.GOMAXPROCS) for the command and puts it back after;
+// N at or above it changes nothing.
+func TestWorkersLimitCores(t *testing.T) {
+	prev := runtime.GOMAXPROCS(3)
+	defer runtime.GOMAXPROCS(prev)
+	for _, c := range []struct{ workers, during int }{{1, 1}, {2, 2}, {3, 3}, {8, 3}} {
+		o := engineArgs{workers: c.workers}
+		restore := o.limitCores()
+		if got := runtime.GOMAXPROCS(0); got != c.during {
+			t.Errorf("--workers %d: GOMAXPROCS %d during the command, want %d", c.workers, got, c.during)
+		}
+		restore()
+		if got := runtime.GOMAXPROCS(0); got != 3 {
+			t.Errorf("--workers %d: GOMAXPROCS %d after the command, want 3", c.workers, got)
+		}
 	}
 }
