@@ -537,7 +537,7 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 		out.Measures = append(out.Measures, m.Name)
 	}
 	for _, run := range r.runs {
-		jr := jsonRun{Name: run.name, File: run.file, Queries: len(run.qids), Mean: map[string]jval{}}
+		jr := jsonRun{Name: run.name, File: run.file, Queries: run.numQueries(), Mean: map[string]jval{}}
 		for m, ms := range o.measures {
 			jr.Mean[ms.Name] = jval{run.means[m], ms.ValueDType(o.cfg.DType)}
 		}
