@@ -28,6 +28,9 @@ Compares systems over the same queries with paired significance tests. Each
 run is evaluated by the engine of "rankmetrics eval" (the per-query values of
 eval -q, for any measure eval accepts); then every run is compared with the
 baseline (--baseline, default the first run) or every pair (--all-pairs).
+TREC runs are read 2 x --workers at a time, their qrels parsed once; a run
+that is not sorted by qid, or not well formed, is then read again alone.
+The output does not depend on --workers.
 
 Inputs: a TREC qrels file and two or more runs; or two or more prediction
 files (TSV, CSV, JSON Lines, Parquet, RKM1; labels in each); or one prediction
