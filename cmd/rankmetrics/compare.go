@@ -349,7 +349,8 @@ type runRead struct {
 // time with their qrels parsed once (runio.OpenRuns); a run that is not
 // sorted, or not well formed, is then read again alone, as is any other
 // input. Results, warnings and the first error are those of reading the
-// runs one after another, in run order, whatever --workers.
+// runs one after another, in run order, whatever --workers; no group is
+// read after an error.
 func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error) {
 	var inputs []compareInput
 	switch {
@@ -379,38 +380,39 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 			inputs[i].name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
 	}
-	reads := make([]*runRead, len(inputs))
-	if o.trec {
-		for i := 0; i < len(inputs); i += o.runsAtOnce() {
-			o.readShared(ctx, inputs[i:min(i+o.runsAtOnce(), len(inputs))], reads[i:], sub)
-		}
-	}
 	runs := make([]*runValues, len(inputs))
-	for i, in := range inputs {
-		rd := reads[i]
-		if rd == nil {
-			rd = o.readAlone(ctx, in, sub)
-		}
-		if !rd.opened {
-			// The input did not open.
-			return nil, rd.err
-		}
-		err := rd.err
-		if err == nil && o.trec {
-			err = trecMatchError(o.paths[0], in.file, rd.res)
-		} else if err == nil && rd.res.Read == 0 {
-			err = fmt.Errorf("no query to evaluate: the input has no data rows")
-		}
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", in.file, err)
-		}
+	for start := 0; start < len(inputs); start += o.runsAtOnce() {
+		group := inputs[start:min(start+o.runsAtOnce(), len(inputs))]
+		reads := make([]*runRead, len(group))
 		if o.trec {
-			for _, w := range trecOneSidedWarnings(o.paths[0], in.file, rd.res, o.runOnly, o.qrelsOnly) {
-				fmt.Fprintf(o.stderr, "compare: warning: run %s: %s\n", in.name, w)
-			}
+			o.readShared(ctx, group, reads, sub)
 		}
-		rd.rv.means = rd.res.Values
-		runs[i] = rd.rv
+		for k, in := range group {
+			rd := reads[k]
+			if rd == nil {
+				rd = o.readAlone(ctx, in, sub)
+			}
+			if !rd.opened {
+				// The input did not open.
+				return nil, rd.err
+			}
+			err := rd.err
+			if err == nil && o.trec {
+				err = trecMatchError(o.paths[0], in.file, rd.res)
+			} else if err == nil && rd.res.Read == 0 {
+				err = fmt.Errorf("no query to evaluate: the input has no data rows")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("run %s: %w", in.file, err)
+			}
+			if o.trec {
+				for _, w := range trecOneSidedWarnings(o.paths[0], in.file, rd.res, o.runOnly, o.qrelsOnly) {
+					fmt.Fprintf(o.stderr, "compare: warning: run %s: %s\n", in.name, w)
+				}
+			}
+			rd.rv.means = rd.res.Values
+			runs[start+k] = rd.rv
+		}
 	}
 	return runs, nil
 }
@@ -498,6 +500,11 @@ func (o *compareOptions) readShared(ctx context.Context, ins []compareInput, rea
 				return rd.err
 			})
 			reads[i] = rd
+			if rd.err != nil {
+				// The first error in run order: the runs after it are
+				// not reported (a bad qrels line fails every run).
+				return
+			}
 		}
 	}
 }

@@ -134,3 +134,32 @@ func TestCompareRunsSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRunsBadQrels: a malformed qrels line fails every run read at
+// once; compare reports it for the first run, as eval reports it for that
+// run alone, for any --workers.
+func TestCompareRunsBadQrels(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTREC(t, dir, 5, 60, 4)
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[700] = "31 0 d0\n" // three fields
+	if err := os.WriteFile(paths[0], []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var evalOut, evalErr bytes.Buffer
+	evalE := run(context.Background(), []string{"eval", "-m", "map", paths[0], paths[1]}, nil, &evalOut, &evalErr)
+	if evalE == nil || !strings.Contains(evalE.Error(), ":701:") {
+		t.Fatalf("eval on the bad qrels: %v", evalE)
+	}
+	want := fmt.Sprintf("run %s: %v", paths[1], evalE)
+	for _, w := range []string{"1", "2", "4"} {
+		_, _, err := compareRun(t, append([]string{"--workers", w, "-m", "map"}, paths...)...)
+		if fmt.Sprint(err) != want {
+			t.Errorf("--workers %s: error\n%v\nwant\n%s", w, err, want)
+		}
+	}
+}
