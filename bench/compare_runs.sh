@@ -9,13 +9,13 @@
 # Data (made once, in DATA, default bench/out/compare_runs): bench/gen's TREC
 # pair (qrels.txt, run1.txt), and runs 2..RUNS with the same lines and the
 # score column perturbed (awk, seeded by the run's number), so sorted by qid
-# as run 1. Both sides use --workers WORKERS (default: the number of CPUs);
-# compare runs the t-test only (--test t), so that the statistics do not
-# hide the reading. Figures: minimum and median of REPS repetitions for CPU
-# (user+sys) and wall, the largest peak RSS; compare's output is checked to
-# be the same bytes with --workers 1. The target: compare's wall <= 1.3 x
-# the evals' wall / WORKERS. The same ratio against the evals' CPU (their
-# time on one core) is printed beside it.
+# as run 1. Each eval runs with one worker (--workers 1: one core), compare
+# with WORKERS (default: the number of CPUs); compare runs the t-test only
+# (--test t), so that the statistics do not hide the reading. Figures:
+# minimum and median of REPS repetitions for CPU (user+sys) and wall, the
+# largest peak RSS; compare's output is checked to be the same bytes with
+# --workers 1. The target: compare's wall <= 1.3 x the evals' wall /
+# WORKERS. Its wall against the evals' CPU / WORKERS is printed beside it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 QUERIES=${QUERIES:-100000}
@@ -43,12 +43,12 @@ fi
 runs=()
 for k in $(seq 1 "$RUNS"); do runs+=("$DATA/run$k.txt"); done
 cat "$DATA/qrels.txt" "${runs[@]}" > /dev/null # page cache warm
-echo "load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs of $QUERIES x 100 lines; --workers $WORKERS; $(nproc) CPUs"
+echo "load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs of $QUERIES x 100 lines; eval --workers 1, compare --workers $WORKERS; $(nproc) CPUs"
 : > "$tmp/t.eval"
 : > "$tmp/t.compare"
 for _ in $(seq "$REPS"); do
 	/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" bash -c 'bin=$1 w=$2 q=$3; shift 3
-		for r in "$@"; do "$bin" eval --quiet --workers "$w" -m map "$q" "$r" > /dev/null; done' _ "$BIN" "$WORKERS" "$DATA/qrels.txt" "${runs[@]}"
+		for r in "$@"; do "$bin" eval --quiet --workers "$w" -m map "$q" "$r" > /dev/null; done' _ "$BIN" 1 "$DATA/qrels.txt" "${runs[@]}"
 	cat "$tmp/t" >> "$tmp/t.eval"
 	/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$BIN" compare --workers "$WORKERS" -m map --test t "$DATA/qrels.txt" "${runs[@]}" > "$tmp/out.w"
 	cat "$tmp/t" >> "$tmp/t.compare"
@@ -65,7 +65,7 @@ stats() {
 read -r ew ewm ec ecm er <<< "$(stats "$tmp/t.eval")"
 read -r cw cwm cc ccm cr <<< "$(stats "$tmp/t.compare")"
 printf '%-28s wall %6.2f s (median %6.2f)  CPU %6.2f s (median %6.2f)  peak RSS %6.1f MB\n' \
-	"eval x $RUNS, one after another" "$ew" "$ewm" "$ec" "$ecm" "$er" \
+	"eval x $RUNS (1 core), one after another" "$ew" "$ewm" "$ec" "$ecm" "$er" \
 	"compare of the $RUNS runs" "$cw" "$cwm" "$cc" "$ccm" "$cr"
 awk -v cw="$cw" -v ew="$ew" -v ec="$ec" -v cc="$cc" -v w="$WORKERS" -v same="$same" 'BEGIN {
 	t = 1.3 * ew / w
