@@ -72,9 +72,20 @@ func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecPar
 
 // parallel makes p parse its file with half of opts.Workers goroutines
 // (the two files of a pair are parsed at the same time; see parReader)
-// when that is more than one; p must not have read yet.
+// when that is more than one, and a gzipped file with 2 or 3 workers with
+// one goroutine beside the one that decompresses it (decompressing took
+// about as long as parsing: on one goroutine, the run's were the longest
+// path on two cores); p must not have read yet.
 func (p *trecParser) parallel() {
-	if w := p.opts.Workers / 2; w > 1 && p.par == nil {
+	if p.par != nil {
+		return
+	}
+	w := p.opts.Workers / 2
+	if st, ok := p.r.(*stream); ok && st.gunzip && w == 1 {
+		p.par = newParReader(p, p.r, 1, p.opts)
+		return
+	}
+	if w > 1 {
 		p.par = newParReader(p, p.r, w, p.opts)
 	}
 }
