@@ -38,6 +38,11 @@ type Options struct {
 	// Workers is the number of goroutines computing updates; at least 1.
 	// Results do not depend on it.
 	Workers int
+	// InFlight is the most updates held at once (being filled, computed
+	// or added up), each of Batch queries; 0 means 2*Workers+2, and any
+	// other value is at least 2. A caller running several Run at once
+	// lowers it to bound their memory. Results do not depend on it.
+	InFlight int
 	// RunOnly and QrelsOnly say what to do with TREC queries found only
 	// in the run or only in the qrels.
 	RunOnly, QrelsOnly Policy
@@ -143,6 +148,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("evaluate: batch %d: want at least 1", o.Batch)
 	case o.Workers < 1:
 		return fmt.Errorf("evaluate: workers %d: want at least 1", o.Workers)
+	case o.InFlight < 0 || o.InFlight == 1:
+		return fmt.Errorf("evaluate: %d updates in flight: want 0 (the default) or at least 2", o.InFlight)
 	case o.CurveK < 0:
 		return fmt.Errorf("evaluate: curve k %d: want at least 0", o.CurveK)
 	}
@@ -187,6 +194,9 @@ func (e *engine) run(ctx context.Context, r runio.Reader) (*Result, error) {
 	defer cancel()
 	o := e.o
 	nJobs := 2*o.Workers + 2
+	if o.InFlight > 0 {
+		nJobs = o.InFlight
+	}
 	free := make(chan *Batch, nJobs)
 	for range nJobs {
 		free <- e.p.NewBatch()

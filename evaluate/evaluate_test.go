@@ -208,6 +208,31 @@ func TestRunWorkersBitIdenticalTREC(t *testing.T) {
 	}
 }
 
+// TestRunInFlightBitIdentical: every result, per query and overall, is the
+// same with 2 or 3 updates in flight as with the default, for 1 to 4
+// workers.
+func TestRunInFlightBitIdentical(t *testing.T) {
+	qrels, runText, _ := randomTREC(22, 400, -1)
+	o := options(t, "float32", "random", "map", "map@4")
+	o.Batch, o.RunOnly = 16, Keep
+	o.Workers = 1
+	base, basePQ := run(t, trecReader(t, qrels, runText), o)
+	for _, n := range []int{2, 3} {
+		for _, w := range []int{1, 2, 4} {
+			o.InFlight, o.Workers = n, w
+			res, pq := run(t, trecReader(t, qrels, runText), o)
+			if !sameBits(res.Values, base.Values) || !slices.Equal(pq.order, basePQ.order) {
+				t.Fatalf("%d in flight, %d workers: %v, default %v", n, w, res.Values, base.Values)
+			}
+			for _, q := range pq.order {
+				if !sameBits(pq.values[q], basePQ.values[q]) {
+					t.Fatalf("%d in flight, %d workers: query %s: %v, default %v", n, w, q, pq.values[q], basePQ.values[q])
+				}
+			}
+		}
+	}
+}
+
 // TestRunCurveAndHistogram: the curve is MAP@k as a run of map@k alone
 // gives it, and the histogram bins the per-query values of the first map
 // (or of the first measure without one).
@@ -343,6 +368,7 @@ func TestRunErrors(t *testing.T) {
 		{"batch 0", nil, good, func(o *Options) { o.Batch = 0 }, "batch 0"},
 		{"workers 0", nil, good, func(o *Options) { o.Workers = 0 }, "workers 0"},
 		{"curve -1", nil, good, func(o *Options) { o.CurveK = -1 }, "curve k -1"},
+		{"one update in flight", nil, good, func(o *Options) { o.InFlight = 1 }, "1 updates in flight"},
 		{"bad dtype", nil, good, func(o *Options) { o.Config.DType = 9 }, "unknown dtype 9"},
 		{"infinite weight", nil, func() runio.Reader {
 			return &sliceReader{qs: []runio.Query{

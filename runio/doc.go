@@ -60,6 +60,12 @@
 // 750 MB for 10M TSV rows of 10k queries and 220 MB for 1M one-item
 // queries (max RSS, /usr/bin/time -v).
 //
+// Several TREC runs judged by one qrels file can be read at once with the
+// qrels parsed once ([OpenRuns]: one reader per run, each block of the
+// qrels shared by the runs' joins), as a first read that streams the
+// files as if sorted; a run that is not sorted, or not well formed, is
+// then read again alone ([ReadAgain]).
+//
 // # Limits
 //
 // Hostile input ends in an error, never in unbounded memory or a crash:

@@ -104,6 +104,8 @@ func openTREC(ctx context.Context, qrelsPath, runPath string, opts Options) (Rea
 type stream struct {
 	*bufio.Reader
 	closers []io.Closer
+	// gunzip: the stream decompresses its input
+	gunzip bool
 }
 
 func (s *stream) Close() error {
@@ -143,6 +145,7 @@ func openStream(path string, opts Options) (*stream, error) {
 	if c, ok := r.(io.Closer); ok {
 		s.closers = append([]io.Closer{c}, s.closers...)
 	}
+	_, s.gunzip = r.(gzipReader)
 	s.Reader = bufio.NewReaderSize(r, opts.bufferSize())
 	return s, nil
 }

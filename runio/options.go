@@ -256,7 +256,9 @@ type Options struct {
 	// decompresses) it in
 	// pieces of 64 KiB cut at line ends: the queries, their order, the
 	// counts and the first error in file order are those of one worker.
-	// A file read block by block (UnsortedAuto) is parsed by one.
+	// With 2 or 3, a gzipped file is decompressed by one goroutine and
+	// parsed by another. A file read block by block (UnsortedAuto) is
+	// parsed by one.
 	Workers int
 	// parChunk, when not 0, replaces parChunkSize (tests)
 	parChunk int

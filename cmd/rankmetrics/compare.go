@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/rankmetrics/rankmetrics/measure"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rankmetrics/rankmetrics/evaluate"
 	"github.com/rankmetrics/rankmetrics/runio"
@@ -25,6 +28,9 @@ Compares systems over the same queries with paired significance tests. Each
 run is evaluated by the engine of "rankmetrics eval" (the per-query values of
 eval -q, for any measure eval accepts); then every run is compared with the
 baseline (--baseline, default the first run) or every pair (--all-pairs).
+TREC runs are read 2 x --workers at a time, their qrels parsed once; a run
+that is not sorted by qid, or not well formed, is then read again alone.
+The output does not depend on --workers.
 
 Inputs: a TREC qrels file and two or more runs; or two or more prediction
 files (TSV, CSV, JSON Lines, Parquet, RKM1; labels in each); or one prediction
@@ -243,14 +249,39 @@ func parseCompareArgs(args []string, stdout, stderr io.Writer) (*compareOptions,
 // runValues is the per-query values of one run.
 type runValues struct {
 	name, file string
-	qids       []string
-	values     [][]float64 // [measure][query]
+	// qidBytes holds the qids of the queries one after another, query
+	// k's ending at qidEnd[k]: a string per query cost three times as
+	// much for short qids, held for every run read at once.
+	qidBytes []byte
+	qidEnd   []int
+	values   [][]float64 // [measure][query]
 	// noValue[measure][query] is set for a query to which an ir_measures
 	// measure gives no value (Accuracy's without a relevant document
 	// ranked: weight 0), which ir_measures leaves out.
 	noValue [][]bool
 	means   []float64 // overall value of each measure, as eval reports it
 }
+
+// addQID appends the qid of the next query.
+func (r *runValues) addQID(qid string) {
+	r.qidBytes = append(r.qidBytes, qid...)
+	r.qidEnd = append(r.qidEnd, len(r.qidBytes))
+}
+
+// numQueries is the number of queries of the run.
+func (r *runValues) numQueries() int { return len(r.qidEnd) }
+
+// qidBytesOf returns the qid of query k, in place.
+func (r *runValues) qidBytesOf(k int) []byte {
+	start := 0
+	if k > 0 {
+		start = r.qidEnd[k-1]
+	}
+	return r.qidBytes[start:r.qidEnd[k]]
+}
+
+// qid returns the qid of query k.
+func (r *runValues) qid(k int) string { return string(r.qidBytesOf(k)) }
 
 // runCompare implements "rankmetrics compare".
 func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -264,6 +295,7 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 	}
 	o.read.Stdin = stdin
+	defer o.limitCores()()
 	o.stderr = stderr
 	runs, err := o.evaluateRuns(ctx)
 	if err != nil {
@@ -295,29 +327,47 @@ func runCompare(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	return nil
 }
 
+// compareInput is one run of a comparison: its name, its file, the paths
+// of its input (the qrels and the run, or one prediction file) and its
+// score column.
+type compareInput struct {
+	name, file string
+	paths      []string
+	scoreCol   string
+}
+
+// runRead is what the read of one run gave: its values and eval's result,
+// or the error; opened is false when the input did not open.
+type runRead struct {
+	rv     *runValues
+	res    *evaluate.Result
+	err    error
+	opened bool
+}
+
 // evaluateRuns evaluates every run with eval's engine and keeps its
-// per-query values.
+// per-query values. TREC runs that are sorted are read runsAtOnce at a
+// time with their qrels parsed once (runio.OpenRuns); a run that is not
+// sorted, or not well formed, is then read again alone, as is any other
+// input. Results, warnings and the first error are those of reading the
+// runs one after another, in run order, whatever --workers; no group is
+// read after an error.
 func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error) {
-	type input struct {
-		name, file string
-		paths      []string
-		scoreCol   string
-	}
-	var inputs []input
+	var inputs []compareInput
 	switch {
 	case o.trec:
 		labels := runLabels(o.paths[1:])
 		for i, p := range o.paths[1:] {
-			inputs = append(inputs, input{labels[i], p, []string{o.paths[0], p}, "score"})
+			inputs = append(inputs, compareInput{labels[i], p, []string{o.paths[0], p}, "score"})
 		}
 	case len(o.scoreCols) > 1:
 		for _, c := range o.scoreCols {
-			inputs = append(inputs, input{c, o.paths[0], o.paths[:1], c})
+			inputs = append(inputs, compareInput{c, o.paths[0], o.paths[:1], c})
 		}
 	default:
 		labels := runLabels(o.paths)
 		for i, p := range o.paths {
-			inputs = append(inputs, input{labels[i], p, []string{p}, o.scoreCols[0]})
+			inputs = append(inputs, compareInput{labels[i], p, []string{p}, o.scoreCols[0]})
 		}
 	}
 	sub, err := subtopicQrels(ctx, o.measures, o.trec, o.paths[0])
@@ -325,65 +375,161 @@ func (o *compareOptions) evaluateRuns(ctx context.Context) ([]*runValues, error)
 		return nil, err
 	}
 	seen := map[string]int{}
-	runs := make([]*runValues, len(inputs))
-	for i, in := range inputs {
-		name := in.name
+	for i := range inputs {
+		name := inputs[i].name
 		if seen[name]++; seen[name] > 1 {
-			name = fmt.Sprintf("%s#%d", name, seen[name])
+			inputs[i].name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
-		read := o.read
-		read.Columns.Score = in.scoreCol
+	}
+	runs := make([]*runValues, len(inputs))
+	for start := 0; start < len(inputs); start += o.runsAtOnce() {
+		group := inputs[start:min(start+o.runsAtOnce(), len(inputs))]
+		reads := make([]*runRead, len(group))
 		if o.trec {
-			read.Format = runio.FormatTREC
+			o.readShared(ctx, group, reads, sub)
 		}
-		// Nothing is written before every run is read: a TREC pair may
-		// stream as if sorted and be read again, from a clean state, if
-		// it is not (runio.Options.Restartable).
-		read.Restartable = true
-		var (
-			rv  *runValues
-			res *evaluate.Result
-		)
-		err := runio.Restarting(ctx, in.paths, read, func(r runio.Reader) error {
-			rv = &runValues{name: name, file: in.file, values: make([][]float64, len(o.measures)), noValue: make([][]bool, len(o.measures))}
-			var err error
-			res, err = evaluate.Run(ctx, r, evaluate.Options{
-				Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: o.workers,
-				RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat, SubtopicQrels: sub,
-				PerQuery: func(b *evaluate.Batch) error {
-					for q := range b.Len() {
-						rv.qids = append(rv.qids, b.QID(q))
-						for m, ms := range o.measures {
-							rv.values[m] = append(rv.values[m], b.Value(m, q))
-							rv.noValue[m] = append(rv.noValue[m], ms.IR != nil && b.Weight(m, q) == 0)
-						}
-					}
-					return nil
-				},
-			})
-			return err
-		})
-		if rv == nil {
-			// The input did not open.
-			return nil, err
-		}
-		if err == nil && o.trec {
-			err = trecMatchError(o.paths[0], in.file, res)
-		} else if err == nil && res.Read == 0 {
-			err = fmt.Errorf("no query to evaluate: the input has no data rows")
-		}
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", in.file, err)
-		}
-		if o.trec {
-			for _, w := range trecOneSidedWarnings(o.paths[0], in.file, res, o.runOnly, o.qrelsOnly) {
-				fmt.Fprintf(o.stderr, "compare: warning: run %s: %s\n", name, w)
+		for k, in := range group {
+			rd := reads[k]
+			if rd == nil {
+				rd = o.readAlone(ctx, in, sub)
 			}
+			if !rd.opened {
+				// The input did not open.
+				return nil, rd.err
+			}
+			err := rd.err
+			if err == nil && o.trec {
+				err = trecMatchError(o.paths[0], in.file, rd.res)
+			} else if err == nil && rd.res.Read == 0 {
+				err = fmt.Errorf("no query to evaluate: the input has no data rows")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("run %s: %w", in.file, err)
+			}
+			if o.trec {
+				for _, w := range trecOneSidedWarnings(o.paths[0], in.file, rd.res, o.runOnly, o.qrelsOnly) {
+					fmt.Fprintf(o.stderr, "compare: warning: run %s: %s\n", in.name, w)
+				}
+			}
+			rd.rv.means = rd.res.Values
+			runs[start+k] = rd.rv
 		}
-		rv.means = res.Values
-		runs[i] = rv
 	}
 	return runs, nil
+}
+
+// runsAtOnce is how many TREC runs are read at the same time, their qrels
+// parsed once: twice --workers, as a run read alone keeps about one core
+// busy (its parse, its join and its engine, one after another).
+func (o *compareOptions) runsAtOnce() int { return 2 * o.workers }
+
+// sharedBuffer is the read buffer of each file when several runs are read
+// at once (runio's default is 1 MiB): as fast, and it bounds their memory.
+const sharedBuffer = 256 << 10
+
+// readOptions are the input options of run in.
+func (o *compareOptions) readOptions(in compareInput) runio.Options {
+	read := o.read
+	read.Columns.Score = in.scoreCol
+	if o.trec {
+		read.Format = runio.FormatTREC
+	}
+	// Nothing is written before every run is read: a TREC pair may
+	// stream as if sorted and be read again, from a clean state, if it
+	// is not (runio.Options.Restartable).
+	read.Restartable = true
+	return read
+}
+
+// readAlone reads run in alone, as eval reads a pair.
+func (o *compareOptions) readAlone(ctx context.Context, in compareInput, sub *runio.SubtopicQrels) *runRead {
+	rd := &runRead{}
+	rd.err = runio.Restarting(ctx, in.paths, o.readOptions(in), func(r runio.Reader) error {
+		rd.opened = true
+		rd.rv, rd.res, rd.err = o.evaluateReader(ctx, r, in, o.workers, 0, sub)
+		return rd.err
+	})
+	return rd
+}
+
+// readShared reads the TREC runs ins at the same time, their qrels parsed
+// once (runio.OpenRuns), into reads; it leaves a run's read nil when its
+// input is not one OpenRuns reads. A run whose read fails with
+// runio.ErrRestart (its lines are not sorted, or not well formed) is read
+// again alone (runio.ReadAgain), after the others, as Restarting reads it
+// again, so that its values and its error are those of reading it alone.
+func (o *compareOptions) readShared(ctx context.Context, ins []compareInput, reads []*runRead, sub *runio.SubtopicQrels) {
+	runPaths := make([]string, len(ins))
+	for i, in := range ins {
+		runPaths[i] = in.paths[1]
+	}
+	read := o.readOptions(ins[0])
+	// The runs read at once share the workers, and the memory, of one
+	// eval: the parse of each file and each run's engine get their part
+	// of --workers, each engine its part of eval's updates in flight
+	// (2 * workers + 2), and each file a smaller read buffer.
+	workers := max(o.workers/len(ins), 1)
+	read.Workers = workers
+	inFlight := max((2*o.workers+2)/len(ins), 2)
+	if read.BufferSize == 0 {
+		read.BufferSize = sharedBuffer
+	}
+	rs, err := runio.OpenRuns(ctx, o.paths[0], runPaths, read)
+	if err != nil {
+		return // read alone, which gives the error of the file that does not open
+	}
+	var wg sync.WaitGroup
+	for i, r := range rs {
+		wg.Go(func() {
+			rd := &runRead{opened: true}
+			rd.rv, rd.res, rd.err = o.evaluateReader(ctx, r, ins[i], workers, inFlight, sub)
+			if ctx.Err() == nil {
+				// After an interrupt, a reader may still be blocked in a
+				// read: it is left to the end of the process.
+				r.Close()
+			}
+			reads[i] = rd
+		})
+	}
+	wg.Wait()
+	for i, in := range ins {
+		if errors.Is(reads[i].err, runio.ErrRestart) && ctx.Err() == nil {
+			rd := &runRead{}
+			rd.err = runio.ReadAgain(ctx, in.paths, o.readOptions(in), func(r runio.Reader) error {
+				rd.opened = true
+				rd.rv, rd.res, rd.err = o.evaluateReader(ctx, r, in, o.workers, 0, sub)
+				return rd.err
+			})
+			reads[i] = rd
+			if rd.err != nil {
+				// The first error in run order: the runs after it are
+				// not reported (a bad qrels line fails every run).
+				return
+			}
+		}
+	}
+}
+
+// evaluateReader evaluates the queries of r, run in, with workers workers
+// and inFlight updates in flight (0: the engine's default), and keeps
+// their values.
+func (o *compareOptions) evaluateReader(ctx context.Context, r runio.Reader, in compareInput, workers, inFlight int, sub *runio.SubtopicQrels) (*runValues, *evaluate.Result, error) {
+	rv := &runValues{name: in.name, file: in.file, values: make([][]float64, len(o.measures)), noValue: make([][]bool, len(o.measures))}
+	res, err := evaluate.Run(ctx, r, evaluate.Options{
+		Measures: o.measures, Config: o.cfg, Batch: o.batch, Workers: workers, InFlight: inFlight,
+		RunOnly: o.runOnly, QrelsOnly: o.qrelsOnly, TrecEvalVersion: o.compat, SubtopicQrels: sub,
+		PerQuery: func(b *evaluate.Batch) error {
+			for q := range b.Len() {
+				rv.addQID(b.QID(q))
+				for m, ms := range o.measures {
+					rv.values[m] = append(rv.values[m], b.Value(m, q))
+					rv.noValue[m] = append(rv.noValue[m], ms.IR != nil && b.Weight(m, q) == 0)
+				}
+			}
+			return nil
+		},
+	})
+	return rv, res, err
 }
 
 // runLabels returns the names of the runs read from paths: the name of
@@ -438,7 +584,7 @@ func (o *compareOptions) dropNonFinite(runs []*runValues, stderr io.Writer) erro
 		for _, r := range runs {
 			for k, v := range r.values[m] {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					bad = fmt.Sprintf("run %s: query %q: %s is %v", textCell(r.file), r.qids[k], textCell(o.measures[m].Name), v)
+					bad = fmt.Sprintf("run %s: query %q: %s is %v", textCell(r.file), r.qid(k), textCell(o.measures[m].Name), v)
 					break
 				}
 			}
@@ -493,38 +639,22 @@ func (o *compareOptions) dropNonFinite(runs []*runValues, stderr io.Writer) erro
 // values, so that its tests pair the queries with a value in every run;
 // the other measures keep every query.
 func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Writer) ([]string, [][][]float64, error) {
-	count := map[string]int{}
-	for _, r := range runs {
-		for _, q := range r.qids {
-			count[q]++
-		}
-	}
-	var qids []string
-	for _, q := range runs[0].qids {
-		if count[q] == len(runs) {
-			qids = append(qids, q)
+	qids, idx := sameQueries(runs)
+	if qids == nil {
+		var err error
+		if qids, idx, err = commonQueries(runs, stderr); err != nil {
+			return nil, nil, err
 		}
 	}
 	values := make([][][]float64, len(runs))
-	poss := make([]map[string]int, len(runs)) // each run's position of each query
 	for i, r := range runs {
-		if dropped := len(r.qids) - len(qids); dropped > 0 {
-			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", textCell(r.name), dropped, len(r.qids))
-		}
-		pos := make(map[string]int, len(r.qids))
-		for k, q := range r.qids {
-			if _, dup := pos[q]; dup {
-				return nil, nil, fmt.Errorf("run %s: query %q appears twice (the input is not grouped by qid; see --unsorted group)", r.file, q)
-			}
-			pos[q] = k
-		}
-		poss[i] = pos
 		values[i] = make([][]float64, len(r.values))
 		for m, vals := range r.values {
 			values[i][m] = make([]float64, len(qids))
 			for k, q := range qids {
-				v := vals[pos[q]]
-				if r.noValue != nil && r.noValue[m][pos[q]] {
+				p := idx(i, k)
+				v := vals[p]
+				if r.noValue != nil && r.noValue[m][p] {
 					continue // left out below
 				}
 				if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -539,10 +669,10 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 	}
 	for m := range measures {
 		var keep []int
-		for k, q := range qids {
+		for k := range qids {
 			valued := true
 			for i, r := range runs {
-				if r.noValue != nil && r.noValue[m][poss[i][q]] {
+				if r.noValue != nil && r.noValue[m][idx(i, k)] {
 					valued = false
 					break
 				}
@@ -567,4 +697,67 @@ func pairQueries(runs []*runValues, measures []evaluate.Measure, stderr io.Write
 		}
 	}
 	return qids, values, nil
+}
+
+// sameQueries returns the queries of the runs, and the position in run i
+// of query k (k itself), when every run has the same queries in the same
+// order, each once (the first run's are in increasing qid order: TREC
+// runs sorted, or not, come out so); else nil. It is the common case,
+// which needs no map of each run's queries.
+func sameQueries(runs []*runValues) ([]string, func(i, k int) int) {
+	r0 := runs[0]
+	for _, r := range runs[1:] {
+		if !slices.Equal(r.qidEnd, r0.qidEnd) || !bytes.Equal(r.qidBytes, r0.qidBytes) {
+			return nil, nil
+		}
+	}
+	qids := make([]string, r0.numQueries())
+	for k := range qids {
+		qids[k] = r0.qid(k)
+		if k > 0 && runio.CompareQID(qids[k-1], qids[k]) >= 0 {
+			return nil, nil
+		}
+	}
+	if len(qids) == 0 {
+		return nil, nil
+	}
+	return qids, func(_, k int) int { return k }
+}
+
+// commonQueries returns the queries every run has, in the first run's
+// order, and the position in run i of query k. It counts on stderr the
+// queries of each run that are not in every run; a query twice in a run
+// is an error.
+func commonQueries(runs []*runValues, stderr io.Writer) ([]string, func(i, k int) int, error) {
+	count := map[string]int{}
+	for _, r := range runs {
+		for k := range r.numQueries() {
+			count[string(r.qidBytesOf(k))]++
+		}
+	}
+	qids := []string{}
+	for k := range runs[0].numQueries() {
+		if q := runs[0].qid(k); count[q] == len(runs) {
+			qids = append(qids, q)
+		}
+	}
+	poss := make([][]int, len(runs)) // each run's position of each query
+	for i, r := range runs {
+		if dropped := r.numQueries() - len(qids); dropped > 0 {
+			fmt.Fprintf(stderr, "compare: run %s: %d of its %d queries are not in every run and are left out (see --qrels-only)\n", textCell(r.name), dropped, r.numQueries())
+		}
+		pos := make(map[string]int, r.numQueries())
+		for k := range r.numQueries() {
+			q := r.qid(k)
+			if _, dup := pos[q]; dup {
+				return nil, nil, fmt.Errorf("run %s: query %q appears twice (the input is not grouped by qid; see --unsorted group)", r.file, q)
+			}
+			pos[q] = k
+		}
+		poss[i] = make([]int, len(qids))
+		for k, q := range qids {
+			poss[i][k] = pos[q]
+		}
+	}
+	return qids, func(i, k int) int { return poss[i][k] }, nil
 }

@@ -8,8 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/rankmetrics/rankmetrics/evaluate"
@@ -107,11 +109,25 @@ func (o *compareOptions) compare(ctx context.Context, runs []*runValues, qids []
 			}
 		}
 		first := len(rep.comps)
-		for _, pr := range pairs {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			c, err := o.comparePair(ctx, values[pr[0]][m], values[pr[1]][m], append(common, significance.WithStream(stream(m, pr[0], pr[1]))))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// The pairs are compared --workers at a time (each draws from a
+		// stream of its own), their results taken in pair order.
+		comps := make([]*comparison, len(pairs))
+		errs := make([]error, len(pairs))
+		sem := make(chan struct{}, o.workers)
+		var wg sync.WaitGroup
+		for k, pr := range pairs {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				comps[k], errs[k] = o.comparePair(ctx, values[pr[0]][m], values[pr[1]][m], append(slices.Clip(common), significance.WithStream(stream(m, pr[0], pr[1]))))
+			})
+		}
+		wg.Wait()
+		for k, pr := range pairs {
+			c, err := comps[k], errs[k]
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s vs %s: %w", o.measures[m].Name, runs[pr[1]].name, runs[pr[0]].name, err)
 			}
@@ -537,7 +553,7 @@ func (r *compareReport) writeJSON(w io.Writer) error {
 		out.Measures = append(out.Measures, m.Name)
 	}
 	for _, run := range r.runs {
-		jr := jsonRun{Name: run.name, File: run.file, Queries: len(run.qids), Mean: map[string]jval{}}
+		jr := jsonRun{Name: run.name, File: run.file, Queries: run.numQueries(), Mean: map[string]jval{}}
 		for m, ms := range o.measures {
 			jr.Mean[ms.Name] = jval{run.means[m], ms.ValueDType(o.cfg.DType)}
 		}

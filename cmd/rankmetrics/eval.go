@@ -273,6 +273,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	o.read.Stdin = stdin
+	defer o.limitCores()()
 	var bytesRead atomic.Int64
 	o.read.BytesRead = &bytesRead
 	start := time.Now()

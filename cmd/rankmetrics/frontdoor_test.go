@@ -99,10 +99,11 @@ func TestOneFrontDoor(t *testing.T) {
 				t.Fatal(err)
 			}
 			rv := runs[0]
-			if len(rv.qids) != len(evalQ) {
-				t.Errorf("compare: %d queries, eval %d", len(rv.qids), len(evalQ))
+			if rv.numQueries() != len(evalQ) {
+				t.Errorf("compare: %d queries, eval %d", rv.numQueries(), len(evalQ))
 			}
-			for k, q := range rv.qids {
+			for k := range rv.numQueries() {
+				q := rv.qid(k)
 				want, ok := evalQ[q]
 				if !ok || rv.values[0][k] != want[0] || rv.values[1][k] != want[1] {
 					t.Errorf("query %s: compare map, P_10 = %v, %v; eval %v", q, rv.values[0][k], rv.values[1][k], want)

@@ -229,8 +229,8 @@ func compareReportOf(t *testing.T, n1, n2 string) *compareReport {
 	}
 	qids := []string{"1", "2", "3"}
 	runs := []*runValues{
-		{name: n1, file: n1, qids: qids, means: []float64{0.5, 0.3}},
-		{name: n2, file: n2, qids: qids, means: []float64{0.6, 0.2}},
+		{name: n1, file: n1, qidBytes: []byte("123"), qidEnd: []int{1, 2, 3}, means: []float64{0.5, 0.3}},
+		{name: n2, file: n2, qidBytes: []byte("123"), qidEnd: []int{1, 2, 3}, means: []float64{0.6, 0.2}},
 	}
 	values := [][][]float64{{{0.1, 0.5, 0.9}, {0.1, 0.3, 0.5}}, {{0.9, 0.5, 0.4}, {0.2, 0.1, 0.3}}}
 	rep, err := o.compare(context.Background(), runs, qids, values)
