@@ -14,7 +14,11 @@
 # minutes: UP_REPS (default REPS) sets its repetitions and UP_CPU_LIMIT
 # (CPU seconds, ulimit -t; default none) stops it; a stopped run is printed
 # as ">" its CPU time, a lower bound. BUILD (default /tmp/treceval-bench) holds the
-# builds and outputs.
+# builds and outputs. BASE, a rankmetrics binary (say, built from main), is
+# measured in the same run, right after this tree's, for a before and after:
+#
+#   go build -o /tmp/old/rankmetrics ./cmd/rankmetrics   # on main
+#   BASE=/tmp/old/rankmetrics QUERIES=50000 bash bench/treceval.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUERIES=${QUERIES:-10000}
@@ -22,6 +26,7 @@ REPS=${REPS:-3}
 UP_REPS=${UP_REPS:-$REPS}
 UP_CPU_LIMIT=${UP_CPU_LIMIT:-unlimited}
 BUILD=${BUILD:-/tmp/treceval-bench}
+BASE=${BASE:-}
 DATA=${DATA:-$BUILD/data-$QUERIES}
 REF=${TRECEVAL_REFERENCE:-$(cd .. && pwd)/shared/reference}
 [ -d "$REF" ] || REF=/work/shared/reference
@@ -77,8 +82,10 @@ for m in all_trec map; do
 	"$BUILD/g-linear/trec_eval" -m $m "$q" "$r" > "$BUILD/expect.$m"
 	res=$(measure up "$UP_REPS" "$UP_CPU_LIMIT" "$BUILD/o3-upstream/trec_eval" -m $m "$q" "$r"
 		measure lin "$REPS" unlimited "$BUILD/o3-linear/trec_eval" -m $m "$q" "$r"
-		measure rm "$REPS" unlimited "$BUILD/rankmetrics" trec_eval -m $m "$q" "$r")
+		measure rm "$REPS" unlimited "$BUILD/rankmetrics" trec_eval -m $m "$q" "$r"
+		[ -z "$BASE" ] || measure base "$REPS" unlimited "$BASE" trec_eval -m $m "$q" "$r")
 	cmp -s "$BUILD/out.rm" "$BUILD/expect.$m" && same=identical || same=DIFFERENT
+	[ -z "$BASE" ] || cmp -s "$BUILD/out.base" "$BUILD/expect.$m" || same="$same (BASE's DIFFERENT)"
 	echo "$res" | awk -v m=$m -v same=$same '
 		{ cpu[$1]=$2; wall[$1]=$3; rss[$1]=$4; mark[$1]=$5 }
 		END {
@@ -88,6 +95,10 @@ for m in all_trec map; do
 			printf "  %-26s %8.2f %8.2f %9.1f\n", "trec_eval -O3 linear", cpu["lin"], wall["lin"], rss["lin"]/1024
 			printf "  %-26s %8.2f %8.2f %9.1f\n", "rankmetrics trec_eval", cpu["rm"], wall["rm"], rss["rm"]/1024
 			printf "  cpu ratio %s%.1fx (upstream) %.1fx (linear); RSS ratio %.3f (linear)\n", mark["up"], cpu["up"]/cpu["rm"], cpu["lin"]/cpu["rm"], rss["rm"]/rss["lin"]
+			if ("base" in cpu) {
+				printf "  %-26s %8.2f %8.2f %9.1f\n", "rankmetrics BASE", cpu["base"], wall["base"], rss["base"]/1024
+				printf "  BASE cpu ratio %.1fx (upstream) %.1fx (linear); this tree %.2fx less CPU than BASE\n", cpu["up"]/cpu["base"], cpu["lin"]/cpu["base"], cpu["base"]/cpu["rm"]
+			}
 		}'
 done
 # Streaming -q: per-topic lines of a run whose topics are in blocks.

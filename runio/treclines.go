@@ -189,15 +189,18 @@ func (s *TRECScanner) read() ([][]byte, error) {
 			return nil, err
 		}
 		b = s.lr.counted(b)
-		if bytes.IndexByte(b, 0) >= 0 {
-			return nil, s.lineError("line", "NUL byte (trec_eval cannot read it)")
-		}
 		if s.qrels {
 			if s.mode == TRECEval10 && len(b) > 0 && b[0] == '#' {
+				if bytes.IndexByte(b, 0) >= 0 {
+					return nil, s.nulError()
+				}
 				continue
 			}
-			f := splitFields(b, s.fields[:0], cSpace, 5)
+			f, nul := splitCFields(b, s.fields[:0], 5)
 			s.fields = f
+			if nul {
+				return nil, s.nulError()
+			}
 			if len(f) < 4 {
 				return nil, s.lineError(qrelsFieldNames[len(f)], "missing: a qrels line is 'qid iter docno rel'")
 			}
@@ -215,10 +218,16 @@ func (s *TRECScanner) read() ([][]byte, error) {
 			continue
 		}
 		if s.mode == TRECEval10 && b[i] == '#' {
+			if bytes.IndexByte(b, 0) >= 0 {
+				return nil, s.nulError()
+			}
 			continue
 		}
-		f := splitFields(b[i:], s.fields[:0], cSpace, 6)
+		f, nul := splitCFields(b[i:], s.fields[:0], 6)
 		s.fields = f
+		if nul {
+			return nil, s.nulError()
+		}
 		if len(f) < 6 {
 			return nil, s.lineError(runFieldNames[len(f)], "missing: a run line is 'qid iter docno rank score runid'")
 		}

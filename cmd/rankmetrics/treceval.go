@@ -91,7 +91,11 @@ stream, one topic in memory at a time; a run whose topics are each in one
 block, in any order, is read again block by block in qid order (about %d
 bytes per topic plus the qid). Without -q, a run is evaluated in a single
 pass when every topic's values fit in %d MiB. Any other line order is
-gathered in memory at about %d bytes per line plus the docno's bytes. The
+gathered in memory at about %d bytes per line plus the docno's bytes.
+When the two files are regular files that give their common topics in
+about the same order, each in one block, both are read once, side by
+side, and each topic's values are kept (beyond 4 MiB in a temporary
+file in TMPDIR) to be summed and printed in qid order at the end. The
 qrels file is indexed the same way when each topic is in one block, and
 held in memory otherwise. A file that cannot seek (a pipe, a FIFO,
 <(...)) is first copied to a temporary file (in TMPDIR). The largest topic
@@ -171,21 +175,22 @@ func parseTrecEvalOptions(args []string) (*trecEvalOptions, []string, error) {
 // runTrecEval is the trec_eval subcommand. Interrupted, it ends with
 // "interrupted" and exit status 130.
 func runTrecEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	err := runTrecEvalBudget(ctx, args, storedValuesBudget, stdin, stdout, stderr)
+	err := runTrecEvalTuned(ctx, args, trecEvalTuning{budget: storedValuesBudget}, stdin, stdout, stderr)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return &exitError{code: 130, err: errors.New("interrupted")}
 	}
 	return err
 }
 
-// runTrecEvalBudget is runTrecEval with the one-pass summary's memory
-// budget (tests give 0 to take the two-pass paths on small files).
-func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin io.Reader, stdout, stderr io.Writer) error {
+// runTrecEvalTuned is runTrecEval with the reading strategies of tune
+// (tests turn the side-by-side read off and give a budget of 0 to take
+// the two-pass paths on small files).
+func runTrecEvalTuned(ctx context.Context, args []string, tune trecEvalTuning, stdin io.Reader, stdout, stderr io.Writer) error {
 	o, operands, err := parseTrecEvalOptions(args)
 	if err != nil {
 		return err
 	}
-	o.valuesBudget = budget
+	o.valuesBudget = tune.budget
 	ev, initErr := treceval.NewEvaluator(o.cfg, o.measures)
 	if errors.Is(initErr, treceval.ErrIllegalMeasure) {
 		return exitf(1, "trec_eval: %w%s", initErr, illegalMeasureHint(o.measures, o.cfg.Version))
@@ -208,6 +213,16 @@ func runTrecEvalBudget(ctx context.Context, args []string, budget int64, stdin i
 	}
 	qrelsName, runName := operands[0], operands[1]
 	o.runName, o.qrelsName = runName, qrelsName
+	if initErr == nil && !tune.noSideBySide {
+		err := readSideBySide(ctx, o, ev, tune, qrelsName, runName, stdout)
+		if !errors.Is(err, errNotSideBySide) {
+			return err
+		}
+		// Read the usual way, from no topic evaluated.
+		if err := ev.Follow(nil); err != nil {
+			return err
+		}
+	}
 	qrels, closeQrels, err := trecfile.OpenQrels(ctx, qrelsName, o.cfg.Version)
 	if err != nil {
 		return exitf(2, "trec_eval: %w", err)

@@ -52,7 +52,7 @@ func TestTrecEvalReadsFIFOs(t *testing.T) {
 			}
 			args = append(append([]string{"--compat", c.version}, strings.Fields(c.flags)...), args...)
 			var out bytes.Buffer
-			err := runTrecEvalBudget(context.Background(), args, 0, nil, &out, io.Discard)
+			err := runTrecEvalTuned(context.Background(), args, trecEvalTuning{}, nil, &out, io.Discard)
 			if code := exitCodeOf(err); code != c.exit {
 				t.Errorf("exit status %d (%v), trec_eval %d", code, err, c.exit)
 			}

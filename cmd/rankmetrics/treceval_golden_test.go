@@ -60,13 +60,42 @@ func readGolden(t *testing.T, path string) []goldenCase {
 
 // TestTrecEvalGolden checks every committed output of trec_eval 10.0 and
 // 9.0.8 byte for byte, with its exit status.
-func TestTrecEvalGolden(t *testing.T) { testTrecEvalGolden(t, storedValuesBudget) }
+// Pairs of files that hold the same topics in the same order are read
+// side by side (readSideBySide); the test fails unless some are.
+func TestTrecEvalGolden(t *testing.T) {
+	n := 0
+	testTrecEvalGolden(t, trecEvalTuning{budget: storedValuesBudget, sideBySide: &n})
+	if n < 70 {
+		t.Errorf("%d cases read side by side, want at least 70", n)
+	}
+	t.Logf("%d cases read side by side", n)
+}
+
+// TestTrecEvalGoldenSpilled checks them again with the side-by-side read
+// keeping no values in memory: every topic's values go to its temporary
+// file.
+func TestTrecEvalGoldenSpilled(t *testing.T) {
+	n := 0
+	testTrecEvalGolden(t, trecEvalTuning{sideBySide: &n})
+	if n < 70 {
+		t.Errorf("%d cases read side by side, want at least 70", n)
+	}
+}
+
+// TestTrecEvalGoldenOnePass checks them again without the side-by-side
+// read, so that runs are evaluated in one pass of the run after the qrels
+// index when their values fit in memory.
+func TestTrecEvalGoldenOnePass(t *testing.T) {
+	testTrecEvalGolden(t, trecEvalTuning{budget: storedValuesBudget, noSideBySide: true})
+}
 
 // TestTrecEvalGoldenTwoPass checks them again with no memory for the
 // one-pass summary, so that runs are read a second time in topic order.
-func TestTrecEvalGoldenTwoPass(t *testing.T) { testTrecEvalGolden(t, 0) }
+func TestTrecEvalGoldenTwoPass(t *testing.T) {
+	testTrecEvalGolden(t, trecEvalTuning{noSideBySide: true})
+}
 
-func testTrecEvalGolden(t *testing.T, budget int64) {
+func testTrecEvalGolden(t *testing.T, tune trecEvalTuning) {
 	dir := filepath.Join("..", "..", "testdata", "treceval")
 	cases := readGolden(t, filepath.Join(dir, "golden.gz"))
 	if len(cases) < 50 {
@@ -92,7 +121,7 @@ func testTrecEvalGolden(t *testing.T, budget int64) {
 			args := append([]string{"--compat", c.version}, strings.Fields(flags)...)
 			args = append(args, qrels, run)
 			var out, errb bytes.Buffer
-			err := runTrecEvalBudget(context.Background(), args, budget, stdin, &out, &errb)
+			err := runTrecEvalTuned(context.Background(), args, tune, stdin, &out, &errb)
 			code := 0
 			if err != nil {
 				var ee *exitError

@@ -134,3 +134,38 @@ func BenchmarkParseFloat(b *testing.B) {
 		_, _ = strconv.ParseFloat("2.328", 64)
 	}
 }
+
+// Atol reads every string of one or two bytes as C's atol: the digits
+// after optional white space and one sign, 0 when there are none (a
+// table worked from the C standard's description, not from Atol).
+func TestAtolShortStrings(t *testing.T) {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	space := func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+	for a := range 256 {
+		s := string([]byte{byte(a)})
+		want := int64(0)
+		if digit(byte(a)) {
+			want = int64(a - '0')
+		}
+		if got := Atol(s); got != want {
+			t.Fatalf("Atol(%q) = %d, want %d", s, got, want)
+		}
+		for b := range 256 {
+			s := string([]byte{byte(a), byte(b)})
+			var want int64
+			switch {
+			case digit(byte(a)) && digit(byte(b)):
+				want = int64(a-'0')*10 + int64(b-'0')
+			case digit(byte(a)):
+				want = int64(a - '0')
+			case (space(byte(a)) || a == '+') && digit(byte(b)):
+				want = int64(b - '0')
+			case a == '-' && digit(byte(b)):
+				want = -int64(b - '0')
+			}
+			if got := Atol(s); got != want {
+				t.Fatalf("Atol(%q) = %d, want %d", s, got, want)
+			}
+		}
+	}
+}

@@ -37,6 +37,7 @@ func (e *Evaluator) EvaluateContext(ctx context.Context, qid string, judged []Ju
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	e.topic++
 	tv.Qid = qid
 	tv.V = slices.Grow(tv.V[:0], e.nvals)[:e.nvals]
 	clear(tv.V)
@@ -78,6 +79,7 @@ func (e *Evaluator) Follow(prev []Judgment) error {
 	if !e.rank {
 		return nil // no topic is ranked: there is no such state
 	}
+	e.topic++
 	k := e.ranker
 	k.levelBound = 0
 	k.ranked.levels, k.ranked.NumRelLevels = nil, 0

@@ -3,6 +3,7 @@ package treceval
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -151,6 +152,66 @@ func TestGainIndexMatchesLinearSearch(t *testing.T) {
 				if got := gs.get(rel); got != want {
 					t.Fatalf("%s %s levels %v: gain of %d = %v, trec_eval's %v", v, m, counts, rel, got, want)
 				}
+			}
+		}
+	}
+}
+
+// The measures of one evaluator share a topic's gains when their gain
+// parameters are the same; each value is the one an evaluator of that
+// measure alone gives (whose gains are its own), over random topics
+// evaluated one after another, with parameters equal, different and none.
+func TestSharedGainsMatchAlone(t *testing.T) {
+	// (trec_eval 10.0 fails on dcg, ideal_dcg and ndcg together when one
+	// has parameters: ndcg alone stands for them.)
+	// A measure named twice is evaluated once, with the last parameters:
+	// each set names each measure once.
+	sets := [][]string{
+		{"ndcg", "ndcg_cut.3,10", "ndcg_rel.1=2,2=5", "Rndcg", "G.1=2,2=5", "binG"},
+		{"ndcg_rel.0=1", "G.-1=3", "Rndcg.2=5,1=2", "ndcg_cut.5", "binG"},
+		{"G", "ndcg_rel", "Rndcg.1=2,2=5", "ndcg.1=2,2=5"},
+	}
+	for _, c := range []struct {
+		v     Version
+		names []string
+	}{{V10, sets[0]}, {V10, sets[1]}, {V10, sets[2]}, {V908, sets[0]}, {V908, sets[1]}, {V908, sets[2]}} {
+		v, names := c.v, c.names
+		all, err := NewEvaluator(DefaultConfig(v), names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone := make([]*Evaluator, len(names))
+		for i, n := range names {
+			if alone[i], err = NewEvaluator(DefaultConfig(v), []string{n}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var tv, one TopicValues
+		for seed := range uint64(200) {
+			judged, docs := benchTopic(20+int(seed%50), seed)
+			if err := all.Evaluate("q", judged, docs, &tv); err != nil {
+				t.Fatal(err)
+			}
+			// The values are in trec_eval's order of measures, found
+			// by name.
+			at := map[string]float64{}
+			for k, n := range all.Names() {
+				at[n] = tv.V[k]
+			}
+			checked := 0
+			for i, ev := range alone {
+				if err := ev.Evaluate("q", judged, docs, &one); err != nil {
+					t.Fatal(err)
+				}
+				for k, n := range ev.Names() {
+					if got, ok := at[n]; !ok || math.Float64bits(got) != math.Float64bits(one.V[k]) {
+						t.Fatalf("%s topic %d: %s: %s together %v (%v), alone %v", v, seed, names[i], n, got, ok, one.V[k])
+					}
+					checked++
+				}
+			}
+			if checked != len(tv.V) {
+				t.Fatalf("%d values checked of %d", checked, len(tv.V))
 			}
 		}
 	}

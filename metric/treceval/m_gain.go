@@ -74,6 +74,10 @@ func (gs *gainSet) get(rel int64) float64 {
 // time O(levels log levels).
 func (e *Evaluator) gains(m *measure, r *Ranked) (*gainSet, error) {
 	gs := &e.gainSet
+	if e.topic != 0 && e.gainTopic == e.topic && slices.Equal(e.gainPairs, m.pairs) {
+		return gs, nil // made for this ranking by a measure before m
+	}
+	e.gainTopic = 0
 	g := gs.g[:0]
 	clear(gs.other)
 	for _, p := range m.pairs {
@@ -124,6 +128,7 @@ func (e *Evaluator) gains(m *measure, r *Ranked) (*gainSet, error) {
 		}
 	}
 	gs.g = g
+	e.gainTopic, e.gainPairs = e.topic, m.pairs
 	return gs, nil
 }
 

@@ -21,21 +21,22 @@ func (e *Evaluator) recallCuts(fracs []float64, numRel int64) []int64 {
 
 // interp calls at(ci, p) with the interpolated precision (the best
 // precision at this or any later rank) for each recall cutoff, walking the
-// ranking from the end, as trec_eval does.
+// ranking from the end, as trec_eval does. trec_eval divides at every
+// rank; between two relevant documents the count so stays the same and
+// so/i grows as i falls, and so does its rounding, so the best of such a
+// stretch is at its relevant document, the only rank divided at here.
 func (e *Evaluator) interp(r *Ranked, cuts []int64, at func(ci int, p float64)) {
 	cur := len(cuts) - 1
 	for cur >= 0 && cuts[cur] > r.NumRelRet {
 		cur--
 	}
-	precis := float64(r.NumRelRet) / float64(r.NumRet)
-	ip := precis
+	ip := float64(r.NumRelRet) / float64(r.NumRet)
 	so := r.NumRelRet
 	for i := r.NumRet; i > 0 && so > 0; i-- {
-		precis = float64(so) / float64(i)
-		if ip < precis {
-			ip = precis
-		}
 		if r.Rels[i-1] >= e.cfg.RelLevel {
+			if precis := float64(so) / float64(i); ip < precis {
+				ip = precis
+			}
 			for cur >= 0 && so == cuts[cur] {
 				at(cur, ip)
 				cur--

@@ -151,6 +151,12 @@ type Evaluator struct {
 	longs   []int64
 	gainSet gainSet
 	gainTmp []relGain
+	// topic counts the rankings made (Evaluate, Follow; 0: none, as
+	// for a direct call of gains); gainSet was made for ranking
+	// gainTopic with the parameters gainPairs, and the measures of that
+	// topic with the same parameters share it.
+	topic, gainTopic uint64
+	gainPairs        []pair
 	// rank is false when no measure uses the ranking (runid, num_q).
 	rank bool
 	// ctx is the context of the topic being evaluated, nil outside

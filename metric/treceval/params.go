@@ -143,6 +143,9 @@ func cutName(name string, v float64) string {
 // white space and sign, then digits; anything else ends the number, an
 // empty number is 0, overflow saturates.
 func Atol(s string) int64 {
+	if len(s) == 1 && s[0]-'0' <= 9 {
+		return int64(s[0] - '0') // a qrels judgement's usual shape
+	}
 	i := 0
 	for i < len(s) && isSpace(s[i]) {
 		i++

@@ -1,12 +1,14 @@
 package treceval
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Relevance values trec_eval gives retrieved documents that have no usable
@@ -115,10 +117,33 @@ type rdoc struct {
 // strings as their bytes do (docnos contain no NUL byte, which the readers
 // refuse, so the zero padding sorts a prefix first).
 func prefixKey(s string) uint64 {
+	if len(s) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	}
+	// Unrolled: constant shifts, no loop (a docno such as "D69" is
+	// short).
 	var k uint64
-	n := min(len(s), 8)
-	for i := 0; i < n; i++ {
-		k |= uint64(s[i]) << (56 - 8*i)
+	switch len(s) {
+	case 7:
+		k |= uint64(s[6]) << 8
+		fallthrough
+	case 6:
+		k |= uint64(s[5]) << 16
+		fallthrough
+	case 5:
+		k |= uint64(s[4]) << 24
+		fallthrough
+	case 4:
+		k |= uint64(s[3]) << 32
+		fallthrough
+	case 3:
+		k |= uint64(s[2]) << 40
+		fallthrough
+	case 2:
+		k |= uint64(s[1]) << 48
+		fallthrough
+	case 1:
+		k |= uint64(s[0]) << 56
 	}
 	return k
 }
@@ -158,19 +183,24 @@ type Ranker struct {
 	tab  []slot
 	gen  uint32
 	seed maphash.Seed
+	// mixSeed keys the hash of the docnos of at most 8 bytes.
+	mixSeed uint64
 	// levelBound mirrors trec_eval's rel_levels allocation: it only grows.
 	levelBound int64
 }
 
 // NewRanker returns a Ranker for cfg.
-func NewRanker(cfg Config) *Ranker { return &Ranker{cfg: cfg, seed: maphash.MakeSeed()} }
+func NewRanker(cfg Config) *Ranker {
+	seed := maphash.MakeSeed()
+	return &Ranker{cfg: cfg, seed: seed, mixSeed: maphash.String(seed, "docno")}
+}
 
 // slot is one entry of the Ranker's docno table. It names its docno by
 // index, not by string, to take 16 bytes rather than 32.
 type slot struct {
 	gen    uint32
 	hash   uint32 // the docno's hash's top bits, compared before the docno
-	doc    int32  // its index among the ranked documents, or -1
+	doc    int32  // its index in Ranker.docs, or -1
 	judged int32  // its index among the judgements, or -1
 }
 
@@ -188,12 +218,29 @@ func (k *Ranker) resetTable(n int) {
 	}
 }
 
-// slot returns docno's slot, with its hash set: in use (gen current) if
-// docno is in the table, else the free slot where it belongs. A slot's
-// docno is top[doc].docno, or judged[judged].Docno when doc is -1.
-func (k *Ranker) slot(docno string, top []rdoc, judged []Judgment) *slot {
+// hashDocno hashes docno, whose prefixKey is key: a docno of at most 8
+// bytes is its key and length, mixed with the Ranker's seed (splitmix64's
+// finaliser, whose every output bit depends on every input bit), a longer
+// one goes through maphash.
+func (k *Ranker) hashDocno(docno string, key uint64) uint64 {
+	if len(docno) > 8 {
+		return maphash.String(k.seed, docno)
+	}
+	x := key ^ k.mixSeed ^ uint64(len(docno))*0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// slot returns docno's slot (key is its prefixKey), with its hash set:
+// in use (gen current) if docno is in the table, else the free slot where
+// it belongs. A slot's docno is k.docs[doc].docno, or
+// judged[judged].Docno when doc is -1; a ranked document's is compared by
+// its key and length first, which are the whole docno when it has at
+// most 8 bytes.
+func (k *Ranker) slot(docno string, key uint64, judged []Judgment) *slot {
 	mask := uint64(len(k.tab) - 1)
-	full := maphash.String(k.seed, docno)
+	full := k.hashDocno(docno, key)
 	hash := uint32(full >> 32)
 	for h := full & mask; ; h = (h + 1) & mask {
 		s := &k.tab[h]
@@ -201,7 +248,15 @@ func (k *Ranker) slot(docno string, top []rdoc, judged []Judgment) *slot {
 			s.hash = hash
 			return s
 		}
-		if s.hash == hash && (s.doc >= 0 && top[s.doc].docno == docno || s.doc < 0 && judged[s.judged].Docno == docno) {
+		if s.hash != hash {
+			continue
+		}
+		if s.doc >= 0 {
+			d := &k.docs[s.doc]
+			if d.key == key && len(d.docno) == len(docno) && (len(docno) <= 8 || d.docno == docno) {
+				return s
+			}
+		} else if judged[s.judged].Docno == docno {
 			return s
 		}
 	}
@@ -233,6 +288,8 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 			nan = true
 		}
 	}
+	// k.keys[p].i is the document at rank p (from 0).
+	k.keys = slices.Grow(k.keys[:0], n)[:n]
 	if nan {
 		// trec_eval's order depends on the sort algorithm when NaN
 		// breaks transitivity: replay it from its starting order
@@ -240,10 +297,13 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		k.tmp = slices.Grow(k.tmp[:0], n)[:n]
 		msort(k.docs, k.tmp, cmpDocno)
 		msort(k.docs, k.tmp, cmpSim)
+		for i := range k.keys {
+			k.keys[i].i = int32(i)
+		}
 	} else {
 		// Sort small (score, key, index) records rather than the
-		// documents: fewer bytes to move.
-		k.keys = slices.Grow(k.keys[:0], n)[:n]
+		// documents: fewer bytes to move; the documents stay where
+		// they are, reached through the records.
 		for i := range k.docs {
 			k.keys[i] = simKey{score: k.docs[i].score, key: k.docs[i].key, i: int32(i)}
 		}
@@ -261,40 +321,24 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 			}
 			return cmpDocKey(docs[b.i].docno, b.key, docs[a.i].docno, a.key)
 		})
-		// Put the documents in that order in place, cycle by cycle,
-		// marking each key done: no second array of documents.
-		keys := k.keys
-		for i := range keys {
-			if keys[i].i < 0 {
-				continue
-			}
-			first, j := docs[i], i
-			for {
-				src := int(keys[j].i)
-				keys[j].i = -1
-				if src == i {
-					docs[j] = first
-					break
-				}
-				docs[j], j = docs[src], src
-			}
-		}
 	}
 	if int64(n) > k.cfg.MaxRet {
 		n = int(max(k.cfg.MaxRet, 0))
 	}
-	top := k.docs[:n]
+	top := k.keys[:n]
+	rd := k.docs
 
 	// A hash table of the ranked documents and the judgements finds
 	// duplicates and each document's judgement in linear time.
 	k.resetTable(n + len(judged))
-	for i := range top {
-		top[i].rel = RelNonpool
-		s := k.slot(top[i].docno, top, judged)
+	for _, t := range top {
+		d := &rd[t.i]
+		d.rel = RelNonpool
+		s := k.slot(d.docno, d.key, judged)
 		if s.gen == k.gen {
-			return nil, fmt.Errorf("%w %q in the run", ErrDuplicate, top[i].docno)
+			return nil, fmt.Errorf("%w %q in the run", ErrDuplicate, d.docno)
 		}
-		s.gen, s.doc, s.judged = k.gen, int32(i), -1
+		s.gen, s.doc, s.judged = k.gen, t.i, -1
 	}
 	r := &k.ranked
 	maxRel, maxAt := int64(math.MinInt64), 0
@@ -302,7 +346,7 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		if j.Rel > maxRel {
 			maxRel, maxAt = j.Rel, i
 		}
-		s := k.slot(j.Docno, top, judged)
+		s := k.slot(j.Docno, prefixKey(j.Docno), judged)
 		if s.gen != k.gen {
 			s.gen, s.doc = k.gen, -1
 		} else if s.judged >= 0 {
@@ -311,9 +355,9 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		s.judged = int32(i)
 		if s.doc >= 0 {
 			if j.Rel < 0 {
-				top[s.doc].rel = RelUnjudged
+				rd[s.doc].rel = RelUnjudged
 			} else {
-				top[s.doc].rel = j.Rel
+				rd[s.doc].rel = j.Rel
 			}
 		}
 	}
@@ -349,8 +393,8 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	r.Rels = slices.Grow(r.Rels[:0], n)
 	r.NumRelRet, r.NumNonpool, r.NumUnjudged = 0, 0, 0
 	level := k.cfg.RelLevel
-	for i := range top {
-		rel := top[i].rel
+	for _, t := range top {
+		rel := rd[t.i].rel
 		if k.cfg.JudgedOnly {
 			if rel < 0 {
 				continue
