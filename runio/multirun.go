@@ -154,9 +154,8 @@ type sharedBlock struct {
 	refs  int   // views that have not released it
 }
 
-// maxSharedBlocks is the most qrels blocks held by the views: half of a
-// stream's blocks.
-const maxSharedBlocks = streamBlocks / 2
+// maxSharedBlocks is the most qrels blocks held by the views.
+const maxSharedBlocks = 16
 
 // qrelsView is one run's view of the shared qrels, a blockSource.
 type qrelsView struct {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // trecBlock holds the lines of one qid from a qrels or run file.
@@ -260,6 +261,9 @@ type blockChan struct {
 	free chan *trecBlock
 	done chan struct{}
 	wg   sync.WaitGroup
+	// the blocks parsed and not released yet, and their lines
+	// (blockStream)
+	aheadBlocks, aheadLines atomic.Int64
 	// the sender's batch, not handed over yet
 	pending blockMsg
 	// the receiver's batch, and the next block of it
@@ -279,7 +283,14 @@ type blockMsg struct {
 }
 
 const (
-	streamBlocks = 32
+	// streamBlocks is the most blocks a stream parses ahead of its
+	// reader, and streamLines the most lines past 32 blocks: on two
+	// cores, the qrels' parser, ahead of the run's, kept a core busy
+	// while the join waited for the run (32 blocks, at most 3,200 lines
+	// of bench/gen's 100-line queries, left it idle: eval -m map on
+	// 5M+5M lines, --workers 2, 0.39 s against 0.34 s with 128).
+	streamBlocks = 128
+	streamLines  = 1 << 15
 	// sendBatch blocks go over the channel at once: a receiver faster
 	// than its sender waits at the channel, and each wake-up cost about
 	// as much as a block of 100 lines to parse (a query's lines, one
@@ -287,9 +298,16 @@ const (
 	sendBatch = 8
 )
 
+// startBlockStream parses p's blocks ahead of the reader on a goroutine
+// of its own: up to streamBlocks of them, or 32 with fewer than 2 workers
+// (one core gains nothing from running ahead).
 func startBlockStream(p *trecParser) *blockStream {
-	s := &blockStream{blockChan{p: p, ch: make(chan blockMsg, streamBlocks), free: make(chan *trecBlock, streamBlocks), done: make(chan struct{})}}
-	for range streamBlocks {
+	n := streamBlocks
+	if p.opts.Workers < 2 {
+		n = 32
+	}
+	s := &blockStream{blockChan{p: p, ch: make(chan blockMsg, n), free: make(chan *trecBlock, n), done: make(chan struct{})}}
+	for range n {
 		s.free <- &trecBlock{}
 	}
 	s.wg.Add(1)
@@ -301,11 +319,17 @@ func (s *blockStream) run() {
 	defer s.wg.Done()
 	for {
 		var b *trecBlock
-		select {
-		case b = <-s.free:
-		default:
-			// Every block is out: hand over the batch, then wait for
-			// one to come back.
+		wait := s.aheadBlocks.Load() >= 32 && s.aheadLines.Load() >= streamLines
+		if !wait {
+			select {
+			case b = <-s.free:
+			default:
+				wait = true
+			}
+		}
+		if wait {
+			// Every block is out, or enough lines: hand over the
+			// batch, then wait for a block to come back.
 			if !s.flush(nil) {
 				return
 			}
@@ -316,6 +340,8 @@ func (s *blockStream) run() {
 			}
 		}
 		err := s.p.nextBlock(b)
+		s.aheadBlocks.Add(1)
+		s.aheadLines.Add(int64(len(b.vals)))
 		if !s.send(b, err) || err != nil {
 			return
 		}
@@ -381,6 +407,8 @@ func (s *blockChan) next() (*trecBlock, error) {
 
 func (s *blockStream) release(b *trecBlock) {
 	if b != nil {
+		s.aheadBlocks.Add(-1)
+		s.aheadLines.Add(-int64(len(b.vals)))
 		s.free <- b
 	}
 }
