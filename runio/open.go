@@ -104,8 +104,10 @@ func openTREC(ctx context.Context, qrelsPath, runPath string, opts Options) (Rea
 type stream struct {
 	*bufio.Reader
 	closers []io.Closer
-	// gunzip: the stream decompresses its input
+	// gunzip: the stream decompresses its input, read by raw beneath
+	// the buffer
 	gunzip bool
+	raw    io.Reader
 }
 
 func (s *stream) Close() error {
@@ -146,6 +148,7 @@ func openStream(path string, opts Options) (*stream, error) {
 		s.closers = append([]io.Closer{c}, s.closers...)
 	}
 	_, s.gunzip = r.(gzipReader)
+	s.raw = r
 	s.Reader = bufio.NewReaderSize(r, opts.bufferSize())
 	return s, nil
 }

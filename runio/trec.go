@@ -83,7 +83,14 @@ func (p *trecParser) parallel() {
 	}
 	w := p.opts.Workers / 2
 	if st, ok := p.r.(*stream); ok && st.gunzip && w == 1 {
-		p.par = newParReader(p, p.r, 1, p.opts)
+		// The decompressing goroutine reads the gzip reader itself
+		// while the stream's buffer holds nothing: copying through the
+		// buffer's 1 MiB took as many more bytes of memory.
+		r := p.r
+		if st.Buffered() == 0 {
+			r = st.raw
+		}
+		p.par = newParReader(p, r, 1, p.opts)
 		return
 	}
 	if w > 1 {
