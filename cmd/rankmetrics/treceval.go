@@ -94,7 +94,7 @@ pass when every topic's values fit in %d MiB. Any other line order is
 gathered in memory at about %d bytes per line plus the docno's bytes.
 When the two files are regular files that give their common topics in
 about the same order, each in one block, both are read once, side by
-side, and each topic's values are kept (beyond 4 MiB in a temporary
+side, and each topic's values are kept (beyond 256 KiB in a temporary
 file in TMPDIR) to be summed and printed in qid order at the end. The
 qrels file is indexed the same way when each topic is in one block, and
 held in memory otherwise. A file that cannot seek (a pipe, a FIFO,
