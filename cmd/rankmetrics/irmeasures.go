@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -449,7 +450,8 @@ func irmCompute(ctx context.Context, a *irmArgs, ms []evaluate.Measure) ([]irmQu
 	if err != nil {
 		return nil, err
 	}
-	read := runio.Options{Format: runio.FormatTREC, KeepDocs: true, Unsorted: runio.UnsortedAuto}
+	// Every core reads, as eval's default --workers does.
+	read := runio.Options{Format: runio.FormatTREC, KeepDocs: true, Unsorted: runio.UnsortedAuto, Workers: runtime.GOMAXPROCS(0)}
 	if sub != nil {
 		// Subtopic qrels judge a document once per subtopic.
 		read.Dedupe = runio.DedupeFirst
