@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"golang.org/x/sys/cpu"
 )
 
 // lineReader reads lines without allocating: the returned slice points into
@@ -30,6 +32,10 @@ type lineReader struct {
 	// max, and the errors are its `field line:` ones.
 	trecEval bool
 	size     int // buffer size, for a reader made by reset
+	// The qrels' and the run's readers run on two goroutines and write
+	// their fields at every line: without the pad, two of them could
+	// share a cache line (see TRECScanner).
+	_ cpu.CacheLinePad
 }
 
 // newLineReader reads r with the buffer size and line limit of opts. The

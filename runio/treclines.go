@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"golang.org/x/sys/cpu"
 )
 
 // TRECMode selects the rules by which TREC run and qrels lines are read:
@@ -56,6 +58,12 @@ type TRECScanner struct {
 	want, other int
 	what        string
 	comments    bool // skip 10.0's comment lines
+	// A scanner writes its fields at every line, on the goroutine of its
+	// file: the pad keeps the qrels' and the run's scanners (and line
+	// readers) off each other's cache lines. Allocated side by side, they
+	// made eval --unsorted error take 0.40-0.59 s where the same work
+	// took 0.33-0.36 s (the 5M+5M-line pair, 2 cores).
+	_ cpu.CacheLinePad
 }
 
 // NewTRECScanner returns a scanner of r, a run file or (qrels) a qrels
