@@ -25,20 +25,9 @@ func TestEvalWorkersIdentical(t *testing.T) {
 		pairs = append(pairs, [2]string{filepath.Join(dir, l+".qrels"), filepath.Join(dir, l+".run")})
 	}
 	tmp := t.TempDir()
-	for _, name := range []string{"sorted.qrels", "sorted.run"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var z bytes.Buffer
-		w := gzip.NewWriter(&z)
-		w.Write(b)
-		w.Close()
-		if err := os.WriteFile(filepath.Join(tmp, name+".gz"), z.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pairs = append(pairs, [2]string{filepath.Join(tmp, "sorted.qrels.gz"), filepath.Join(tmp, "sorted.run.gz")})
+	qgz := gzipCopy(t, filepath.Join(dir, "sorted.qrels"), tmp)
+	rgz := gzipCopy(t, filepath.Join(dir, "sorted.run"), tmp)
+	pairs = append(pairs, [2]string{qgz, rgz})
 	hostile, err := filepath.Glob(filepath.Join(dir, "hostile", "*"))
 	if err != nil || len(hostile) == 0 {
 		t.Fatalf("no hostile files: %v", err)
@@ -47,19 +36,8 @@ func TestEvalWorkersIdentical(t *testing.T) {
 		pairs = append(pairs, [2]string{h, filepath.Join(dir, "sorted.run")}, [2]string{filepath.Join(dir, "sorted.qrels"), h})
 		// Gzipped, a file is decompressed on a goroutine of its own and
 		// parsed on another from 2 workers on.
-		b, err := os.ReadFile(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var z bytes.Buffer
-		w := gzip.NewWriter(&z)
-		w.Write(b)
-		w.Close()
-		gz := filepath.Join(tmp, filepath.Base(h)+".gz")
-		if err := os.WriteFile(gz, z.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		pairs = append(pairs, [2]string{gz, filepath.Join(tmp, "sorted.run.gz")}, [2]string{filepath.Join(tmp, "sorted.qrels.gz"), gz})
+		gz := gzipCopy(t, h, tmp)
+		pairs = append(pairs, [2]string{gz, rgz}, [2]string{qgz, gz})
 	}
 	eval := func(args ...string) string {
 		var out, errb bytes.Buffer
@@ -88,6 +66,25 @@ func TestEvalWorkersIdentical(t *testing.T) {
 	if errors == 0 {
 		t.Fatal("no input was refused: the hostile files are not exercised")
 	}
+}
+
+// gzipCopy writes the file at path gzipped into dir, under its name and
+// ".gz", and returns the copy's path.
+func gzipCopy(t *testing.T, path, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write(b)
+	w.Close()
+	gz := filepath.Join(dir, filepath.Base(path)+".gz")
+	if err := os.WriteFile(gz, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return gz
 }
 
 // TestWorkersLimitCores: --workers N below the process's core limit
