@@ -1,8 +1,6 @@
 package runio
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -194,15 +192,9 @@ func TestUnsortedAuto(t *testing.T) {
 			name := fmt.Sprintf("%s/%d", layout, i)
 			qp, rp := filepath.Join(dir, "q"), filepath.Join(dir, "r")
 			write := func(p, s string, gz bool) {
-				b := []byte(s)
 				if gz {
-					var buf bytes.Buffer
-					w := gzip.NewWriter(&buf)
-					w.Write(b)
-					w.Close()
-					b = buf.Bytes()
-				}
-				if err := os.WriteFile(p, b, 0o644); err != nil {
+					writeGzip(t, p, s)
+				} else if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -290,13 +282,9 @@ func TestUnsortedAutoLayouts(t *testing.T) {
 		{"1 Q0 a 1 1 r\n2 Q0 b 1 1 r\n", "*runio.lagStream"},
 		{"2 Q0 b 1 1 r\n1 Q0 a 1 1 r\n", "*runio.lagStream"},
 	} {
-		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
-		w.Write([]byte(c.run))
-		w.Close()
 		qp, rp := filepath.Join(dir, "q"), filepath.Join(dir, "r.gz")
 		os.WriteFile(qp, []byte(qrels), 0o644)
-		os.WriteFile(rp, buf.Bytes(), 0o644)
+		writeGzip(t, rp, c.run)
 		r := openAuto(t, []string{qp, rp}, Options{Unsorted: UnsortedAuto})
 		var q Query
 		if err := r.Next(&q); err != nil || q.QID != "1" {

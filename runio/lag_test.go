@@ -1,12 +1,9 @@
 package runio
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,14 +71,8 @@ func TestSortedParallel(t *testing.T) {
 func readLag(t *testing.T, qrels, run string, lag int, chunk int64) ([]Query, error) {
 	t.Helper()
 	dir := t.TempDir()
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	w.Write([]byte(run))
-	w.Close()
 	rp := filepath.Join(dir, "r.gz")
-	if err := os.WriteFile(rp, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGzip(t, rp, run)
 	rs, _, err := openTRECInput(rp, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package runio
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -66,15 +64,11 @@ func multiRuns(t *testing.T, dir string, rng *rand.Rand, nRuns int, gz bool) (qr
 	}
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
-		data := []byte(text)
 		if gz {
-			var b bytes.Buffer
-			w := gzip.NewWriter(&b)
-			w.Write(data)
-			w.Close()
-			data = b.Bytes()
+			writeGzip(t, p, text)
+			return p
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
