@@ -42,3 +42,12 @@ func runOnce(ctx context.Context, paths []string, opts Options, run func(Reader)
 	}
 	return err
 }
+
+// MayRestart reports whether r's Next may fail with an error wrapping
+// [ErrRestart]: r streams a pair opened with [Options.Restartable] as if it
+// were sorted. A caller that writes as it reads holds its output back
+// from such a reader only.
+func MayRestart(r Reader) bool {
+	t, ok := r.(*trecReader)
+	return ok && t.optimistic
+}

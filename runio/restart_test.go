@@ -178,3 +178,30 @@ func writeGzip(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestMayRestart: only a TREC pair read optimistically (Restartable,
+// UnsortedAuto, two files on disk) may fail with ErrRestart.
+func TestMayRestart(t *testing.T) {
+	dir := t.TempDir()
+	qp, rp := filepath.Join(dir, "q"), filepath.Join(dir, "r")
+	os.WriteFile(qp, []byte("1 0 a 1\n"), 0o644)
+	os.WriteFile(rp, []byte("1 Q0 a 1 1 r\n"), 0o644)
+	for _, c := range []struct {
+		opts Options
+		want bool
+	}{
+		{Options{Unsorted: UnsortedAuto, Restartable: true}, true},
+		{Options{Unsorted: UnsortedAuto}, false},
+		{Options{Unsorted: UnsortedError, Restartable: true}, false},
+		{Options{Unsorted: UnsortedGroup, Restartable: true}, false},
+	} {
+		r, err := Open(bg, []string{qp, rp}, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := MayRestart(r); got != c.want {
+			t.Errorf("%+v: MayRestart %v, want %v", c.opts, got, c.want)
+		}
+		r.Close()
+	}
+}

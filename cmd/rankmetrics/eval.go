@@ -285,19 +285,36 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		prog = startProgress(stderr, &bytesRead, totalSize(o.paths))
 	}
 	out := bufio.NewWriterSize(stdout, 1<<16)
-	// Without -q nothing is written before the end, so a TREC pair may
-	// stream at once as if sorted and be read again, from a clean state,
-	// if it is not (runio.Options.Restartable). The reader is closed by
-	// Restarting, except after an interrupt, when it may still be blocked
-	// in a read (see evaluate.Run): it is left to the end of the process.
+	// A TREC pair may stream at once as if sorted and be read again, from
+	// a clean state, if it is not (runio.Options.Restartable): nothing is
+	// written before the end of such a read, so -q's records wait in a
+	// spool (in memory up to 8 MiB, the rest in a temporary file) until
+	// the read is known good. The reader is closed by Restarting, except
+	// after an interrupt, when it may still be blocked in a read (see
+	// evaluate.Run): it is left to the end of the process.
 	read := o.read
-	read.Restartable = !o.perQuery
+	read.Restartable = true
 	var (
 		rep *reporter
 		res *evaluate.Result
+		sp  *spool
 	)
+	defer func() {
+		if sp != nil {
+			sp.Close()
+		}
+	}()
 	err = runio.Restarting(ctx, o.paths, read, func(r runio.Reader) error {
-		rep = newReporter(out, o)
+		w := out
+		if sp != nil {
+			sp.Close()
+			sp = nil
+		}
+		if o.perQuery && runio.MayRestart(r) {
+			sp = &spool{limit: 8 << 20}
+			w = bufio.NewWriterSize(sp, 1<<16)
+		}
+		rep = newReporter(w, o)
 		if prog != nil {
 			prog.counts.Queries.Store(0)
 			prog.counts.Items.Store(0)
@@ -312,6 +329,14 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if rep == nil {
 		// The input did not open.
 		return err
+	}
+	if sp != nil {
+		// The read is over: what it wrote goes out, then the rest.
+		err = errors.Join(err, rep.w.Flush())
+		if _, werr := sp.WriteTo(out); werr != nil {
+			err = errors.Join(err, werr)
+		}
+		rep.w = out
 	}
 	if err == nil {
 		err = o.checkMatch(res)

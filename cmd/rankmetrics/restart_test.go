@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,10 +59,13 @@ func bigPair() (qrels, run string) {
 	return bq.String(), br.String()
 }
 
-// TestEvalRestart: eval without -q reads a TREC pair optimistically, with
-// -q as before; the summary (bootstrap intervals included: they need every
-// per-query value once, in order) and the errors are the same whatever the
-// layout, so nothing of the abandoned first read is left in the result.
+// TestEvalRestart: eval reads a TREC pair optimistically, with -q too
+// (its records held back until the read is known good); the summary
+// (bootstrap intervals included: they need every per-query value once, in
+// order) and the errors are the same with and without -q whatever the
+// layout, the records of -q are those of the same lines sorted by qid
+// (stably) and streamed with --unsorted error, and no record of the
+// abandoned first read is left in the output.
 func TestEvalRestart(t *testing.T) {
 	tmp := t.TempDir()
 	eval := func(args ...string) string {
@@ -94,7 +98,35 @@ func TestEvalRestart(t *testing.T) {
 		if i >= 7 && !strings.Contains(got, "error: ") {
 			t.Errorf("%s: no error: %s", c.name, got)
 		}
+		withQ := eval("-q", qp, rp)
+		seen := map[string]bool{}
+		for l := range strings.Lines(withQ) {
+			if f := strings.Split(l, "\t"); len(f) == 3 && f[1] != "all" {
+				if seen[f[0]+"\t"+f[1]] {
+					t.Errorf("%s: -q wrote %s twice:\n%s", c.name, f[0]+" "+f[1], withQ)
+				}
+				seen[f[0]+"\t"+f[1]] = true
+			}
+		}
+		if i < 7 {
+			sq, sr := writePair(t, filepath.Join(tmp, c.name, "sorted"), sortByQID(c.qrels), sortByQID(c.run))
+			if want := eval("-q", "--unsorted", "error", sq, sr); withQ != want {
+				t.Errorf("%s: eval -q gives\n%s\nthe lines sorted, --unsorted error\n%s", c.name, withQ, want)
+			}
+		}
 	}
+}
+
+// sortByQID sorts the lines of a TREC file by qid, numerically, keeping
+// the order of the lines of a qid.
+func sortByQID(text string) string {
+	lines := slices.Collect(strings.Lines(text))
+	qid := func(l string) int {
+		n, _ := strconv.Atoi(strings.Fields(l)[0])
+		return n
+	}
+	slices.SortStableFunc(lines, func(a, b string) int { return qid(a) - qid(b) })
+	return strings.Join(lines, "")
 }
 
 // TestCompareIRMeasuresRestart: compare and ir_measures give for a pair
