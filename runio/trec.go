@@ -298,6 +298,9 @@ const (
 	// 5M+5M lines, --workers 2, 0.39 s against 0.34 s with 128).
 	streamBlocks = 128
 	streamLines  = 1 << 15
+	// streamMinBlocks is how many blocks a stream parses ahead whatever
+	// their lines (and all it parses ahead with fewer than 2 workers).
+	streamMinBlocks = 32
 	// sendBatch blocks go over the channel at once: a receiver faster
 	// than its sender waits at the channel, and each wake-up cost about
 	// as much as a block of 100 lines to parse (a query's lines, one
@@ -306,12 +309,12 @@ const (
 )
 
 // startBlockStream parses p's blocks ahead of the reader on a goroutine
-// of its own: up to streamBlocks of them, or 32 with fewer than 2 workers
-// (one core gains nothing from running ahead).
+// of its own: up to streamBlocks of them, or streamMinBlocks with fewer
+// than 2 workers (one core gains nothing from running ahead).
 func startBlockStream(p *trecParser) *blockStream {
 	n := streamBlocks
 	if p.opts.Workers < 2 {
-		n = 32
+		n = streamMinBlocks
 	}
 	s := &blockStream{blockChan{p: p, ch: make(chan blockMsg, n), free: make(chan *trecBlock, n), done: make(chan struct{})}}
 	for range n {
@@ -326,7 +329,7 @@ func (s *blockStream) run() {
 	defer s.wg.Done()
 	for {
 		var b *trecBlock
-		wait := s.aheadBlocks.Load() >= 32 && s.aheadLines.Load() >= streamLines
+		wait := s.aheadBlocks.Load() >= streamMinBlocks && s.aheadLines.Load() >= streamLines
 		if !wait {
 			select {
 			case b = <-s.free:

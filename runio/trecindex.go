@@ -482,8 +482,11 @@ type lagStream struct {
 }
 
 func startLagStream(ctx context.Context, p *trecParser, lag int) *lagStream {
-	s := &lagStream{ctx: ctx, lag: lag, blockChan: blockChan{p: p, ch: make(chan blockMsg, streamBlocks),
-		free: make(chan *trecBlock, 4*streamBlocks), done: make(chan struct{})}}
+	// The channel holds streamMinBlocks blocks in batches, as many as a
+	// blockStream parses ahead with one worker: the lag stream makes its
+	// blocks when none comes back, so the channel is its bound.
+	s := &lagStream{ctx: ctx, lag: lag, blockChan: blockChan{p: p, ch: make(chan blockMsg, streamMinBlocks/sendBatch),
+		free: make(chan *trecBlock, 4*streamMinBlocks), done: make(chan struct{})}}
 	p.lag = true
 	s.wg.Add(1)
 	go s.run()
