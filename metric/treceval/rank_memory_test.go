@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/rankmetrics/rankmetrics/internal/racebuild"
 )
 
 // Ranking a topic of n documents takes at most 150 bytes per document: 40
@@ -33,7 +35,7 @@ func TestRankMemory(t *testing.T) {
 	}
 	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("%d bytes per document", alloc/n)
-	if alloc > 150*n && !raceEnabled {
+	if alloc > 150*n && !racebuild.Enabled {
 		t.Errorf("ranking %d documents allocated %d bytes, %d per document; want at most 150", n, alloc, alloc/n)
 	}
 	relRet := int64(0)
