@@ -3,13 +3,21 @@ package runio
 import (
 	"bytes"
 	"hash/maphash"
+
+	"github.com/rankmetrics/rankmetrics/internal/prefixkey"
 )
 
 // docTable is a per-query hash table from document id to two int32 slots,
 // keyed on bytes copied into an arena. Reset keeps the memory, so a stream
-// of queries allocates only when a query is larger than all before it.
+// of queries allocates only when a query is larger than all before it. An
+// id of at most 8 bytes is hashed from its prefix key and length
+// (prefixkey.Short, a bijection): equal hashes and lengths are equal ids,
+// found without comparing bytes (eval -m map --workers 1 on the 5M+5M-line
+// pair of 3-byte docnos, 15 alternated runs: 0.59/0.59 s wall, min/median,
+// with maphash and bytes.Equal for every id, 0.58/0.58 s).
 type docTable struct {
 	seed    maphash.Seed
+	seed64  uint64 // keys the hash of ids of at most 8 bytes
 	arena   []byte
 	entries []docEntry
 	slots   []int32 // index into entries + 1; 0 = empty
@@ -24,7 +32,8 @@ type docEntry struct {
 }
 
 func newDocTable() *docTable {
-	return &docTable{seed: maphash.MakeSeed()}
+	seed := maphash.MakeSeed()
+	return &docTable{seed: seed, seed64: maphash.Comparable(seed, uint64(0x9e3779b97f4a7c15))}
 }
 
 // reset empties the table and sizes it for about n keys.
@@ -49,7 +58,14 @@ func (t *docTable) insert(key []byte) (int, bool) {
 	if 2*(len(t.entries)+1) > len(t.slots) {
 		t.grow()
 	}
-	h := maphash.Bytes(t.seed, key)
+	n := uint32(len(key))
+	short := n <= 8
+	var h uint64
+	if short {
+		h = prefixkey.Short(prefixkey.Of(key), len(key), t.seed64)
+	} else {
+		h = maphash.Bytes(t.seed, key)
+	}
 	i := h & t.mask
 	for ; ; i = (i + 1) & t.mask {
 		s := t.slots[i]
@@ -57,7 +73,7 @@ func (t *docTable) insert(key []byte) (int, bool) {
 			break
 		}
 		e := &t.entries[s-1]
-		if e.hash == h && bytes.Equal(t.arena[e.off:e.off+e.n], key) {
+		if e.hash == h && e.n == n && (short || bytes.Equal(t.arena[e.off:e.off+e.n], key)) {
 			return int(s - 1), true
 		}
 	}

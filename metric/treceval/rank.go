@@ -1,14 +1,14 @@
 package treceval
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
-	"unsafe"
+
+	"github.com/rankmetrics/rankmetrics/internal/prefixkey"
 )
 
 // Relevance values trec_eval gives retrieved documents that have no usable
@@ -113,41 +113,6 @@ type rdoc struct {
 	rel   int64
 }
 
-// prefixKey packs the first 8 bytes of s so that comparing keys orders
-// strings as their bytes do (docnos contain no NUL byte, which the readers
-// refuse, so the zero padding sorts a prefix first).
-func prefixKey(s string) uint64 {
-	if len(s) >= 8 {
-		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-	}
-	// Unrolled: constant shifts, no loop (a docno such as "D69" is
-	// short).
-	var k uint64
-	switch len(s) {
-	case 7:
-		k |= uint64(s[6]) << 8
-		fallthrough
-	case 6:
-		k |= uint64(s[5]) << 16
-		fallthrough
-	case 5:
-		k |= uint64(s[4]) << 24
-		fallthrough
-	case 4:
-		k |= uint64(s[3]) << 32
-		fallthrough
-	case 3:
-		k |= uint64(s[2]) << 40
-		fallthrough
-	case 2:
-		k |= uint64(s[1]) << 48
-		fallthrough
-	case 1:
-		k |= uint64(s[0]) << 56
-	}
-	return k
-}
-
 // cmpDocKey compares two docnos by their keys first.
 func cmpDocKey(a string, ka uint64, b string, kb uint64) int {
 	switch {
@@ -218,21 +183,17 @@ func (k *Ranker) resetTable(n int) {
 	}
 }
 
-// hashDocno hashes docno, whose prefixKey is key: a docno of at most 8
-// bytes is its key and length, mixed with the Ranker's seed (splitmix64's
-// finaliser, whose every output bit depends on every input bit), a longer
-// one goes through maphash.
+// hashDocno hashes docno, whose prefix key (prefixkey.OfString) is key:
+// a docno of at most 8 bytes by its key and length with the Ranker's seed
+// (prefixkey.Short), a longer one through maphash.
 func (k *Ranker) hashDocno(docno string, key uint64) uint64 {
 	if len(docno) > 8 {
 		return maphash.String(k.seed, docno)
 	}
-	x := key ^ k.mixSeed ^ uint64(len(docno))*0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
+	return prefixkey.Short(key, len(docno), k.mixSeed)
 }
 
-// slot returns docno's slot (key is its prefixKey), with its hash set:
+// slot returns docno's slot (key is its prefix key), with its hash set:
 // in use (gen current) if docno is in the table, else the free slot where
 // it belongs. A slot's docno is k.docs[doc].docno, or
 // judged[judged].Docno when doc is -1; a ranked document's is compared by
@@ -283,7 +244,7 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 	k.docs = slices.Grow(k.docs[:0], n)[:n]
 	nan := false
 	for i, d := range docs {
-		k.docs[i] = rdoc{docno: d.Docno, key: prefixKey(d.Docno), score: k.cfg.Version.Score(d.Score)}
+		k.docs[i] = rdoc{docno: d.Docno, key: prefixkey.OfString(d.Docno), score: k.cfg.Version.Score(d.Score)}
 		if d.Score != d.Score {
 			nan = true
 		}
@@ -346,7 +307,7 @@ func (k *Ranker) Rank(judged []Judgment, docs []Doc) (*Ranked, error) {
 		if j.Rel > maxRel {
 			maxRel, maxAt = j.Rel, i
 		}
-		s := k.slot(j.Docno, prefixKey(j.Docno), judged)
+		s := k.slot(j.Docno, prefixkey.OfString(j.Docno), judged)
 		if s.gen != k.gen {
 			s.gen, s.doc = k.gen, -1
 		} else if s.judged >= 0 {
