@@ -789,13 +789,8 @@ func perlNum(s string) float64 {
 // pyFloatRepr writes v as Python's repr of a float: the shortest digits,
 // in exponent form below 1e-4 and from 1e16, else with a decimal point.
 func pyFloatRepr(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
+	if s, ok := pyNonFinite(v); ok {
+		return s
 	}
 	if a := math.Abs(v); a != 0 && (a < 1e-4 || a >= 1e16) {
 		s := strconv.FormatFloat(v, 'e', -1, 64)
@@ -816,15 +811,24 @@ func pyFloatRepr(v float64) string {
 
 // pyFormatFixed writes v as Python's format(v, '.Nf').
 func pyFormatFixed(v float64, places int) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
+	if s, ok := pyNonFinite(v); ok {
+		return s
 	}
 	return strconv.FormatFloat(v, 'f', places, 64)
+}
+
+// pyNonFinite writes a NaN or an infinity as Python does in repr and
+// format; ok is false for a finite v.
+func pyNonFinite(v float64) (string, bool) {
+	switch {
+	case math.IsNaN(v):
+		return "nan", true
+	case math.IsInf(v, 1):
+		return "inf", true
+	case math.IsInf(v, -1):
+		return "-inf", true
+	}
+	return "", false
 }
 
 // pyStrRepr writes s as Python's repr of a str (for the ASCII names and
