@@ -131,15 +131,4 @@ func TestIRMeasuresDiversityGolden(t *testing.T) {
 
 // divCase is one case of the diversity goldens: a qrels file with
 // subtopics, a run, and what ir_measures gave for each measure.
-type divCase struct {
-	Case    int      `json:"case"`
-	Seed    int      `json:"seed"`
-	Qrels   []string `json:"qrels"`
-	Run     []string `json:"run"`
-	Results []struct {
-		Measure string  `json:"measure"`
-		Error   string  `json:"error"`
-		PerQ    [][]any `json:"perq"`
-		All     any     `json:"all"`
-	} `json:"results"`
-}
+type divCase = golden.IRCase

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rankmetrics/rankmetrics/internal/golden"
 )
 
 // TestEvalDiversityAndCWL: eval computes ir_measures' diversity measures
@@ -19,31 +18,11 @@ import (
 // testdata/irmeasures/ndeval_seed1.jsonl.gz, to the bit, and RBP has a
 // value for every query the diversity measures have.
 func TestEvalDiversityAndCWL(t *testing.T) {
-	fh, err := os.Open("../../testdata/irmeasures/ndeval_seed1.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<24)
-	if !sc.Scan() {
+	cases := golden.All[golden.IRCase](t, []string{"../../testdata/irmeasures/ndeval_seed1.jsonl.gz"})
+	if len(cases) == 0 {
 		t.Fatal("empty golden file")
 	}
-	var g struct {
-		Qrels   []string `json:"qrels"`
-		Run     []string `json:"run"`
-		Results []struct {
-			Measure string  `json:"measure"`
-			PerQ    [][]any `json:"perq"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-		t.Fatal(err)
-	}
+	g := cases[0]
 	dir := t.TempDir()
 	qp, rp := filepath.Join(dir, "div.qrels"), filepath.Join(dir, "run")
 	if err := os.WriteFile(qp, []byte(strings.Join(g.Qrels, "\n")+"\n"), 0o644); err != nil {
@@ -93,7 +72,7 @@ func TestEvalDiversityAndCWL(t *testing.T) {
 	// Without subtopic qrels in a TREC pair, the error names the measure.
 	out.Reset()
 	errb.Reset()
-	err = run(context.Background(), []string{"eval", rp, "-m", "alpha_nDCG@20"}, nil, &out, &errb)
+	err := run(context.Background(), []string{"eval", rp, "-m", "alpha_nDCG@20"}, nil, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "alpha_nDCG@20") {
 		t.Errorf("eval of one file: %v, want an error naming alpha_nDCG@20", err)
 	}

@@ -98,3 +98,28 @@ func Num(v any) (f float64, ok bool) {
 	}
 	return 0, false
 }
+
+// IRCase is one case of the ir_measures golden files of
+// testdata/irmeasures (written by parity/irmeasures from ir_measures
+// 0.4.3 and its providers): a qrels and a run, and what the reference gave
+// for each measure.
+type IRCase struct {
+	Case    int        `json:"case"`
+	Seed    int        `json:"seed"`
+	Qrels   []string   `json:"qrels"`
+	Run     []string   `json:"run"`
+	Results []IRResult `json:"results"`
+}
+
+// IRResult is one measure's result in an [IRCase]: its name as written
+// and (for the provider families) the provider's name and parameters, the
+// reference's error if it failed, its per-query values as [qid, value]
+// pairs, and its summary (read with [Num]).
+type IRResult struct {
+	Measure string         `json:"measure"`
+	Name    string         `json:"name"`
+	Params  map[string]any `json:"params"`
+	Error   string         `json:"error"`
+	PerQ    [][]any        `json:"perq"`
+	All     any            `json:"all"`
+}

@@ -16,20 +16,7 @@ import (
 // qrels, a run, and what ir_measures 0.4.3's pyndeval provider gave for
 // each measure (parity/irmeasures/generate_ndeval.py). NaN is written
 // "NaN".
-type ndGolden struct {
-	Case    int      `json:"case"`
-	Seed    int      `json:"seed"`
-	Qrels   []string `json:"qrels"`
-	Run     []string `json:"run"`
-	Results []struct {
-		Measure string         `json:"measure"`
-		Name    string         `json:"name"`
-		Params  map[string]any `json:"params"`
-		Error   string         `json:"error"`
-		PerQ    [][]any        `json:"perq"`
-		All     any            `json:"all"`
-	} `json:"results"`
-}
+type ndGolden = golden.IRCase
 
 func readNDGolden(t *testing.T) []ndGolden {
 	t.Helper()
