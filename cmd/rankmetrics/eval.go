@@ -331,9 +331,13 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	if sp != nil {
-		// The read is over: what it wrote goes out, then the rest.
-		err = errors.Join(err, rep.w.Flush())
-		if _, werr := sp.WriteTo(out); werr != nil {
+		// The read is over: what it wrote goes out, then the rest; a
+		// spool that could not hold it all writes nothing (its last
+		// record may be cut).
+		if ferr := rep.w.Flush(); ferr != nil {
+			err = errors.Join(err, ferr)
+			rep.wroteQuery = false // nothing of it is out
+		} else if _, werr := sp.WriteTo(out); werr != nil {
 			err = errors.Join(err, werr)
 		}
 		rep.w = out

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 )
@@ -24,7 +25,7 @@ func (s *spool) Write(p []byte) (int, error) {
 	if s.f == nil {
 		f, err := os.CreateTemp("", "rankmetrics-spool-*")
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("holding the per-query records until the input is read: %w (TMPDIR names the folder)", err)
 		}
 		s.f = f
 		if os.Remove(f.Name()) != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,4 +33,19 @@ func TestSpool(t *testing.T) {
 			t.Errorf("limit %d: Close: %v", limit, err)
 		}
 	}
+}
+
+// TestSpoolNoTempDir: past its memory, a spool that cannot make its file
+// fails the write with an error naming TMPDIR.
+func TestSpoolNoTempDir(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	s := &spool{limit: 4}
+	if _, err := s.Write([]byte("ab")); err != nil {
+		t.Fatalf("in memory: %v", err)
+	}
+	_, err := s.Write([]byte("cdef"))
+	if err == nil || !strings.Contains(err.Error(), "TMPDIR") {
+		t.Fatalf("past the memory: %v, want an error naming TMPDIR", err)
+	}
+	s.Close()
 }
