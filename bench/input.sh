@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 23's eval targets in one run: `rankmetrics eval -m map` on a TREC
 # pair against the I/O floor of the same files (bench/linefloor: one core
-# reads them and counts their line ends), with --workers 1 (one core) and
+# reads them and counts their line ends) and against the work floor
+# (bench/workfloor, C at -O3 when gcc is there: one core does only the work
+# MAP needs, checking nothing), with --workers 1 (one core) and
 # --workers 2, the plain and the gzipped pair. The commands alternate, REPS
 # rounds; each row gives the min and median wall and CPU (user+sys) time
 # and the peak RSS (/usr/bin/time), and the ratios use the minima. The
@@ -26,6 +28,10 @@ for f in qrels run; do
 done
 go build -o "$BUILD/rankmetrics" ./cmd/rankmetrics
 go build -o "$BUILD/linefloor" ./bench/linefloor
+WORKFLOOR=
+if command -v gcc > /dev/null; then
+	gcc -O3 -march=native bench/workfloor/workfloor.c -o "$BUILD/workfloor" && WORKFLOOR=$BUILD/workfloor
+fi
 RM=$BUILD/rankmetrics
 LOG=$BUILD/input.log
 : > "$LOG"
@@ -40,6 +46,10 @@ timed() { # NAME CMD...: one run, appended to the log as NAME wall user sys maxr
 for r in $(seq "$REPS"); do
 	taskset -c 0 "$BUILD/linefloor" -what floor -reps 3 "$DATA/qrels.txt" "$DATA/run.txt" |
 		python3 -c 'import json,sys; print("floor", json.load(sys.stdin)["seconds"], 0, 0, 0)' >> "$LOG"
+	if [ -n "$WORKFLOOR" ]; then
+		taskset -c 0 "$WORKFLOOR" "$DATA/qrels.txt" "$DATA/run.txt" 3 |
+			python3 -c 'import json,sys; print("workfloor", json.load(sys.stdin)["seconds"], 0, 0, 0)' >> "$LOG"
+	fi
 	for w in 1 2; do
 		timed "plain w$w" "$RM" eval --quiet --format json -m map --workers $w "$DATA/qrels.txt" "$DATA/run.txt"
 		timed "gzip w$w" "$RM" eval --quiet --format json -m map --workers $w "$DATA/qrels.txt.gz" "$DATA/run.txt.gz"
@@ -63,6 +73,9 @@ floor = min(w for w, _, _ in rows["floor"])
 print(f"| REPS={sys.argv[2]} | wall min / median s | CPU min / median s | peak RSS MB | wall / floor | CPU / floor |")
 print("|---|---|---|---|---|---|")
 print(f"| I/O floor (1 core: read + line ends) | {floor:.3f} / {st.median(w for w, _, _ in rows['floor']):.3f} | | | 1x | |")
+if rows["workfloor"]:
+    wf = [w for w, _, _ in rows["workfloor"]]
+    print(f"| work floor (bench/workfloor: C -O3, 1 core, MAP's work, no checks) | {min(wf):.3f} / {st.median(wf):.3f} | | | {min(wf)/floor:.1f}x | |")
 for name in ["plain w1", "plain w2", "gzip w1", "gzip w2"]:
     v = rows[name]
     w = [x[0] for x in v]; c = [x[1] for x in v]; m = max(x[2] for x in v)
