@@ -2,9 +2,9 @@
 # Issue 23's eval targets in one run: `rankmetrics eval -m map` on a TREC
 # pair against the I/O floor of the same files (bench/linefloor: one core
 # reads them and counts their line ends) and against the work floor
-# (bench/workfloor, C at -O3 when gcc is there: one core does only the work
-# MAP needs, checking nothing), with --workers 1 (one core) and
-# --workers 2, the plain and the gzipped pair. The commands alternate, REPS
+# (bench/workfloor, C at -O3 when gcc is there, and its Go port gofloor:
+# one core does only the work MAP needs, checking nothing), with --workers 1
+# (one core) and --workers 2, the plain and the gzipped pair. The commands alternate, REPS
 # rounds; each row gives the min and median wall and CPU (user+sys) time
 # and the peak RSS (/usr/bin/time), and the ratios use the minima. The
 # outputs of every --workers are checked to be the same bytes.
@@ -28,6 +28,7 @@ for f in qrels run; do
 done
 go build -o "$BUILD/rankmetrics" ./cmd/rankmetrics
 go build -o "$BUILD/linefloor" ./bench/linefloor
+go build -o "$BUILD/gofloor" ./bench/workfloor/gofloor
 WORKFLOOR=
 if command -v gcc > /dev/null; then
 	gcc -O3 -march=native bench/workfloor/workfloor.c -o "$BUILD/workfloor" && WORKFLOOR=$BUILD/workfloor
@@ -50,6 +51,8 @@ for r in $(seq "$REPS"); do
 		taskset -c 0 "$WORKFLOOR" "$DATA/qrels.txt" "$DATA/run.txt" 3 |
 			python3 -c 'import json,sys; print("workfloor", json.load(sys.stdin)["seconds"], 0, 0, 0)' >> "$LOG"
 	fi
+	taskset -c 0 "$BUILD/gofloor" "$DATA/qrels.txt" "$DATA/run.txt" 3 |
+		python3 -c 'import json,sys; print("gofloor", json.load(sys.stdin)["seconds"], 0, 0, 0)' >> "$LOG"
 	for w in 1 2; do
 		timed "plain w$w" "$RM" eval --quiet --format json -m map --workers $w "$DATA/qrels.txt" "$DATA/run.txt"
 		timed "gzip w$w" "$RM" eval --quiet --format json -m map --workers $w "$DATA/qrels.txt.gz" "$DATA/run.txt.gz"
@@ -76,6 +79,8 @@ print(f"| I/O floor (1 core: read + line ends) | {floor:.3f} / {st.median(w for 
 if rows["workfloor"]:
     wf = [w for w, _, _ in rows["workfloor"]]
     print(f"| work floor (bench/workfloor: C -O3, 1 core, MAP's work, no checks) | {min(wf):.3f} / {st.median(wf):.3f} | | | {min(wf)/floor:.1f}x | |")
+gf = [w for w, _, _ in rows["gofloor"]]
+print(f"| the same work in Go (bench/workfloor/gofloor) | {min(gf):.3f} / {st.median(gf):.3f} | | | {min(gf)/floor:.1f}x | |")
 for name in ["plain w1", "plain w2", "gzip w1", "gzip w2"]:
     v = rows[name]
     w = [x[0] for x in v]; c = [x[1] for x in v]; m = max(x[2] for x in v)

@@ -7,8 +7,8 @@
 // in the same order, 4 qrels fields, at least 6 run fields, well-formed
 // decimal numbers) and checks none of it: it finds the line ends (memchr),
 // cuts each line into fields at bytes <= ' ', parses the relevance and the
-// score (a decimal parser, exact for up to 15 significant digits like
-// runio's fast path), puts the judged documents of a query in a hash table
+// score (plain decimals: digits, a point, digits; exact for bench/gen's
+// numbers), puts the judged documents of a query in a hash table
 // (64-bit hash of the docno, open addressing, cleared per query), looks
 // each ranked document up, sorts a query's documents by score and sums its
 // average precision. No line numbers, no error paths, no duplicate
