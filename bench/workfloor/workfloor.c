@@ -8,8 +8,9 @@
 // decimal numbers) and checks none of it: it finds the line ends (memchr),
 // cuts each line into fields at bytes <= ' ', parses the relevance and the
 // score (plain decimals: digits, a point, digits; exact for bench/gen's
-// numbers), puts the judged documents of a query in a hash table
-// (64-bit hash of the docno, open addressing, cleared per query), looks
+// numbers), puts the judged documents of a query in a hash table (a docno
+// of at most 8 bytes is its own 64-bit key, a longer one is hashed; open
+// addressing, cleared per query), looks
 // each ranked document up, sorts a query's documents by score and sums its
 // average precision. No line numbers, no error paths, no duplicate
 // policy, no output format: what remains is the work no correct reader can
