@@ -118,3 +118,19 @@ func FuzzNextBlockScan(f *testing.F) {
 		blocksBoth(t, data, isRun, lag)
 	})
 }
+
+// TestDuplicateAfterGap: a duplicate after a blank and a comment line
+// names the lines counted by hand.
+func TestDuplicateAfterGap(t *testing.T) {
+	run := "1 Q0 a 1 1 t\n\n# c\n1 Q0 b 2 1 t\n1 Q0 c 3 1 t\n1 Q0 a 4 1 t\n"
+	r, err := NewTRECReader(bg, strings.NewReader("1 0 a 1\n"), strings.NewReader(run), "q", "r", Options{Unsorted: UnsortedError})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var q Query
+	want := `r:6: field docno: value "a": duplicate document for qid "1" (first at line 1; --dedupe first or --dedupe max keeps one)`
+	if err := r.Next(&q); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
