@@ -2,24 +2,41 @@ package runio
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"testing"
 )
 
 // benchGenPair returns a run and a qrels file in bench/gen's layout:
-// queries of 100 documents D99..D00, each judged (qrels in that order)
-// and ranked (the run in a random order, scores of 3 decimals).
+// queries of 100 documents D99..D00, each judged (qrels in that order,
+// labels 0 to 4, most 0) and ranked by a score of 3 decimals drawn as
+// bench/gen does (0.6 × label + a normal deviate: 2.328, -0.123).
 func benchGenPair(queries int) (run, qrels []byte) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var r, q bytes.Buffer
+	type item struct {
+		doc, label int
+		milli      int64
+	}
+	items := make([]item, 100)
 	for qid := 1; qid <= queries; qid++ {
-		for i := range 100 {
-			fmt.Fprintf(&q, "%d 0 D%02d %d\n", qid, 99-i, rng.IntN(5)/3)
+		rate := 0.2 * rng.Float64()
+		for i := range items {
+			lab := 0
+			if rng.Float64() < rate {
+				lab = 1 + rng.IntN(4)
+			}
+			items[i] = item{99 - i, lab, int64(math.Round((0.6*float64(lab) + rng.NormFloat64()) * 1000))}
+			fmt.Fprintf(&q, "%d 0 D%02d %d\n", qid, items[i].doc, lab)
 		}
-		for k, i := range rng.Perm(100) {
-			fmt.Fprintf(&r, "%d Q0 D%02d %d %.3f gen\n", qid, 99-i, k+1, 3-float64(k)*0.02)
+		slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(b.milli, a.milli) })
+		for k, it := range items {
+			fmt.Fprintf(&r, "%d Q0 D%02d %d %s gen\n", qid, it.doc, k+1, strconv.FormatFloat(float64(it.milli)/1000, 'f', 3, 64))
 		}
 	}
 	return r.Bytes(), q.Bytes()

@@ -116,8 +116,10 @@ func checkShort(t *testing.T, s string) {
 }
 
 // TestParseShort: every string of up to 6 bytes over digits, signs, dots
-// and an exponent letter, and random decimals of 1 to 17 bytes (around
-// the 15-byte limit), against shortForm and strconv.
+// and an exponent letter, and of up to 4 bytes over bytes next to those
+// or with the high bit set, random strings of 1 to 9 bytes (parse8's
+// lengths and one more) of mostly digits, and random decimals of 1 to 17
+// bytes (around the 15-byte limit), against shortForm and strconv.
 func TestParseShort(t *testing.T) {
 	const alphabet = "0159+-.e"
 	var rec func(prefix []byte, n int)
@@ -131,7 +133,32 @@ func TestParseShort(t *testing.T) {
 		}
 	}
 	rec(nil, 6)
+	// Bytes next to the digits, the dot and the signs, and with the high
+	// bit set (parse8 tests 8 bytes at once, with carries between them).
+	const odd = "09.-/:,*\x00 \xae\xb0\xb9\xfa\xff"
+	var rec2 func(prefix []byte, n int)
+	rec2 = func(prefix []byte, n int) {
+		checkShort(t, string(prefix))
+		if n == 0 {
+			return
+		}
+		for i := range len(odd) {
+			rec2(append(prefix, odd[i]), n-1)
+		}
+	}
+	rec2(nil, 4)
 	r := rand.New(rand.NewPCG(4, 4))
+	for range 200000 {
+		// 1 to 9 bytes, most of them digits.
+		b := make([]byte, 1+r.IntN(9))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+			if r.IntN(6) == 0 {
+				b[i] = "+-.\x00\xff/:e"[r.IntN(8)]
+			}
+		}
+		checkShort(t, string(b))
+	}
 	for range 200000 {
 		b := make([]byte, 1+r.IntN(17))
 		for i := range b {
