@@ -89,12 +89,6 @@ func (t *oldDocTable) insert(key []byte) (int, bool) {
 	return len(t.entries) - 1, false
 }
 
-// key returns the bytes of entry i (valid until the next reset).
-func (t *oldDocTable) key(i int) []byte {
-	e := &t.entries[i]
-	return t.arena[e.off : e.off+e.n]
-}
-
 func (t *oldDocTable) grow() {
 	t.slots = make([]int32, 2*len(t.slots))
 	t.mask = uint64(len(t.slots) - 1)
