@@ -23,8 +23,9 @@ import (
 //
 // The table it replaced (kept in table_bench_test.go as oldDocTable)
 // probed an array of int32 indexes into an array of entries (hash,
-// offset, length, values), and copied every id into the arena: the join
-// of BenchmarkTRECJoin took about twice as long per line with it.
+// offset, length, values), and copied every id into the arena:
+// BenchmarkDocTable, 10.3 ns per id with it against 6.0 with this one;
+// BenchmarkTRECJoin/gen/ids=no, 15.0 ns per line against 9.8.
 type docTable struct {
 	seed   maphash.Seed
 	seed64 uint64 // keys the hash of ids of at most 8 bytes
