@@ -59,9 +59,12 @@ func ParseRel(b []byte) (v float64, msg string) { return parseField(b, "not a nu
 func ParseScore(b []byte) (v float64, msg string) { return parseField(b, "NaN score", "") }
 
 // parseField parses a number, rejecting NaN with nanMsg and ±Inf with
-// infMsg when they are not empty.
+// infMsg when they are not empty (parseShort gives neither).
 func parseField(b []byte, nanMsg, infMsg string) (float64, string) {
-	v, ok := parseFloat(b)
+	if v, ok := parseShort(b); ok {
+		return v, ""
+	}
+	v, ok := parseFloatLong(b)
 	switch {
 	case !ok:
 		return 0, "not a number"

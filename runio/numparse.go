@@ -9,18 +9,71 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseFloat parses b as strconv.ParseFloat(string(b), 64) does, without
-// allocating for plain decimals: see parseFastPrefix. Everything else,
-// including "inf", "nan", hexadecimal and long mantissas, goes to strconv.
+// allocating for plain decimals: see parseShort and parseFastPrefix.
+// Everything else, including "inf", "nan", hexadecimal and long
+// mantissas, goes to strconv.
 func parseFloat(b []byte) (float64, bool) {
-	if len(b) == 1 {
-		if c := b[0] - '0'; c <= 9 {
-			return float64(c), true
-		}
+	if f, ok := parseShort(b); ok {
+		return f, true
 	}
+	return parseFloatLong(b)
+}
+
+// parseFloatLong is parseFloat of what parseShort does not take.
+func parseFloatLong(b []byte) (float64, bool) {
 	if f, n, ok := parseFastPrefix(b); ok && n == len(b) {
 		return f, true
 	}
 	return slowFloat(b)
+}
+
+// parseShort parses the most common numbers of ranking files, plain
+// decimals of at most 15 bytes, [+-]digits[.digits] or [+-].digits (a
+// TREC score such as 2.328 or -0.123456, a label 0 or 1), and fails on
+// anything else, which parseFloatLong then parses. At most 15 bytes hold
+// at most 15 digits, so the mantissa is exact in float64, and at most 14
+// decimals, so the power of ten is exact too: the one correctly rounded
+// division gives the correctly rounded value, strconv's bits. It never
+// gives NaN or ±Inf. It is parseFastPrefix without exponents, leading
+// zeros' special case and its checks per digit: one test per byte.
+func parseShort(b []byte) (float64, bool) {
+	if len(b) == 1 {
+		c := b[0] - '0'
+		return float64(c), c <= 9
+	}
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	i, neg := 0, false
+	if c := b[0]; c == '-' || c == '+' {
+		i, neg = 1, c == '-'
+	}
+	digits := len(b) - i
+	var mant uint64
+	dot := -1
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c <= 9 {
+			mant = mant*10 + uint64(c)
+			continue
+		}
+		if b[i] != '.' || dot >= 0 {
+			return 0, false
+		}
+		dot = i
+		digits--
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	f := float64(mant)
+	if dot >= 0 {
+		f /= pow10[len(b)-1-dot]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // parseFastPrefix parses the decimal number at the start of b, of the form

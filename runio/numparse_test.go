@@ -2,6 +2,8 @@ package runio
 
 import (
 	"math"
+	"math/rand/v2"
+	"regexp"
 	"strconv"
 	"testing"
 )
@@ -89,4 +91,129 @@ func FuzzParseFloat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkAgainstStrconv(t, s)
 	})
+}
+
+// shortForm is the form parseShort takes, written as a regular
+// expression: a plain decimal of at most 15 bytes.
+var shortForm = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)$`)
+
+// checkShort: parseShort(s) succeeds exactly on shortForm, with
+// strconv.ParseFloat's bits.
+func checkShort(t *testing.T, s string) {
+	t.Helper()
+	got, ok := parseShort([]byte(s))
+	wantOK := len(s) <= 15 && shortForm.MatchString(s)
+	if ok != wantOK {
+		t.Fatalf("parseShort(%q) ok = %v, want %v", s, ok, wantOK)
+	}
+	if !ok {
+		return
+	}
+	want, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+		t.Fatalf("parseShort(%q) = %v (%x); strconv gives %v (%x), %v", s, got, math.Float64bits(got), want, math.Float64bits(want), err)
+	}
+}
+
+// TestParseShort: every string of up to 6 bytes over digits, signs, dots
+// and an exponent letter, and of up to 4 bytes over bytes next to those
+// or with the high bit set, random strings of 1 to 9 bytes (parse8's
+// lengths and one more) of mostly digits, and random decimals of 1 to 17
+// bytes (around the 15-byte limit), against shortForm and strconv.
+func TestParseShort(t *testing.T) {
+	const alphabet = "0159+-.e"
+	var rec func(prefix []byte, n int)
+	rec = func(prefix []byte, n int) {
+		checkShort(t, string(prefix))
+		if n == 0 {
+			return
+		}
+		for i := range len(alphabet) {
+			rec(append(prefix, alphabet[i]), n-1)
+		}
+	}
+	rec(nil, 6)
+	// Bytes next to the digits, the dot and the signs, and with the high
+	// bit set (parse8 tests 8 bytes at once, with carries between them).
+	const odd = "09.-/:,*\x00 \xae\xb0\xb9\xfa\xff"
+	var rec2 func(prefix []byte, n int)
+	rec2 = func(prefix []byte, n int) {
+		checkShort(t, string(prefix))
+		if n == 0 {
+			return
+		}
+		for i := range len(odd) {
+			rec2(append(prefix, odd[i]), n-1)
+		}
+	}
+	rec2(nil, 4)
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 200000 {
+		// 1 to 9 bytes, most of them digits.
+		b := make([]byte, 1+r.IntN(9))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+			if r.IntN(6) == 0 {
+				b[i] = "+-.\x00\xff/:e"[r.IntN(8)]
+			}
+		}
+		checkShort(t, string(b))
+	}
+	for range 200000 {
+		b := make([]byte, 1+r.IntN(17))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if r.IntN(4) > 0 {
+			b[r.IntN(len(b))] = '.'
+		}
+		if r.IntN(2) == 0 {
+			b[0] = "+-"[r.IntN(2)]
+		}
+		checkShort(t, string(b))
+	}
+}
+
+func FuzzParseShort(f *testing.F) {
+	for _, s := range []string{"0", "1", "-0.123456", "2.328", "+.5", "5.", "999999999999999", "99999999999.9999", ".00000000000001", "-", "1.2.3", "1e5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkShort(t, s)
+	})
+}
+
+// TestParseFieldNaive: ParseScore, ParseRel and ParseLabel against
+// strconv.ParseFloat and the checks they document, on the short, long,
+// infinite, NaN and invalid inputs of the float tests.
+func TestParseFieldNaive(t *testing.T) {
+	inputs := []string{"0", "1", "-0", "2.328", "-0.123456", "1e3", "1e400", "-1e400", "inf", "-Inf", "NaN", "nan", "", "x", "0.12345678901234567", "1234567890123456", "+.5", "1_0", "0x1p-2", "1e-400"}
+	for _, s := range inputs {
+		f, err := strconv.ParseFloat(s, 64)
+		isNum := err == nil || err.(*strconv.NumError).Err == strconv.ErrRange
+		for _, c := range []struct {
+			name   string
+			parse  func([]byte) (float64, string)
+			nanMsg string
+			infMsg string
+		}{
+			{"ParseScore", ParseScore, "NaN score", ""},
+			{"ParseRel", ParseRel, "not a number", msgInfRel},
+			{"ParseLabel", ParseLabel, "", msgInfLabel},
+		} {
+			want, wantMsg := f, ""
+			switch {
+			case !isNum:
+				want, wantMsg = 0, "not a number"
+			case c.nanMsg != "" && f != f:
+				want, wantMsg = 0, c.nanMsg
+			case c.infMsg != "" && (f > math.MaxFloat64 || f < -math.MaxFloat64):
+				want, wantMsg = 0, c.infMsg
+			}
+			got, msg := c.parse([]byte(s))
+			if msg != wantMsg || math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+				t.Errorf("%s(%q) = %v, %q; want %v, %q", c.name, s, got, msg, want, wantMsg)
+			}
+		}
+	}
 }

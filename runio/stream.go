@@ -240,7 +240,7 @@ func (s *streamReader) add(q *Query, r *row) error {
 	if s.tbl != nil {
 		idx, dup := s.tbl.insert(r.doc)
 		if dup {
-			first := int(s.tbl.entries[idx].a)
+			first := int(s.tbl.slots[idx].a)
 			switch s.opts.Dedupe {
 			case DedupeFirst:
 				s.stats.DuplicatesDropped++
@@ -259,7 +259,7 @@ func (s *streamReader) add(q *Query, r *row) error {
 			return &ParseError{File: s.name, Line: r.line, Field: s.src.docField(), Value: clip(r.doc),
 				Msg: duplicateMsg("document", q.QID, s.lines[first])}
 		}
-		s.tbl.entries[idx].a = int32(len(q.Scores))
+		s.tbl.slots[idx].a = int32(len(q.Scores))
 		s.lines = append(s.lines, r.line)
 		if q.Docs != nil {
 			q.Docs = append(q.Docs, string(r.doc))
