@@ -1,0 +1,96 @@
+package lineidx
+
+// Fields is how many field spans a record holds.
+const Fields = 6
+
+// Window is how many bytes the index looks at from a line's start: a line
+// is indexed only when its "\n" is among them (so its length is at most
+// Window-1) and Window bytes from its start are in the data.
+const Window = 64
+
+// NUL is the field count of a line holding a NUL byte, with C's
+// separators.
+const NUL = 255
+
+// Rec describes one line: byte 0 is its length (without its "\n"), byte 1
+// its number of fields (at most Window/2, or NUL), and bytes 2+2k and
+// 3+2k the start and end of field k (k < Fields) within the line; for
+// k at or past the count both are Window. A field is a maximal run of
+// bytes that are not separators.
+type Rec = [16]byte
+
+// Index describes the lines at the start of data in recs and returns how
+// many it described: it stops at the end of recs, at the first line whose
+// "\n" is not within [Window] bytes of its start, and when fewer than
+// Window bytes of data are left at a line's start. With cspace, the
+// separators are C's isspace bytes ('\t', '\n', '\v', '\f', '\r' and ' ')
+// and a line with a NUL byte gets the count [NUL]; otherwise every byte
+// up to ' ' is one.
+func Index(data []byte, recs []Rec, cspace bool) int {
+	if !Fast {
+		return indexGo(data, recs, cspace)
+	}
+	if cspace {
+		return indexCAVX2(data, recs)
+	}
+	return indexStrictAVX2(data, recs)
+}
+
+// indexGo is Index byte by byte: the reference of the kernels and their
+// stand-in where there are none.
+func indexGo(data []byte, recs []Rec, cspace bool) int {
+	pos, n := 0, 0
+	for n < len(recs) && len(data)-pos >= Window {
+		w := data[pos : pos+Window]
+		ln := -1
+		for i, c := range w {
+			if c == '\n' {
+				ln = i
+				break
+			}
+		}
+		if ln < 0 {
+			break
+		}
+		r := &recs[n]
+		*r = Rec{}
+		r[0] = byte(ln)
+		var spans []int
+		nul := false
+		in := false
+		for i, c := range w[:ln] {
+			var sep bool
+			if cspace {
+				sep = c == ' ' || c >= 9 && c <= 13
+				nul = nul || c == 0
+			} else {
+				sep = c <= ' '
+			}
+			if !sep && !in {
+				spans = append(spans, i)
+			}
+			if sep && in {
+				spans = append(spans, i)
+			}
+			in = !sep
+		}
+		if in {
+			spans = append(spans, ln)
+		}
+		count := len(spans) / 2
+		if nul {
+			count = NUL
+		}
+		r[1] = byte(count)
+		for k := range Fields {
+			st, en := Window, Window
+			if 2*k < len(spans) {
+				st, en = spans[2*k], spans[2*k+1]
+			}
+			r[2+2*k], r[3+2*k] = byte(st), byte(en)
+		}
+		pos += ln + 1
+		n++
+	}
+	return n
+}
