@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rankmetrics/rankmetrics/runio/internal/lineidx"
 	"golang.org/x/sys/cpu"
 )
 
@@ -58,6 +59,12 @@ type TRECScanner struct {
 	want, other int
 	what        string
 	comments    bool // skip 10.0's comment lines
+	// vec: the lines come from recs[ri:rn], lineidx's records of the
+	// lines from the line reader's position on (see next), where they
+	// describe a line exactly; the others go through read.
+	vec    bool
+	ri, rn int
+	recs   [recBatch]lineidx.Rec
 	// A scanner writes its fields at every line, on the goroutine of its
 	// file: the pad keeps the qrels' and the run's scanners (and line
 	// readers) off each other's cache lines. Allocated side by side, they
@@ -81,7 +88,8 @@ func NewTRECBytesScanner(data []byte, name string, qrels bool, mode TRECMode, op
 func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
 	lr.trecEval = mode != TRECStrict
 	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8), comments: !opts.TRECNoComments,
-		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)"}
+		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)",
+		vec: lineidx.Fast && indexable(lr)}
 	if qrels {
 		s.want, s.other, s.what = 4, 6, "a qrels line has 4 fields (qid iter docno rel)"
 	}
@@ -96,7 +104,79 @@ func (s *TRECScanner) Next() ([][]byte, error) {
 		s.held = false
 		return s.fields, nil
 	}
+	if s.vec {
+		if s.ri == s.rn {
+			s.ri, s.rn = 0, lineidx.Index(s.lr.win[s.lr.pos:], s.recs[:], s.mode != TRECStrict)
+		}
+		if s.ri < s.rn && s.indexed() {
+			return s.fields, nil
+		}
+		// read may skip lines and refill the window: the records
+		// left are stale.
+		s.ri, s.rn = 0, 0
+	}
 	return s.read()
+}
+
+// indexable reports whether the lines of lr can come from lineidx's
+// records: every line those describe is shorter than lineidx.Window, so
+// below lr's line limit however it is counted (lineReader.raw).
+func indexable(lr *lineReader) bool { return lr.max >= lineidx.Window }
+
+// recBatch is how many lines a call of lineidx.Index describes.
+const recBatch = 64
+
+// indexed reads the line at the line reader's position from its record,
+// recs[ri], as read would, when it is a data line with the right field
+// count: it sets s.fields and moves the line reader past the line, and
+// reports whether it did. Its line is shorter than lineidx.Window, hence
+// than the line limit (vec), and the record spans its fields as read cuts
+// them: a "\r" before the "\n" is a separator in every mode.
+func (s *TRECScanner) indexed() bool {
+	r := &s.recs[s.ri]
+	l := s.lr
+	ln, n := int(r[0]), r[1]
+	b := l.win[l.pos : l.pos+ln]
+	f := s.fields[:8]
+	if s.qrels {
+		// Exactly 4 fields (lineidx.NUL is more), and the first byte
+		// no comment's '#'.
+		if n != 4 || b[0] == '#' && (s.mode == TRECStrict && s.comments || s.mode == TRECEval10) {
+			return false
+		}
+		f = f[:4]
+	} else {
+		// At least 6 fields, no NUL byte, and in TRECStrict the line
+		// starts with its first field, which is no comment's '#' (see
+		// read); trec_eval's comment test is on the first field.
+		if n < 6 || n == lineidx.NUL {
+			return false
+		}
+		switch s.mode {
+		case TRECStrict:
+			if s.comments && (b[0] == '#' || b[0] <= ' ') {
+				return false
+			}
+		case TRECEval10:
+			if b[r[2]] == '#' {
+				return false
+			}
+		}
+		f[4] = b[r[10]:r[11]]
+		f[5] = b[r[12]:r[13]]
+		f = f[:6]
+	}
+	f[0] = b[r[2]:r[3]]
+	f[1] = b[r[4]:r[5]]
+	f[2] = b[r[6]:r[7]]
+	f[3] = b[r[8]:r[9]]
+	s.fields = f
+	l.line++
+	l.start = l.off
+	l.off += int64(ln + 1)
+	l.pos += ln + 1
+	s.ri++
+	return true
 }
 
 // Unread makes the next call of Next return the last line's fields
@@ -121,6 +201,7 @@ func (s *TRECScanner) BlankLines() int64 { return s.lr.blank }
 func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
 	s.lr.reset(r, firstLine)
 	s.held = false
+	s.ri, s.rn = 0, 0
 }
 
 // ResetBytes makes s read the lines of data in place, numbering its first
@@ -128,6 +209,7 @@ func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
 func (s *TRECScanner) ResetBytes(data []byte, firstLine int64) {
 	s.lr.resetBytes(data, firstLine)
 	s.held = false
+	s.ri, s.rn = 0, 0
 }
 
 // ErrorAt returns a [*ParseError] at the last line returned, for a field

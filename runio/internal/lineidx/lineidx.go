@@ -20,12 +20,14 @@ const NUL = 255
 type Rec = [16]byte
 
 // Index describes the lines at the start of data in recs and returns how
-// many it described: it stops at the end of recs, at the first line whose
-// "\n" is not within [Window] bytes of its start, and when fewer than
-// Window bytes of data are left at a line's start. With cspace, the
-// separators are C's isspace bytes ('\t', '\n', '\v', '\f', '\r' and ' ')
-// and a line with a NUL byte gets the count [NUL]; otherwise every byte
-// up to ' ' is one.
+// many it described. It reads data in blocks of [Window] bytes: the first
+// at data's start, each next one at the start of the first line whose
+// "\n" was not in the block before; it describes the lines whose "\n" is
+// in a block, and stops at the end of recs, at a block without a "\n"
+// (a line of Window bytes or more) and when fewer than Window bytes of data
+// are left for a block. With cspace, the separators are C's isspace bytes
+// ('\t', '\n', '\v', '\f', '\r' and ' ') and a line with a NUL byte gets
+// the count [NUL]; otherwise every byte up to ' ' is one.
 func Index(data []byte, recs []Rec, cspace bool) int {
 	if !Fast {
 		return indexGo(data, recs, cspace)
@@ -42,55 +44,60 @@ func indexGo(data []byte, recs []Rec, cspace bool) int {
 	pos, n := 0, 0
 	for n < len(recs) && len(data)-pos >= Window {
 		w := data[pos : pos+Window]
-		ln := -1
-		for i, c := range w {
-			if c == '\n' {
-				ln = i
-				break
+		s := 0
+		for e, c := range w {
+			if c != '\n' || n == len(recs) {
+				continue
 			}
+			recs[n] = describe(w[s:e], cspace)
+			n++
+			s = e + 1
 		}
-		if ln < 0 {
+		if s == 0 {
 			break
 		}
-		r := &recs[n]
-		*r = Rec{}
-		r[0] = byte(ln)
-		var spans []int
-		nul := false
-		in := false
-		for i, c := range w[:ln] {
-			var sep bool
-			if cspace {
-				sep = c == ' ' || c >= 9 && c <= 13
-				nul = nul || c == 0
-			} else {
-				sep = c <= ' '
-			}
-			if !sep && !in {
-				spans = append(spans, i)
-			}
-			if sep && in {
-				spans = append(spans, i)
-			}
-			in = !sep
-		}
-		if in {
-			spans = append(spans, ln)
-		}
-		count := len(spans) / 2
-		if nul {
-			count = NUL
-		}
-		r[1] = byte(count)
-		for k := range Fields {
-			st, en := Window, Window
-			if 2*k < len(spans) {
-				st, en = spans[2*k], spans[2*k+1]
-			}
-			r[2+2*k], r[3+2*k] = byte(st), byte(en)
-		}
-		pos += ln + 1
-		n++
+		pos += s
 	}
 	return n
+}
+
+// describe returns the record of line b.
+func describe(b []byte, cspace bool) Rec {
+	var r Rec
+	r[0] = byte(len(b))
+	var spans [Window + 1]int
+	ns := 0
+	nul := false
+	in := false
+	for i, c := range b {
+		var sep bool
+		if cspace {
+			sep = c == ' ' || c >= 9 && c <= 13
+			nul = nul || c == 0
+		} else {
+			sep = c <= ' '
+		}
+		if !sep != in {
+			spans[ns] = i
+			ns++
+		}
+		in = !sep
+	}
+	if in {
+		spans[ns] = len(b)
+		ns++
+	}
+	count := ns / 2
+	if nul {
+		count = NUL
+	}
+	r[1] = byte(count)
+	for k := range Fields {
+		st, en := Window, Window
+		if 2*k < ns {
+			st, en = spans[2*k], spans[2*k+1]
+		}
+		r[2+2*k], r[3+2*k] = byte(st), byte(en)
+	}
+	return r
 }

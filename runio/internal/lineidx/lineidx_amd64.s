@@ -11,151 +11,169 @@ TEXT ·indexStrictAVX2(SB), NOSPLIT, $0-56
 	MOVQ data_len+8(FP), CX
 	MOVQ recs_base+24(FP), DX
 	MOVQ recs_len+32(FP), BX
-	XORQ SI, SI
+
+	// rend: the end of recs.
+	SHLQ $0x04, BX
+	ADDQ DX, BX
 
 	// end: the last address at which 64 bytes can be read.
 	CMPQ         CX, $0x40
 	JB           indexStrictAVX2_done
 	LEAQ         -64(AX)(CX*1), CX
-	MOVL         $0x0000000a, DI
-	VMOVD        DI, X0
+	MOVL         $0x0000000a, SI
+	VMOVD        SI, X0
 	VPBROADCASTB X0, Y0
-	MOVL         $0x00000020, DI
-	VMOVD        DI, X1
+	MOVL         $0x00000020, SI
+	VMOVD        SI, X1
 	VPBROADCASTB X1, Y1
 
-indexStrictAVX2_loop:
+indexStrictAVX2_block:
 	CMPQ    AX, CX
 	JA      indexStrictAVX2_done
-	CMPQ    SI, BX
+	CMPQ    DX, BX
 	JAE     indexStrictAVX2_done
 	VMOVDQU (AX), Y2
 	VMOVDQU 32(AX), Y3
 
-	// The line ends at the first newline; none in 64 bytes: stop.
+	// m: the newlines; none: the line at p is too long, stop.
 	VPCMPEQB  Y2, Y0, Y4
 	VPCMPEQB  Y3, Y0, Y5
-	VPMOVMSKB Y4, DI
-	VPMOVMSKB Y5, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DI
-	TESTQ     DI, DI
+	VPMOVMSKB Y4, SI
+	VPMOVMSKB Y5, DI
+	SHLQ      $0x20, DI
+	ORQ       DI, SI
+	TESTQ     SI, SI
 	JZ        indexStrictAVX2_done
-	TZCNTQ    DI, DI
 
-	// sep: the separator bytes.
+	// f: the field bytes, the bytes that are no separators.
 	VPMAXUB   Y1, Y2, Y2
 	VPMAXUB   Y1, Y3, Y3
 	VPCMPEQB  Y2, Y1, Y2
 	VPCMPEQB  Y3, Y1, Y3
-	VPMOVMSKB Y2, R8
-	VPMOVMSKB Y3, R9
-	SHLQ      $0x20, R9
-	ORQ       R9, R8
+	VPMOVMSKB Y2, DI
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DI
+	NOTQ      DI
+	XORQ      R8, R8
 
-	// f: the field bytes of the line.
-	NOTQ    R8
-	BZHIQ   DI, R8, R8
-	LEAQ    (R8)(R8*1), R9
-	ANDNQ   R9, R8, R10
-	ANDNQ   R8, R9, R8
-	POPCNTQ R8, R9
-	MOVB    DI, (DX)
-	MOVB    R9, 1(DX)
+	// One line: from s to the newline at e.
+indexStrictAVX2_line:
+	TZCNTQ  SI, R9
+	MOVQ    R9, R10
+	SUBQ    R8, R10
+	MOVB    R10, (DX)
+	BZHIQ   R9, DI, R10
+	SHRXQ   R8, R10, R10
+	LEAQ    (R10)(R10*1), R8
+	ANDNQ   R8, R10, R11
+	ANDNQ   R10, R8, R8
+	POPCNTQ R8, R10
+	MOVB    R10, 1(DX)
+	TZCNTQ  R8, R10
+	MOVB    R10, 2(DX)
+	TZCNTQ  R11, R10
+	MOVB    R10, 3(DX)
+	BLSRQ   R8, R8
+	BLSRQ   R11, R11
+	TZCNTQ  R8, R10
+	MOVB    R10, 4(DX)
+	TZCNTQ  R11, R10
+	MOVB    R10, 5(DX)
+	BLSRQ   R8, R8
+	BLSRQ   R11, R11
+	TZCNTQ  R8, R10
+	MOVB    R10, 6(DX)
+	TZCNTQ  R11, R10
+	MOVB    R10, 7(DX)
+	BLSRQ   R8, R8
+	BLSRQ   R11, R11
+	TZCNTQ  R8, R10
+	MOVB    R10, 8(DX)
+	TZCNTQ  R11, R10
+	MOVB    R10, 9(DX)
+	BLSRQ   R8, R8
+	BLSRQ   R11, R11
+	TZCNTQ  R8, R10
+	MOVB    R10, 10(DX)
+	TZCNTQ  R11, R10
+	MOVB    R10, 11(DX)
+	BLSRQ   R8, R8
+	BLSRQ   R11, R11
+	TZCNTQ  R8, R10
+	MOVB    R10, 12(DX)
+	TZCNTQ  R11, R10
+	MOVB    R10, 13(DX)
+	ADDQ    $0x10, DX
+	LEAQ    1(R9), R8
+	BLSRQ   SI, SI
+	JZ      indexStrictAVX2_next
+	CMPQ    DX, BX
+	JB      indexStrictAVX2_line
 
-	// The first fields' spans.
-	TZCNTQ R8, R9
-	MOVB   R9, 2(DX)
-	TZCNTQ R10, R9
-	MOVB   R9, 3(DX)
-	BLSRQ  R8, R8
-	BLSRQ  R10, R10
-	TZCNTQ R8, R9
-	MOVB   R9, 4(DX)
-	TZCNTQ R10, R9
-	MOVB   R9, 5(DX)
-	BLSRQ  R8, R8
-	BLSRQ  R10, R10
-	TZCNTQ R8, R9
-	MOVB   R9, 6(DX)
-	TZCNTQ R10, R9
-	MOVB   R9, 7(DX)
-	BLSRQ  R8, R8
-	BLSRQ  R10, R10
-	TZCNTQ R8, R9
-	MOVB   R9, 8(DX)
-	TZCNTQ R10, R9
-	MOVB   R9, 9(DX)
-	BLSRQ  R8, R8
-	BLSRQ  R10, R10
-	TZCNTQ R8, R9
-	MOVB   R9, 10(DX)
-	TZCNTQ R10, R9
-	MOVB   R9, 11(DX)
-	BLSRQ  R8, R8
-	BLSRQ  R10, R10
-	TZCNTQ R8, R9
-	MOVB   R9, 12(DX)
-	TZCNTQ R10, R9
-	MOVB   R9, 13(DX)
-	LEAQ   1(AX)(DI*1), AX
-	ADDQ   $0x10, DX
-	INCQ   SI
-	JMP    indexStrictAVX2_loop
+indexStrictAVX2_next:
+	ADDQ R8, AX
+	JMP  indexStrictAVX2_block
 
 indexStrictAVX2_done:
 	VZEROUPPER
-	MOVQ SI, ret+48(FP)
+
+	// The count of records written.
+	MOVQ recs_base+24(FP), AX
+	SUBQ AX, DX
+	SHRQ $0x04, DX
+	MOVQ DX, ret+48(FP)
 	RET
 
 // func indexCAVX2(data []byte, recs [][16]byte) int
-// Requires: AVX, AVX2, BMI, BMI2, CMOV, POPCNT
+// Requires: AVX, AVX2, BMI, BMI2, POPCNT
 TEXT ·indexCAVX2(SB), NOSPLIT, $0-56
 	MOVQ data_base+0(FP), AX
 	MOVQ data_len+8(FP), CX
 	MOVQ recs_base+24(FP), DX
 	MOVQ recs_len+32(FP), BX
-	XORQ SI, SI
+
+	// rend: the end of recs.
+	SHLQ $0x04, BX
+	ADDQ DX, BX
 
 	// end: the last address at which 64 bytes can be read.
 	CMPQ         CX, $0x40
 	JB           indexCAVX2_done
 	LEAQ         -64(AX)(CX*1), CX
-	MOVL         $0x0000000a, DI
-	VMOVD        DI, X0
+	MOVL         $0x0000000a, SI
+	VMOVD        SI, X0
 	VPBROADCASTB X0, Y0
-	MOVL         $0x00000020, DI
-	VMOVD        DI, X1
+	MOVL         $0x00000020, SI
+	VMOVD        SI, X1
 	VPBROADCASTB X1, Y1
-	MOVL         $0x00000009, DI
-	VMOVD        DI, X2
+	MOVL         $0x00000009, SI
+	VMOVD        SI, X2
 	VPBROADCASTB X2, Y2
-	MOVL         $0x00000004, DI
-	VMOVD        DI, X3
+	MOVL         $0x00000004, SI
+	VMOVD        SI, X3
 	VPBROADCASTB X3, Y3
 	VPXOR        Y4, Y4, Y4
-	MOVQ         $0x000000ff, DI
 
-indexCAVX2_loop:
+indexCAVX2_block:
 	CMPQ    AX, CX
 	JA      indexCAVX2_done
-	CMPQ    SI, BX
+	CMPQ    DX, BX
 	JAE     indexCAVX2_done
 	VMOVDQU (AX), Y5
 	VMOVDQU 32(AX), Y6
 
-	// The line ends at the first newline; none in 64 bytes: stop.
+	// m: the newlines; none: the line at p is too long, stop.
 	VPCMPEQB  Y5, Y0, Y7
 	VPCMPEQB  Y6, Y0, Y8
-	VPMOVMSKB Y7, R8
-	VPMOVMSKB Y8, R9
-	SHLQ      $0x20, R9
-	ORQ       R9, R8
-	TESTQ     R8, R8
+	VPMOVMSKB Y7, SI
+	VPMOVMSKB Y8, DI
+	SHLQ      $0x20, DI
+	ORQ       DI, SI
+	TESTQ     SI, SI
 	JZ        indexCAVX2_done
-	TZCNTQ    R8, R8
 
-	// sep: the separator bytes.
+	// f: the field bytes, the bytes that are no separators.
 	VPSUBB    Y2, Y5, Y9
 	VPSUBB    Y2, Y6, Y10
 	VPMINUB   Y3, Y9, Y7
@@ -166,73 +184,92 @@ indexCAVX2_loop:
 	VPCMPEQB  Y6, Y1, Y8
 	VPOR      Y9, Y7, Y7
 	VPOR      Y10, Y8, Y8
-	VPMOVMSKB Y7, R9
-	VPMOVMSKB Y8, R10
-	SHLQ      $0x20, R10
-	ORQ       R10, R9
+	VPMOVMSKB Y7, DI
+	VPMOVMSKB Y8, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DI
+	NOTQ      DI
 
-	// f: the field bytes of the line.
-	NOTQ    R9
-	BZHIQ   R8, R9, R9
-	LEAQ    (R9)(R9*1), R10
-	ANDNQ   R10, R9, R11
-	ANDNQ   R9, R10, R9
-	POPCNTQ R9, R10
-
-	// A NUL byte in the line: count 255.
+	// z: the NUL bytes.
 	VPCMPEQB  Y5, Y4, Y7
 	VPCMPEQB  Y6, Y4, Y8
-	VPMOVMSKB Y7, R12
-	VPMOVMSKB Y8, R13
-	SHLQ      $0x20, R13
-	ORQ       R13, R12
-	BZHIQ     R8, R12, R12
-	TESTQ     R12, R12
-	CMOVQNE   DI, R10
-	MOVB      R8, (DX)
-	MOVB      R10, 1(DX)
+	VPMOVMSKB Y7, R8
+	VPMOVMSKB Y8, R9
+	SHLQ      $0x20, R9
+	ORQ       R9, R8
+	XORQ      R9, R9
 
-	// The first fields' spans.
-	TZCNTQ R9, R10
-	MOVB   R10, 2(DX)
-	TZCNTQ R11, R10
-	MOVB   R10, 3(DX)
-	BLSRQ  R9, R9
-	BLSRQ  R11, R11
-	TZCNTQ R9, R10
-	MOVB   R10, 4(DX)
-	TZCNTQ R11, R10
-	MOVB   R10, 5(DX)
-	BLSRQ  R9, R9
-	BLSRQ  R11, R11
-	TZCNTQ R9, R10
-	MOVB   R10, 6(DX)
-	TZCNTQ R11, R10
-	MOVB   R10, 7(DX)
-	BLSRQ  R9, R9
-	BLSRQ  R11, R11
-	TZCNTQ R9, R10
-	MOVB   R10, 8(DX)
-	TZCNTQ R11, R10
-	MOVB   R10, 9(DX)
-	BLSRQ  R9, R9
-	BLSRQ  R11, R11
-	TZCNTQ R9, R10
-	MOVB   R10, 10(DX)
-	TZCNTQ R11, R10
-	MOVB   R10, 11(DX)
-	BLSRQ  R9, R9
-	BLSRQ  R11, R11
-	TZCNTQ R9, R10
-	MOVB   R10, 12(DX)
-	TZCNTQ R11, R10
-	MOVB   R10, 13(DX)
-	LEAQ   1(AX)(R8*1), AX
+	// One line: from s to the newline at e.
+indexCAVX2_line:
+	TZCNTQ  SI, R10
+	MOVQ    R10, R11
+	SUBQ    R9, R11
+	MOVB    R11, (DX)
+	BZHIQ   R10, DI, R11
+	SHRXQ   R9, R11, R11
+	LEAQ    (R11)(R11*1), R12
+	ANDNQ   R12, R11, R13
+	ANDNQ   R11, R12, R12
+	POPCNTQ R12, R11
+	BZHIQ   R10, R8, R14
+	SHRXQ   R9, R14, R14
+	TESTQ   R14, R14
+	JZ      indexCAVX2_nonul
+	MOVL    $0x000000ff, R11
+
+indexCAVX2_nonul:
+	MOVB   R11, 1(DX)
+	TZCNTQ R12, R9
+	MOVB   R9, 2(DX)
+	TZCNTQ R13, R9
+	MOVB   R9, 3(DX)
+	BLSRQ  R12, R12
+	BLSRQ  R13, R13
+	TZCNTQ R12, R9
+	MOVB   R9, 4(DX)
+	TZCNTQ R13, R9
+	MOVB   R9, 5(DX)
+	BLSRQ  R12, R12
+	BLSRQ  R13, R13
+	TZCNTQ R12, R9
+	MOVB   R9, 6(DX)
+	TZCNTQ R13, R9
+	MOVB   R9, 7(DX)
+	BLSRQ  R12, R12
+	BLSRQ  R13, R13
+	TZCNTQ R12, R9
+	MOVB   R9, 8(DX)
+	TZCNTQ R13, R9
+	MOVB   R9, 9(DX)
+	BLSRQ  R12, R12
+	BLSRQ  R13, R13
+	TZCNTQ R12, R9
+	MOVB   R9, 10(DX)
+	TZCNTQ R13, R9
+	MOVB   R9, 11(DX)
+	BLSRQ  R12, R12
+	BLSRQ  R13, R13
+	TZCNTQ R12, R9
+	MOVB   R9, 12(DX)
+	TZCNTQ R13, R9
+	MOVB   R9, 13(DX)
 	ADDQ   $0x10, DX
-	INCQ   SI
-	JMP    indexCAVX2_loop
+	LEAQ   1(R10), R9
+	BLSRQ  SI, SI
+	JZ     indexCAVX2_next
+	CMPQ   DX, BX
+	JB     indexCAVX2_line
+
+indexCAVX2_next:
+	ADDQ R9, AX
+	JMP  indexCAVX2_block
 
 indexCAVX2_done:
 	VZEROUPPER
-	MOVQ SI, ret+48(FP)
+
+	// The count of records written.
+	MOVQ recs_base+24(FP), AX
+	SUBQ AX, DX
+	SHRQ $0x04, DX
+	MOVQ DX, ret+48(FP)
 	RET

@@ -54,7 +54,11 @@ func mask64(lo, hi reg.VecVirtual) reg.GPVirtual {
 }
 
 // index writes the kernel named name: C's isspace separators (cspace, and
-// a NUL byte in a line marks its record) or every byte up to ' '.
+// a NUL byte in a line marks its record) or every byte up to ' '. It reads
+// the 64 bytes at p, the start of the first line not yet described, and
+// describes every line whose "\n" is among them from their masks (one
+// load per block, not per line: the lines are short), then goes on at the
+// start of the first line that was not whole in the block.
 func index(name string, cspace bool) {
 	TEXT(name, NOSPLIT, "func(data []byte, recs [][16]byte) int")
 	Pragma("noescape")
@@ -73,9 +77,10 @@ func index(name string, cspace bool) {
 	p := Load(Param("data").Base(), GP64())
 	n := Load(Param("data").Len(), GP64())
 	r := Load(Param("recs").Base(), GP64())
-	nr := Load(Param("recs").Len(), GP64())
-	count := GP64()
-	XORQ(count, count)
+	rend := Load(Param("recs").Len(), GP64())
+	Comment("rend: the end of recs.")
+	SHLQ(Imm(4), rend)
+	ADDQ(r, rend)
 
 	Comment("end: the last address at which 64 bytes can be read.")
 	CMPQ(n, Imm(64))
@@ -92,31 +97,25 @@ func index(name string, cspace bool) {
 		zero = YMM()
 		VPXOR(zero, zero, zero)
 	}
-	c255 := GP64()
-	if cspace {
-		MOVQ(U32(255), c255)
-	}
 
-	Label(name + "_loop")
+	Label(name + "_block")
 	CMPQ(p, end)
 	JA(LabelRef(name + "_done"))
-	CMPQ(count, nr)
+	CMPQ(r, rend)
 	JAE(LabelRef(name + "_done"))
 	lo, hi := YMM(), YMM()
 	VMOVDQU(Mem{Base: p}, lo)
 	VMOVDQU(Mem{Base: p, Disp: 32}, hi)
 
-	Comment("The line ends at the first newline; none in 64 bytes: stop.")
+	Comment("m: the newlines; none: the line at p is too long, stop.")
 	elo, ehi := YMM(), YMM()
 	VPCMPEQB(lo, nl, elo)
 	VPCMPEQB(hi, nl, ehi)
-	nlm := mask64(elo, ehi)
-	TESTQ(nlm, nlm)
+	m := mask64(elo, ehi)
+	TESTQ(m, m)
 	JZ(LabelRef(name + "_done"))
-	ln := GP64()
-	TZCNTQ(nlm, ln)
 
-	Comment("sep: the separator bytes.")
+	Comment("f: the field bytes, the bytes that are no separators.")
 	slo, shi := YMM(), YMM()
 	if cspace {
 		// c == ' ' or c-9 <= 4 (unsigned): 9..13.
@@ -140,28 +139,45 @@ func index(name string, cspace bool) {
 		VPCMPEQB(shi, sp, shi)
 	}
 	f := mask64(slo, shi)
-	Comment("f: the field bytes of the line.")
 	NOTQ(f)
-	BZHIQ(ln, f, f)
+	var z reg.GPVirtual
+	if cspace {
+		Comment("z: the NUL bytes.")
+		VPCMPEQB(lo, zero, elo)
+		VPCMPEQB(hi, zero, ehi)
+		z = mask64(elo, ehi)
+	}
+	s := GP64()
+	XORQ(s, s)
+
+	Comment("One line: from s to the newline at e.")
+	Label(name + "_line")
+	e, ln := GP64(), GP64()
+	TZCNTQ(m, e)
+	MOVQ(e, ln)
+	SUBQ(s, ln)
+	MOVB(ln.As8(), Mem{Base: r, Disp: offLen})
+	fl := GP64()
+	BZHIQ(e, f, fl)
+	SHRXQ(s, fl, fl)
 	g := GP64()
-	LEAQ(Mem{Base: f, Index: f, Scale: 1}, g)
-	starts, ends := GP64(), GP64()
-	ANDNQ(g, f, ends)   // g &^ f: the first byte after each field
-	ANDNQ(f, g, starts) // f &^ g: the first byte of each field
+	LEAQ(Mem{Base: fl, Index: fl, Scale: 1}, g)
+	ends := GP64()
+	ANDNQ(g, fl, ends) // g &^ fl: the first byte after each field
+	ANDNQ(fl, g, g)    // fl &^ g: the first byte of each field
+	starts := g
 	k := GP64()
 	POPCNTQ(starts, k)
 	if cspace {
-		Comment("A NUL byte in the line: count 255.")
-		VPCMPEQB(lo, zero, elo)
-		VPCMPEQB(hi, zero, ehi)
-		z := mask64(elo, ehi)
-		BZHIQ(ln, z, z)
-		TESTQ(z, z)
-		CMOVQNE(c255, k)
+		zl := GP64()
+		BZHIQ(e, z, zl)
+		SHRXQ(s, zl, zl)
+		TESTQ(zl, zl)
+		JZ(LabelRef(name + "_nonul"))
+		MOVL(U32(255), k.As32())
+		Label(name + "_nonul")
 	}
-	MOVB(ln.As8(), Mem{Base: r, Disp: offLen})
 	MOVB(k.As8(), Mem{Base: r, Disp: offN})
-	Comment("The first fields' spans.")
 	t := GP64()
 	for i := range fields {
 		TZCNTQ(starts, t)
@@ -173,13 +189,22 @@ func index(name string, cspace bool) {
 			BLSRQ(ends, ends)
 		}
 	}
-	LEAQ(Mem{Base: p, Index: ln, Scale: 1, Disp: 1}, p)
 	ADDQ(Imm(recSize), r)
-	INCQ(count)
-	JMP(LabelRef(name + "_loop"))
+	LEAQ(Mem{Base: e, Disp: 1}, s)
+	BLSRQ(m, m)
+	JZ(LabelRef(name + "_next"))
+	CMPQ(r, rend)
+	JB(LabelRef(name + "_line"))
+	Label(name + "_next")
+	ADDQ(s, p)
+	JMP(LabelRef(name + "_block"))
 
 	Label(name + "_done")
 	VZEROUPPER()
-	Store(count, ReturnIndex(0))
+	Comment("The count of records written.")
+	base := Load(Param("recs").Base(), GP64())
+	SUBQ(base, r)
+	SHRQ(Imm(4), r)
+	Store(r, ReturnIndex(0))
 	RET()
 }
