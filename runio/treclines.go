@@ -104,18 +104,33 @@ func (s *TRECScanner) Next() ([][]byte, error) {
 		s.held = false
 		return s.fields, nil
 	}
-	if s.vec {
-		if s.ri == s.rn {
-			s.ri, s.rn = 0, lineidx.Index(s.lr.win[s.lr.pos:], s.recs[:], s.mode != TRECStrict)
-		}
-		if s.ri < s.rn && s.indexed() {
-			return s.fields, nil
-		}
-		// read may skip lines and refill the window: the records
-		// left are stale.
+	if !s.vec {
+		return s.read()
+	}
+	l := s.lr
+	if s.ri == s.rn {
+		s.ri, s.rn = 0, lineidx.Index(l.win[l.pos:], s.recs[:], s.mode != TRECStrict)
+	}
+	if s.ri < s.rn && s.indexed() {
+		return s.fields, nil
+	}
+	// read reads the line (and the lines it skips) byte by byte. The
+	// records of the lines after them still hold unless it moved the
+	// window.
+	pos, win := l.pos, l.wins
+	f, err := s.read()
+	if l.wins != win {
+		s.ri, s.rn = 0, 0
+		return f, err
+	}
+	for s.ri < s.rn && pos < l.pos {
+		pos += int(s.recs[s.ri][0]) + 1
+		s.ri++
+	}
+	if pos != l.pos {
 		s.ri, s.rn = 0, 0
 	}
-	return s.read()
+	return f, err
 }
 
 // indexable reports whether the lines of lr can come from lineidx's
@@ -146,21 +161,12 @@ func (s *TRECScanner) indexed() bool {
 		}
 		f = f[:4]
 	} else {
-		// At least 6 fields, no NUL byte, and in TRECStrict the line
-		// starts with its first field, which is no comment's '#' (see
-		// read); trec_eval's comment test is on the first field.
-		if n < 6 || n == lineidx.NUL {
+		// At least 6 fields, no NUL byte, and the first field does
+		// not start with a comment's '#': a line is one when its first
+		// byte after C white space is '#' (isComment10), and what is
+		// before its first field is separators only.
+		if n < 6 || n == lineidx.NUL || b[r[2]] == '#' && (s.mode == TRECStrict && s.comments || s.mode == TRECEval10) {
 			return false
-		}
-		switch s.mode {
-		case TRECStrict:
-			if s.comments && (b[0] == '#' || b[0] <= ' ') {
-				return false
-			}
-		case TRECEval10:
-			if b[r[2]] == '#' {
-				return false
-			}
 		}
 		f[4] = b[r[10]:r[11]]
 		f[5] = b[r[12]:r[13]]

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -46,14 +47,19 @@ func windows(data []byte, size int) [][]byte {
 
 // BenchmarkTRECScanner: the scanner alone, in ns per line, with the lines
 // from lineidx's records where the CPU has its kernel (vector) and with
-// the byte loops alone (scalar, the scanner's reference and fallback).
+// the byte loops alone (scalar, the scanner's reference and fallback). The
+// lines of "indented" (a leading blank) and "long" (a 70-byte docno) are
+// read by the byte loops in both: vector shows what the records cost them.
 func BenchmarkTRECScanner(b *testing.B) {
 	run, qrels := benchTREC(2000)
+	part := run[:bytes.LastIndexByte(run[:len(run)/4], '\n')+1]
+	indented := bytes.ReplaceAll(part, []byte("\n"), []byte("\n "))
+	long := bytes.ReplaceAll(part, []byte(" Q0 D"), []byte(" Q0 "+strings.Repeat("D", 70)))
 	for _, c := range []struct {
 		name  string
 		data  []byte
 		qrels bool
-	}{{"run", run, false}, {"qrels", qrels, true}} {
+	}{{"run", run, false}, {"qrels", qrels, true}, {"indented", indented, false}, {"long", long, false}} {
 		for _, vec := range []bool{true, false} {
 			name := c.name + "/vector"
 			if !vec {

@@ -3,9 +3,9 @@ package lineidx
 // Fields is how many field spans a record holds.
 const Fields = 6
 
-// Window is how many bytes the index looks at from a line's start: a line
-// is indexed only when its "\n" is among them (so its length is at most
-// Window-1) and Window bytes from its start are in the data.
+// Window is the size of the blocks that Index reads: a line it describes
+// ends within the block that starts at or before its start, so it is at
+// most Window-1 bytes long besides its "\n".
 const Window = 64
 
 // NUL is the field count of a line holding a NUL byte, with C's
