@@ -288,7 +288,7 @@ func FuzzTRECScannerVec(f *testing.F) {
 	f.Add([]byte("1 Q0 a 1 1 r\n# c\n\n\v\f\n 1 0 a\x00 1\r\n1 Q0 "+strings.Repeat("d", 70)+" 1 1 r\n"), uint8(2), false, uint16(16), uint16(65), uint8(1))
 	f.Fuzz(func(t *testing.T, data []byte, m uint8, qrels bool, buf, maxLine uint16, chunk uint8) {
 		checkTwins(t, twinCase{data: data, mode: TRECMode(m % 3), qrels: qrels,
-			opts:  Options{BufferSize: int(buf % 300), MaxLineBytes: int(maxLine % 200), TRECNoComments: m&4 != 0},
+			opts:  Options{BufferSize: 1 + int(buf%400), MaxLineBytes: int(maxLine % 200), TRECNoComments: m&4 != 0},
 			chunk: int(chunk), unread: int(m>>3) % 4})
 	})
 }
