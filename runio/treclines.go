@@ -63,6 +63,7 @@ type TRECScanner struct {
 	// lines from the line reader's position on (see next), where they
 	// describe a line exactly; the others go through read.
 	vec    bool
+	hash   bool // a '#' can start a comment line (TRECStrict's comments, 10.0)
 	ri, rn int
 	recs   [recBatch]lineidx.Rec
 	// A scanner writes its fields at every line, on the goroutine of its
@@ -89,7 +90,7 @@ func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode, opts *Options) *T
 	lr.trecEval = mode != TRECStrict
 	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8), comments: !opts.TRECNoComments,
 		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)",
-		vec: lineidx.Fast && indexable(lr)}
+		vec: lineidx.Fast && indexable(lr), hash: mode == TRECStrict && !opts.TRECNoComments || mode == TRECEval10}
 	if qrels {
 		s.want, s.other, s.what = 4, 6, "a qrels line has 4 fields (qid iter docno rel)"
 	}
@@ -156,7 +157,7 @@ func (s *TRECScanner) indexed() bool {
 	if s.qrels {
 		// Exactly 4 fields (lineidx.NUL is more), and the first byte
 		// no comment's '#'.
-		if n != 4 || b[0] == '#' && (s.mode == TRECStrict && s.comments || s.mode == TRECEval10) {
+		if n != 4 || b[0] == '#' && s.hash {
 			return false
 		}
 		f = f[:4]
@@ -165,7 +166,7 @@ func (s *TRECScanner) indexed() bool {
 		// not start with a comment's '#': a line is one when its first
 		// byte after C white space is '#' (isComment10), and what is
 		// before its first field is separators only.
-		if n < 6 || n == lineidx.NUL || b[r[2]] == '#' && (s.mode == TRECStrict && s.comments || s.mode == TRECEval10) {
+		if n < 6 || n == lineidx.NUL || b[r[2]] == '#' && s.hash {
 			return false
 		}
 		f[4] = b[r[10]:r[11]]
