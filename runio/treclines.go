@@ -65,7 +65,10 @@ type TRECScanner struct {
 	vec    bool
 	hash   bool // a '#' can start a comment line (TRECStrict's comments, 10.0)
 	ri, rn int
-	recs   [recBatch]lineidx.Rec
+	// cool lines go byte by byte before the next call of the kernel,
+	// after backoff misses (see Next).
+	cool, backoff int
+	recs          [recBatch]lineidx.Rec
 	// A scanner writes its fields at every line, on the goroutine of its
 	// file: the pad keeps the qrels' and the run's scanners (and line
 	// readers) off each other's cache lines. Allocated side by side, they
@@ -110,7 +113,18 @@ func (s *TRECScanner) Next() ([][]byte, error) {
 	}
 	l := s.lr
 	if s.ri == s.rn {
-		s.ri, s.rn = 0, lineidx.Index(l.win[l.pos:], s.recs[:], s.mode != TRECStrict)
+		// No record of the line at pos (a long line, the end of the
+		// window): its next lines go byte by byte, twice as many after
+		// each such miss in a row, so that a file of long lines does not
+		// pay for a kernel call at every line.
+		if s.cool > 0 {
+			s.cool--
+		} else if s.ri, s.rn = 0, lineidx.Index(l.win[l.pos:], s.recs[:], s.mode != TRECStrict); s.rn == 0 {
+			s.backoff = min(2*s.backoff+1, recBatch)
+			s.cool = s.backoff
+		} else {
+			s.backoff = 0
+		}
 	}
 	if s.ri < s.rn && s.indexed() {
 		return s.fields, nil
@@ -208,7 +222,7 @@ func (s *TRECScanner) BlankLines() int64 { return s.lr.blank }
 func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
 	s.lr.reset(r, firstLine)
 	s.held = false
-	s.ri, s.rn = 0, 0
+	s.ri, s.rn, s.cool, s.backoff = 0, 0, 0, 0
 }
 
 // ResetBytes makes s read the lines of data in place, numbering its first
@@ -216,7 +230,7 @@ func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
 func (s *TRECScanner) ResetBytes(data []byte, firstLine int64) {
 	s.lr.resetBytes(data, firstLine)
 	s.held = false
-	s.ri, s.rn = 0, 0
+	s.ri, s.rn, s.cool, s.backoff = 0, 0, 0, 0
 }
 
 // ErrorAt returns a [*ParseError] at the last line returned, for a field
