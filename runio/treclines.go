@@ -60,7 +60,7 @@ type TRECScanner struct {
 	what        string
 	comments    bool // skip 10.0's comment lines
 	// vec: the lines come from recs[ri:rn], lineidx's records of the
-	// lines from the line reader's position on (see next), where they
+	// lines from the line reader's position on (see Next), where they
 	// describe a line exactly; the others go through read.
 	vec    bool
 	hash   bool // a '#' can start a comment line (TRECStrict's comments, 10.0)

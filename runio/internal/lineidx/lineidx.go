@@ -15,8 +15,8 @@ const NUL = 255
 // Rec describes one line: byte 0 is its length (without its "\n"), byte 1
 // its number of fields (at most Window/2, or NUL), and bytes 2+2k and
 // 3+2k the start and end of field k (k < Fields) within the line; for
-// k at or past the count both are Window. A field is a maximal run of
-// bytes that are not separators.
+// k at or past the count both are Window; bytes 14 and 15 are not written.
+// A field is a maximal run of bytes that are not separators.
 type Rec = [16]byte
 
 // Index describes the lines at the start of data in recs and returns how
