@@ -15,7 +15,7 @@ const NUL = 255
 // Rec describes one line: byte 0 is its length (without its "\n"), byte 1
 // its number of fields (at most Window/2, or NUL), and bytes 2+2k and
 // 3+2k the start and end of field k (k < Fields) within the line; for
-// k at or past the count both are Window; bytes 14 and 15 are not written.
+// k at or past the count both are Window; bytes 14 and 15 are unused.
 // A field is a maximal run of bytes that are not separators.
 type Rec = [16]byte
 
