@@ -50,6 +50,10 @@ func windows(data []byte, size int) [][]byte {
 // the byte loops alone (scalar, the scanner's reference and fallback). The
 // lines of "indented" (a leading blank) and "long" (a 70-byte docno) are
 // read by the byte loops in both: vector shows what the records cost them.
+// Measured on 2 cores (-count 6, min/median ns/line): run 16.5/16.6 vector
+// against 32.7/34.0 scalar, qrels 14.0/14.7 against 26.6/27.1; end to end,
+// eval --workers 1 -m map on bench/gen's 5M+5M-line pair took 0.54/0.57 s
+// of CPU against 0.69/0.72 s with the byte loops alone (7 alternated runs).
 func BenchmarkTRECScanner(b *testing.B) {
 	run, qrels := benchTREC(2000)
 	part := run[:bytes.LastIndexByte(run[:len(run)/4], '\n')+1]
