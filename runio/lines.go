@@ -32,6 +32,9 @@ type lineReader struct {
 	// max, and the errors are its `field line:` ones.
 	trecEval bool
 	size     int // buffer size, for a reader made by reset
+	// wins counts the windows: every change of win but the moves of pos
+	// (a TRECScanner keeps records of the lines in a window).
+	wins uint64
 	// The qrels' and the run's readers run on two goroutines and write
 	// their fields at every line: without the pad, two of them could
 	// share a cache line (see TRECScanner).
@@ -74,6 +77,7 @@ func (l *lineReader) reset(r io.Reader, firstLine int64) {
 	}
 	l.win, l.pos, l.eof = nil, 0, false
 	l.line, l.start, l.off = firstLine-1, 0, 0
+	l.wins++
 }
 
 // resetBytes makes l read the lines of data in place, numbering its
@@ -81,12 +85,14 @@ func (l *lineReader) reset(r io.Reader, firstLine int64) {
 func (l *lineReader) resetBytes(data []byte, firstLine int64) {
 	l.win, l.pos, l.eof = data, 0, true
 	l.line, l.start, l.off = firstLine-1, 0, 0
+	l.wins++
 }
 
 // refill discards the consumed bytes and makes the window hold more than
 // the rest it held, or reports io.EOF (with the rest still in the window)
 // or bufio.ErrBufferFull.
 func (l *lineReader) refill() error {
+	l.wins++
 	if _, err := l.br.Discard(l.pos); err != nil {
 		return err
 	}
@@ -204,6 +210,7 @@ func (l *lineReader) tooLong() error {
 // longLine reads a line longer than the buffer, whose start fills it.
 func (l *lineReader) longLine() ([]byte, error) {
 	l.long = append(l.long[:0], l.win...)
+	l.wins++
 	l.br.Discard(len(l.win))
 	l.win, l.pos = nil, 0
 	for {

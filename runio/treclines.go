@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rankmetrics/rankmetrics/runio/internal/lineidx"
 	"golang.org/x/sys/cpu"
 )
 
@@ -58,6 +59,16 @@ type TRECScanner struct {
 	want, other int
 	what        string
 	comments    bool // skip 10.0's comment lines
+	// vec: the lines come from recs[ri:rn], lineidx's records of the
+	// lines from the line reader's position on (see Next), where they
+	// describe a line exactly; the others go through read.
+	vec    bool
+	hash   bool // a '#' can start a comment line (TRECStrict's comments, 10.0)
+	ri, rn int
+	// cool lines go byte by byte before the next call of the kernel,
+	// after backoff misses (see Next).
+	cool, backoff int
+	recs          [recBatch]lineidx.Rec
 	// A scanner writes its fields at every line, on the goroutine of its
 	// file: the pad keeps the qrels' and the run's scanners (and line
 	// readers) off each other's cache lines. Allocated side by side, they
@@ -81,7 +92,8 @@ func NewTRECBytesScanner(data []byte, name string, qrels bool, mode TRECMode, op
 func newTRECScanner(lr *lineReader, qrels bool, mode TRECMode, opts *Options) *TRECScanner {
 	lr.trecEval = mode != TRECStrict
 	s := &TRECScanner{lr: lr, qrels: qrels, mode: mode, fields: make([][]byte, 0, 8), comments: !opts.TRECNoComments,
-		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)"}
+		want: 6, other: 4, what: "a run line has 6 fields (qid Q0 docno rank score tag)",
+		vec: lineidx.Fast && indexable(lr), hash: mode == TRECStrict && !opts.TRECNoComments || mode == TRECEval10}
 	if qrels {
 		s.want, s.other, s.what = 4, 6, "a qrels line has 4 fields (qid iter docno rel)"
 	}
@@ -96,7 +108,96 @@ func (s *TRECScanner) Next() ([][]byte, error) {
 		s.held = false
 		return s.fields, nil
 	}
-	return s.read()
+	if !s.vec {
+		return s.read()
+	}
+	l := s.lr
+	if s.ri == s.rn {
+		// No record of the line at pos (a long line, the end of the
+		// window): its next lines go byte by byte, twice as many after
+		// each such miss in a row, so that a file of long lines does not
+		// pay for a kernel call at every line.
+		if s.cool > 0 {
+			s.cool--
+		} else if s.ri, s.rn = 0, lineidx.Index(l.win[l.pos:], s.recs[:], s.mode != TRECStrict); s.rn == 0 {
+			s.backoff = min(2*s.backoff+1, recBatch)
+			s.cool = s.backoff
+		} else {
+			s.backoff = 0
+		}
+	}
+	if s.ri < s.rn && s.indexed() {
+		return s.fields, nil
+	}
+	// read reads the line (and the lines it skips) byte by byte. The
+	// records of the lines after them still hold unless it moved the
+	// window.
+	pos, win := l.pos, l.wins
+	f, err := s.read()
+	if l.wins != win {
+		s.ri, s.rn = 0, 0
+		return f, err
+	}
+	for s.ri < s.rn && pos < l.pos {
+		pos += int(s.recs[s.ri][0]) + 1
+		s.ri++
+	}
+	if pos != l.pos {
+		s.ri, s.rn = 0, 0
+	}
+	return f, err
+}
+
+// indexable reports whether the lines of lr can come from lineidx's
+// records: every line those describe is shorter than lineidx.Window, so
+// below lr's line limit however it is counted (lineReader.raw).
+func indexable(lr *lineReader) bool { return lr.max >= lineidx.Window }
+
+// recBatch is how many lines a call of lineidx.Index describes.
+const recBatch = 64
+
+// indexed reads the line at the line reader's position from its record,
+// recs[ri], as read would, when it is a data line with the right field
+// count: it sets s.fields and moves the line reader past the line, and
+// reports whether it did. Its line is shorter than lineidx.Window, hence
+// than the line limit (vec), and the record spans its fields as read cuts
+// them: a "\r" before the "\n" is a separator in every mode.
+func (s *TRECScanner) indexed() bool {
+	r := &s.recs[s.ri]
+	l := s.lr
+	ln, n := int(r[0]), r[1]
+	b := l.win[l.pos : l.pos+ln]
+	f := s.fields[:8]
+	if s.qrels {
+		// Exactly 4 fields (lineidx.NUL is more), and the first byte
+		// no comment's '#'.
+		if n != 4 || b[0] == '#' && s.hash {
+			return false
+		}
+		f = f[:4]
+	} else {
+		// At least 6 fields, no NUL byte, and the first field does
+		// not start with a comment's '#': a line is one when its first
+		// byte after C white space is '#' (isComment10), and what is
+		// before its first field is separators only.
+		if n < 6 || n == lineidx.NUL || b[r[2]] == '#' && s.hash {
+			return false
+		}
+		f[4] = b[r[10]:r[11]]
+		f[5] = b[r[12]:r[13]]
+		f = f[:6]
+	}
+	f[0] = b[r[2]:r[3]]
+	f[1] = b[r[4]:r[5]]
+	f[2] = b[r[6]:r[7]]
+	f[3] = b[r[8]:r[9]]
+	s.fields = f
+	l.line++
+	l.start = l.off
+	l.off += int64(ln + 1)
+	l.pos += ln + 1
+	s.ri++
+	return true
 }
 
 // Unread makes the next call of Next return the last line's fields
@@ -121,6 +222,7 @@ func (s *TRECScanner) BlankLines() int64 { return s.lr.blank }
 func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
 	s.lr.reset(r, firstLine)
 	s.held = false
+	s.ri, s.rn, s.cool, s.backoff = 0, 0, 0, 0
 }
 
 // ResetBytes makes s read the lines of data in place, numbering its first
@@ -128,6 +230,7 @@ func (s *TRECScanner) Reset(r io.Reader, firstLine int64) {
 func (s *TRECScanner) ResetBytes(data []byte, firstLine int64) {
 	s.lr.resetBytes(data, firstLine)
 	s.held = false
+	s.ri, s.rn, s.cool, s.backoff = 0, 0, 0, 0
 }
 
 // ErrorAt returns a [*ParseError] at the last line returned, for a field

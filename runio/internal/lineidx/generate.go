@@ -1,0 +1,3 @@
+package lineidx
+
+//go:generate go run ./asm -out lineidx_amd64.s -stubs stub_amd64.go -pkg lineidx
