@@ -3,6 +3,7 @@ package runio
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -211,7 +212,8 @@ func (p *trecParser) nextBlockLines(b *trecBlock) error {
 // nextBlockScan is nextBlockLines reading p.sc (p.par is nil): line,
 // value and lineNo in one loop, the value parsed by parseShort first
 // (BenchmarkNextBlock: the calls per line cost about as much as parsing
-// the number).
+// the number). Within a block, the lines the scanner has records of go
+// through scanRecs, without Next's field slices.
 func (p *trecParser) nextBlockScan(b *trecBlock) error {
 	b.reset()
 	sc := p.sc
@@ -219,7 +221,11 @@ func (p *trecParser) nextBlockScan(b *trecBlock) error {
 	if p.isRun {
 		vf = 4
 	}
+	var q qidWord
 	for {
+		if len(b.vals) > 0 && sc.ri < sc.rn && !sc.held {
+			p.scanRecs(b, vf, q)
+		}
 		f, err := sc.Next()
 		if err != nil {
 			if err == io.EOF && len(b.vals) > 0 {
@@ -229,6 +235,7 @@ func (p *trecParser) nextBlockScan(b *trecBlock) error {
 		}
 		v, ok := parseShort(f[vf])
 		if !ok {
+			var err error
 			if v, err = p.value(f); err != nil {
 				return err
 			}
@@ -237,6 +244,7 @@ func (p *trecParser) nextBlockScan(b *trecBlock) error {
 		switch {
 		case len(b.vals) == 0:
 			b.qid = append(b.qid, qid...)
+			q = newQIDWord(b.qid)
 		case !bytes.Equal(qid, b.qid):
 			if compareQID(b.qid, qid) > 0 {
 				if p.lag {
@@ -251,6 +259,70 @@ func (p *trecParser) nextBlockScan(b *trecBlock) error {
 		}
 		b.add(f[2], v, sc.Line())
 	}
+}
+
+// qidWord holds a qid of at most 8 bytes as a little-endian word (ok),
+// for one compare per line.
+type qidWord struct {
+	word, mask uint64
+	n          int
+	ok         bool
+}
+
+func newQIDWord(qid []byte) qidWord {
+	q := qidWord{n: len(qid), ok: len(qid) > 0 && len(qid) <= 8}
+	if q.ok {
+		var w [8]byte
+		copy(w[:], qid)
+		q.word = binary.LittleEndian.Uint64(w[:])
+		q.mask = ^uint64(0) >> (64 - 8*len(qid))
+	}
+	return q
+}
+
+// scanRecs is the loop of nextBlockScan over the lines of the scanner's
+// records from sc.ri on, within a block (b holds a line, whose qid q
+// describes), reading the qid, the docno and the value from each record's
+// spans instead of Next's field slices: it adds to b the data lines of b's
+// qid whose value parseShort takes, as that loop would. It stops before
+// any other line (one indexed would not take, of another qid or another
+// value), which Next then reads, and at the end of the records. The line
+// reader's counters are those of the last line added, as after Next; they
+// are kept in registers through the loop.
+func (p *trecParser) scanRecs(b *trecBlock, vf int, q qidWord) {
+	s := p.sc
+	l := s.lr
+	win := l.win
+	pos, line, start, off := l.pos, l.line, l.start, l.off
+	ri, rn := s.ri, min(s.rn, len(s.recs))
+	vs := 2 + 2*vf // the value's span in a record
+	for ri < rn {
+		r := &s.recs[ri]
+		ln := int(r[0])
+		d := win[pos : pos+ln]
+		if !s.dataRec(r, d) {
+			break
+		}
+		qs, qe := int(r[2]), int(r[3])
+		var same bool
+		if i := pos + qs; q.ok && i+8 <= len(win) {
+			same = qe-qs == q.n && binary.LittleEndian.Uint64(win[i:])&q.mask == q.word
+		} else {
+			same = bytes.Equal(d[qs:qe], b.qid)
+		}
+		v, ok := parseShort(d[r[vs]:r[vs+1]])
+		if !same || !ok {
+			break
+		}
+		ri++
+		line++
+		start = off
+		off += int64(ln + 1)
+		pos += ln + 1
+		b.add(d[r[6]:r[7]], v, line)
+	}
+	l.pos, l.line, l.start, l.off = pos, line, start, off
+	s.ri = ri
 }
 
 // loadAll reads the whole file grouped by qid, in order of first appearance.

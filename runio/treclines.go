@@ -165,24 +165,15 @@ const recBatch = 64
 func (s *TRECScanner) indexed() bool {
 	r := &s.recs[s.ri]
 	l := s.lr
-	ln, n := int(r[0]), r[1]
+	ln := int(r[0])
 	b := l.win[l.pos : l.pos+ln]
+	if !s.dataRec(r, b) {
+		return false
+	}
 	f := s.fields[:8]
 	if s.qrels {
-		// Exactly 4 fields (lineidx.NUL is more), and the first byte
-		// no comment's '#'.
-		if n != 4 || b[0] == '#' && s.hash {
-			return false
-		}
 		f = f[:4]
 	} else {
-		// At least 6 fields, no NUL byte, and the first field does
-		// not start with a comment's '#': a line is one when its first
-		// byte after C white space is '#' (isComment10), and what is
-		// before its first field is separators only.
-		if n < 6 || n == lineidx.NUL || b[r[2]] == '#' && s.hash {
-			return false
-		}
 		f[4] = b[r[10]:r[11]]
 		f[5] = b[r[12]:r[13]]
 		f = f[:6]
@@ -198,6 +189,23 @@ func (s *TRECScanner) indexed() bool {
 	l.pos += ln + 1
 	s.ri++
 	return true
+}
+
+// dataRec reports whether record r of line b describes a data line with
+// the right field count, one that indexed takes (the one test of a line
+// for every reader of the records).
+func (s *TRECScanner) dataRec(r *lineidx.Rec, b []byte) bool {
+	n := r[1]
+	if s.qrels {
+		// Exactly 4 fields (lineidx.NUL is more), and the first byte
+		// no comment's '#'.
+		return n == 4 && (b[0] != '#' || !s.hash)
+	}
+	// At least 6 fields, no NUL byte, and the first field does not start
+	// with a comment's '#': a line is one when its first byte after C
+	// white space is '#' (isComment10), and what is before its first
+	// field is separators only.
+	return n >= 6 && n != lineidx.NUL && (b[r[2]] != '#' || !s.hash)
 }
 
 // Unread makes the next call of Next return the last line's fields
