@@ -68,9 +68,10 @@ func runQueries(t *testing.T, paths []string, opts Options) string {
 	return b.String()
 }
 
-// TestWorkersIdentical: a TREC pair parsed by 4 or 6 workers (2 or 3 per
-// file), cut into chunks as small as one line, gives what one worker
-// gives, byte for byte: the
+// TestWorkersIdentical: a TREC pair parsed by 2 to 6 workers (1 to 3 per
+// file: with 1, a gzipped file is decompressed on a goroutine of its own
+// and parsed by the parReader's next), cut into chunks as small as one
+// line, gives what one worker gives, byte for byte: the
 // queries and their order, the counts, and the first error in file order
 // with its file, line and message (bad numbers, missing fields, lines over
 // the limit, separator-only lines, duplicates, qids out of order), under
@@ -97,9 +98,9 @@ func TestWorkersIdentical(t *testing.T) {
 				for _, pol := range []UnsortedPolicy{UnsortedError, UnsortedGroup, UnsortedAuto} {
 					opts := Options{Unsorted: pol, KeepDocs: true, MaxLineBytes: 60}
 					want := runQueries(t, []string{qp, rp}, opts)
-					for k, chunk := range []int{1, 7, 64, 0} {
+					for k, chunk := range []int{1, 7, 64, 0, 1, 7, 64, 0} {
 						o := opts
-						o.Workers, o.parChunk = 4+2*(k%2), chunk
+						o.Workers, o.parChunk = []int{2, 4, 3, 6}[k%4], chunk
 						if got := runQueries(t, []string{qp, rp}, o); got != want {
 							t.Fatalf("%s %d %v gz %v chunk %d:\n got %s\nwant %s", layout, i, pol, gz, chunk, got, want)
 						}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -39,7 +40,15 @@ const sideBySideCopies = 16 << 20
 // memory (bytes); the rest go to a temporary file, which costs less than
 // a second read of the run (see bench/README.md). -m all_trec on the
 // 50,000-topic pair of bench/gen, 5 alternated runs: 4 MiB held 44 MB of
-// peak RSS, 256 KiB 36.5 MB, in 0.91 against 0.92 s of CPU.
+// peak RSS, 256 KiB 36.5 MB, in 0.91 against 0.92 s of CPU. The state kept
+// for every topic besides its values, packed (packedStrings, topicOf:
+// about 22 bytes a topic of that pair, 112 in a sideTopic with its qid,
+// relstring and the two []string of qids before), took the live heap at
+// the end from 9 to 6 MB and peak RSS, min / median of 5 alternated runs
+// of `/usr/bin/time -f "%e %U %S %M" rankmetrics trec_eval -m all_trec
+// qrels.txt run.txt`, from 35.8 / 36.5 to 25.4 / 27.2 MB (-m map: 33.3 /
+// 35.3 to 26.1 / 26.9; -q -m all_trec: 35.8 / 36.0 to 27.3 / 27.7), CPU
+// 0.96 against 1.00 s.
 const sideBySideMemory = 256 << 10
 
 // errNotSideBySide makes the side-by-side read give way to the usual
@@ -47,12 +56,63 @@ const sideBySideMemory = 256 << 10
 // usual reading reports in trec_eval's order.
 var errNotSideBySide = errors.New("not read side by side")
 
-// sideTopic is a topic evaluated by the side-by-side read: its values are
-// at ref in the valueStore.
-type sideTopic struct {
-	qid       string
-	ref       int64
-	relstring []byte
+// packedStrings is a list of byte strings in one arena: 4 bytes a string
+// besides its bytes, where a []string takes 16 and an allocation each. It
+// keeps the side-by-side read's per-topic state small: the qids of a
+// file's blocks, and the relstrings kept for -q.
+type packedStrings struct {
+	b    []byte
+	ends []uint32 // string i is b[ends[i-1]:ends[i]] (b[:ends[0]] for i = 0)
+}
+
+// add appends s; it returns false, adding nothing, when the list would
+// pass 4 GiB of bytes or 2^32-1 strings.
+func (l *packedStrings) add(s string) bool {
+	if uint64(len(l.b))+uint64(len(s)) > math.MaxUint32 || uint64(len(l.ends)) >= math.MaxUint32 {
+		return false
+	}
+	l.b = append(l.b, s...)
+	l.ends = append(l.ends, uint32(len(l.b)))
+	return true
+}
+
+// len is the number of strings.
+func (l *packedStrings) len() int { return len(l.ends) }
+
+// bytesAt returns string i's bytes, in the arena's memory: read only.
+func (l *packedStrings) bytesAt(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = l.ends[i-1]
+	}
+	end := l.ends[i]
+	return l.b[start:end:end]
+}
+
+// at returns string i, which shares the arena's memory (the arena only
+// grows: its bytes never change).
+func (l *packedStrings) at(i int) string {
+	b := l.bytesAt(i)
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// sorted returns the indices of the strings in increasing (byte) order,
+// and whether a string is there twice.
+func (l *packedStrings) sorted() ([]uint32, bool) {
+	p := make([]uint32, l.len())
+	for i := range p {
+		p[i] = uint32(i)
+	}
+	slices.SortFunc(p, func(a, b uint32) int { return strings.Compare(l.at(int(a)), l.at(int(b))) })
+	for i := 1; i < len(p); i++ {
+		if l.at(int(p[i])) == l.at(int(p[i-1])) {
+			return p, true
+		}
+	}
+	return p, false
 }
 
 // readSideBySide evaluates the qrels file and the run (both regular
@@ -69,7 +129,8 @@ type sideTopic struct {
 // It returns errNotSideBySide, having printed nothing, when the files are
 // not such a pair or when it meets any error in them (a malformed line, a
 // topic trec_eval refuses, a topic whose judgements are all negative and
-// so depend on the topic before it in qid order): the usual reading,
+// so depend on the topic before it in qid order, a file's qids passing 4
+// GiB, which packedStrings does not hold): the usual reading,
 // which reads each file whole first, then reports that error as trec_eval
 // does. The evaluator must then be reset with Follow(nil).
 func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evaluator, tune trecEvalTuning, qrelsName, runName string, stdout io.Writer) error {
@@ -91,14 +152,25 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 	rs := trecfile.NewRunScanner(rf, runName, v)
 	store := &valueStore{limit: int(min(tune.budget, sideBySideMemory) / 8)}
 	defer store.close()
-	var topics []sideTopic
+	// The qids of the blocks of each file, in file order, to find one in
+	// two blocks of a file once both are read (sorting them costs less
+	// than a set of 50,000 qids). Every topic evaluated is a block of the
+	// qrels: topicOf[j] is 1 + the number of the topic (in evaluation
+	// order) of the qrels' block j, 0 for a block not evaluated. Topic k's
+	// values are at k*ev.NumValues() in store, and with -q its relstring is
+	// relstrings.at(k).
+	var runQids, qrelsQids, relstrings packedStrings
+	var topicOf []uint32
+	ntopics := 0
 	var tv treceval.TopicValues
-	// evaluate evaluates a topic with a judgement of 0 or more (docs nil:
-	// absent from the run) and keeps its values.
-	evaluate := func(qid string, judged []treceval.Judgment, docs []treceval.Doc, missing bool) error {
+	// evaluate evaluates the topic of the qrels' block j, with a
+	// judgement of 0 or more (docs nil: absent from the run), and keeps
+	// its values.
+	evaluate := func(j int, judged []treceval.Judgment, docs []treceval.Doc, missing bool) error {
 		if !slices.ContainsFunc(judged, func(j treceval.Judgment) bool { return j.Rel >= 0 }) {
 			return errNotSideBySide
 		}
+		qid := qrelsQids.at(j)
 		var err error
 		if missing {
 			err = ev.EvaluateMissingContext(ctx, qid, judged, &tv)
@@ -111,28 +183,29 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 			}
 			return errNotSideBySide
 		}
-		ref, err := store.put(tv.V)
-		if err != nil {
+		if _, err := store.put(tv.V); err != nil {
 			return errNotSideBySide
 		}
-		t := sideTopic{qid: qid, ref: ref}
-		if len(tv.Relstring) > 0 {
-			t.relstring = slices.Clone(tv.Relstring)
+		// Only -q prints relstrings; the summary does not add them.
+		if o.query && !relstrings.add(unsafe.String(unsafe.SliceData(tv.Relstring), len(tv.Relstring))) {
+			return errNotSideBySide
 		}
-		topics = append(topics, t)
+		ntopics++
+		topicOf[j] = uint32(ntopics)
 		return nil
 	}
 	// A topic read from one file and not yet from the other is kept
 	// (copied) until it is; topics the run has and the qrels lack stay
 	// there (trec_eval ignores them), and so do judged topics the run
 	// lacks, evaluated at the end.
+	type pendingJudged struct {
+		block  int // the block's number in the qrels
+		judged []treceval.Judgment
+	}
 	var arena trecfile.Arena
 	copied := int64(0)
 	pendRun := map[string][]treceval.Doc{}
-	pendQrels := map[string][]treceval.Judgment{}
-	// Every qid read, to find one in two blocks of a file once both are
-	// read (sorting them costs less than a set of 50,000 qids).
-	var runQids, qrelsQids []string
+	pendQrels := map[string]pendingJudged{}
 	runDone, qrelsDone := false, false
 	for !runDone || !qrelsDone {
 		var rqid, jqid string
@@ -150,7 +223,9 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 				}
 				return errNotSideBySide
 			default:
-				runQids = append(runQids, qid)
+				if !runQids.add(qid) {
+					return errNotSideBySide
+				}
 				rqid, docs, gotRun = qid, d, true
 			}
 		}
@@ -165,20 +240,24 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 				}
 				return errNotSideBySide
 			default:
-				qrelsQids = append(qrelsQids, qid)
+				if !qrelsQids.add(qid) {
+					return errNotSideBySide
+				}
+				topicOf = append(topicOf, 0)
 				jqid, judged, gotQrels = qid, j, true
 			}
 		}
+		jblock := qrelsQids.len() - 1 // the qrels' block read now, if gotQrels
 		if gotRun && gotQrels && rqid == jqid {
-			if err := evaluate(rqid, judged, docs, false); err != nil {
+			if err := evaluate(jblock, judged, docs, false); err != nil {
 				return err
 			}
 			continue
 		}
 		if gotRun {
-			if j, ok := pendQrels[rqid]; ok {
+			if p, ok := pendQrels[rqid]; ok {
 				delete(pendQrels, rqid)
-				if err := evaluate(rqid, j, docs, false); err != nil {
+				if err := evaluate(p.block, p.judged, docs, false); err != nil {
 					return err
 				}
 			} else {
@@ -193,7 +272,7 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 		if gotQrels {
 			if d, ok := pendRun[jqid]; ok {
 				delete(pendRun, jqid)
-				if err := evaluate(jqid, judged, d, false); err != nil {
+				if err := evaluate(jblock, judged, d, false); err != nil {
 					return err
 				}
 			} else {
@@ -202,14 +281,22 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 					keep[i] = treceval.Judgment{Docno: arena.String(unsafe.Slice(unsafe.StringData(j.Docno), len(j.Docno))), Rel: j.Rel}
 					copied += int64(len(j.Docno)) + 24
 				}
-				pendQrels[jqid] = keep
+				pendQrels[jqid] = pendingJudged{block: jblock, judged: keep}
 			}
 		}
 		if copied > sideBySideCopies {
 			return errNotSideBySide
 		}
 	}
-	if len(runQids) == 0 || len(qrelsQids) == 0 || inTwoBlocks(runQids) || inTwoBlocks(qrelsQids) {
+	if runQids.len() == 0 || qrelsQids.len() == 0 {
+		return errNotSideBySide
+	}
+	if _, twice := runQids.sorted(); twice {
+		return errNotSideBySide
+	}
+	runQids = packedStrings{}
+	byQid, twice := qrelsQids.sorted()
+	if twice {
 		return errNotSideBySide
 	}
 	if len(pendQrels) > 0 && v == treceval.V10 {
@@ -218,56 +305,52 @@ func readSideBySide(ctx context.Context, o *trecEvalOptions, ev *treceval.Evalua
 		if !o.cfg.Complete {
 			return errNotSideBySide
 		}
-		for qid, judged := range pendQrels {
-			if err := evaluate(qid, judged, nil, true); err != nil {
+		for _, p := range pendQrels {
+			if err := evaluate(p.block, p.judged, nil, true); err != nil {
 				return err
 			}
 		}
 	}
-	if len(topics) == 0 {
+	if ntopics == 0 {
 		return errNotSideBySide
 	}
 	if tune.sideBySide != nil {
 		*tune.sideBySide++
 	}
-	slices.SortFunc(topics, func(a, b sideTopic) int { return strings.Compare(a.qid, b.qid) })
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	sum := ev.NewSummary()
-	tv.V = slices.Grow(tv.V[:0], ev.NumValues())[:ev.NumValues()]
+	n := ev.NumValues()
+	tv.V = slices.Grow(tv.V[:0], n)[:n]
 	var buf []byte
-	for i, t := range topics {
-		if i%256 == 0 {
+	done := 0
+	for _, j := range byQid {
+		k := int(topicOf[j]) - 1
+		if k < 0 {
+			continue // not evaluated
+		}
+		if done%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if err := store.get(t.ref, tv.V); err != nil {
+		done++
+		if err := store.get(int64(k)*int64(n), tv.V); err != nil {
 			return exitf(2, "trec_eval: %w", err)
 		}
-		tv.Qid, tv.Relstring = t.qid, t.relstring
+		tv.Qid = qrelsQids.at(int(j))
 		sum.Add(&tv)
 		if o.query {
+			tv.Relstring = relstrings.bytesAt(k)
 			buf = ev.AppendTopic(buf[:0], &tv)
 			w.Write(buf)
 		}
 	}
 	if o.summary {
-		final := sum.Final(int64(len(qrelsQids)), qs.RelAbove0())
+		final := sum.Final(int64(qrelsQids.len()), qs.RelAbove0())
 		buf = ev.AppendSummary(buf[:0], final, rs.Runid())
 		w.Write(buf)
 	}
 	return w.Flush()
-}
-
-// inTwoBlocks reports whether a qid is twice in qids (which it sorts).
-func inTwoBlocks(qids []string) bool {
-	slices.Sort(qids)
-	for i := 1; i < len(qids); i++ {
-		if qids[i] == qids[i-1] {
-			return true
-		}
-	}
-	return false
 }
 
 // openRegular opens name if it is a regular file (one that can be read

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -130,5 +132,126 @@ func TestTrecEvalSideBySide(t *testing.T) {
 	t.Logf("%d of %d evaluations read side by side", answered, total)
 	if answered < total/3 || answered == total {
 		t.Errorf("%d of %d evaluations read side by side: want a third or more, not all", answered, total)
+	}
+}
+
+// TestTrecEvalSideBySideTwoBlocks: a qid in two blocks of the run or of
+// the qrels, found early (its first block still waiting for the other
+// file) or late (its first block evaluated, or kept to the end), makes the
+// side-by-side read give way, and the output is the usual reading's; the
+// same pairs without the second block are read side by side.
+func TestTrecEvalSideBySideTwoBlocks(t *testing.T) {
+	// Each string is a file's blocks: one qid a block, three lines each.
+	tests := []struct {
+		name        string
+		qrels, run  string
+		sideBySide  bool
+		versionFlag string
+	}{
+		{"sorted pair", "1 2 3", "1 2 3", true, "10.0"},
+		{"run only topic", "1 2", "1 4 2", true, "10.0"},
+		{"run: first block evaluated", "1 2", "1 2 1", false, "10.0"},
+		{"run: first block evaluated, second last", "1 2 3", "1 2 3 1", false, "9.0.8"},
+		{"run: both blocks waiting for the qrels", "1 2 3", "3 1 3 2", false, "10.0"},
+		{"run: qid the qrels lack", "1 2", "1 4 2 4", false, "10.0"},
+		{"run: qid the qrels lack, twice in a row apart", "1 2", "4 1 2 4", false, "9.0.8"},
+		{"qrels: first block evaluated", "1 2 1", "1 2", false, "10.0"},
+		{"qrels: first block evaluated, second last", "1 2 3 1", "1 2 3", false, "9.0.8"},
+		{"qrels: both blocks waiting for the run", "3 1 3 2", "1 2 3", false, "10.0"},
+		{"qrels: qid the run lacks", "1 4 2 4", "1 2", false, "9.0.8"},
+		{"qrels: qid the run lacks, -c", "1 4 2 4", "1 2", false, "10.0 -c"},
+		{"qrels only topic, -c", "1 4 2", "1 2", true, "10.0 -c"},
+		{"both files", "1 2 1", "1 2 1", false, "10.0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var q, r bytes.Buffer
+			for b, qid := range strings.Fields(tc.qrels) {
+				for d := range 3 {
+					fmt.Fprintf(&q, "%s 0 D%d-%d %d\n", qid, b, d, d%2)
+				}
+			}
+			for b, qid := range strings.Fields(tc.run) {
+				for d := range 3 {
+					fmt.Fprintf(&r, "%s Q0 D%d-%d %d %d run\n", qid, b, 2-d, d+1, 3-d)
+				}
+			}
+			qrels, run := filepath.Join(dir, "qrels"), filepath.Join(dir, "run")
+			if err := os.WriteFile(qrels, q.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(run, r.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			vf := strings.Fields(tc.versionFlag)
+			for _, flags := range [][]string{{"-m", "all_trec"}, {"-q", "-m", "all_trec"}} {
+				args := append(append([]string{"--compat", vf[0]}, vf[1:]...), flags...)
+				args = append(args, qrels, run)
+				var want, got bytes.Buffer
+				werr := runTrecEvalTuned(context.Background(), args, trecEvalTuning{budget: storedValuesBudget, noSideBySide: true}, nil, &want, io.Discard)
+				n := 0
+				gerr := runTrecEvalTuned(context.Background(), args, trecEvalTuning{budget: storedValuesBudget, sideBySide: &n}, nil, &got, io.Discard)
+				if (n == 1) != tc.sideBySide {
+					t.Errorf("%v: read side by side %d times, want %v", args, n, tc.sideBySide)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+					t.Errorf("%v: got %v\n%s\nwant %v\n%s", args, gerr, got.Bytes(), werr, want.Bytes())
+				}
+			}
+		})
+	}
+}
+
+// TestPackedStrings: the strings read back are those added, in order,
+// and sorted gives their byte order and finds a string added twice, as a
+// []string sorted and compared neighbour to neighbour does.
+func TestPackedStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 2))
+	tests := [][]string{
+		nil,
+		{""},
+		{"", ""},
+		{"b", "a", ""},
+		{"10", "9", "1", "100"},
+		{"q1", "q2", "q1"},
+		{"ab", "a", "abc", "b"},
+	}
+	for range 50 {
+		var s []string
+		for range r.IntN(200) {
+			s = append(s, fmt.Sprint(r.IntN(300)))
+		}
+		tests = append(tests, s)
+	}
+	for _, in := range tests {
+		var l packedStrings
+		for _, s := range in {
+			if !l.add(s) {
+				t.Fatalf("add(%q) refused", s)
+			}
+		}
+		if l.len() != len(in) {
+			t.Fatalf("%q: len %d", in, l.len())
+		}
+		for i, s := range in {
+			if l.at(i) != s || string(l.bytesAt(i)) != s {
+				t.Fatalf("%q: at(%d) = %q, bytesAt %q", in, i, l.at(i), l.bytesAt(i))
+			}
+		}
+		want := slices.Clone(in)
+		slices.Sort(want)
+		wantTwice := false
+		for i := 1; i < len(want); i++ {
+			wantTwice = wantTwice || want[i] == want[i-1]
+		}
+		p, twice := l.sorted()
+		var got []string
+		for _, i := range p {
+			got = append(got, in[i])
+		}
+		if !slices.Equal(got, want) || twice != wantTwice {
+			t.Errorf("%q: sorted %q, twice %v; want %q, %v", in, got, twice, want, wantTwice)
+		}
 	}
 }
