@@ -75,10 +75,10 @@ func newTRECParser(r io.Reader, name string, isRun bool, opts *Options) *trecPar
 
 // parallel makes p parse its file with half of opts.Workers goroutines
 // (the two files of a pair are parsed at the same time; see parReader)
-// when that is more than one, and a gzipped file with 2 or 3 workers with
-// one goroutine beside the one that decompresses it (decompressing took
-// about as long as parsing: on one goroutine, the run's were the longest
-// path on two cores); p must not have read yet.
+// when that is more than one, and a gzipped file with 2 or 3 workers on
+// its stream's goroutine while another one decompresses it (decompressing
+// took about as long as parsing: on one goroutine, the run's were the
+// longest path on two cores); p must not have read yet.
 func (p *trecParser) parallel() {
 	if p.par != nil {
 		return
