@@ -118,20 +118,6 @@ func (s *stream) Close() error {
 	return err
 }
 
-// dropBuffer frees the buffer of a gunzipping stream, for a reader that
-// reads s.raw itself from now on (the buffer holding nothing): the
-// bufio.Reader, which the stream's line reader shares, is left reading raw
-// through 16 bytes, and its 1 MiB goes back to the heap (untouched, it
-// took no RSS, but it counted as live and so raised the heap the garbage
-// collector lets grow: with the gzipped pair of newParReader's doc, peak
-// RSS median 39.7 to 39.0 MB).
-func (s *stream) dropBuffer() {
-	if !s.gunzip || s.Buffered() > 0 {
-		return
-	}
-	*s.Reader = *bufio.NewReaderSize(s.raw, 16)
-}
-
 // openStream opens path (or stdin for "-") for sequential reading,
 // decompressing gzip when the data starts with its magic bytes.
 func openStream(path string, opts Options) (*stream, error) {

@@ -43,22 +43,16 @@ type parChunk struct {
 // one after the other: the same lines, values, blank line count, and the
 // first error in file order with its line number. One goroutine reads the
 // file (and so decompresses gzip) and cuts it into chunks at line ends;
-// the workers parse chunks; next takes them in order. With one worker,
-// next parses each chunk itself as it takes it (see newParReader).
+// the workers parse chunks; next takes them in order.
 type parReader struct {
 	p     *trecParser
 	r     io.Reader
 	opts  *Options
-	work  chan *parChunk // nil when next parses
+	work  chan *parChunk
 	order chan *parChunk
 	free  chan *parChunk
 	stop  chan struct{}
 	wg    sync.WaitGroup
-
-	// sc and lines: next's scanner and the lines of the chunk it
-	// parsed last, when it parses (one worker)
-	sc    *TRECScanner
-	lines []parLine
 
 	cur, prev *parChunk
 	i         int
@@ -70,33 +64,9 @@ type parReader struct {
 	err       error
 }
 
-// newParReader starts the goroutines of a parReader of p's file, read
-// from r: the one that reads r and workers that parse, or, with one
-// worker, none that parses: next parses each chunk on the caller's
-// goroutine (the goroutine of p's blockStream, which only handed the lines
-// over), beside the one that reads (and so decompresses gzip). A parse
-// worker of its own gained no time there, and each chunk in flight (five a
-// file) held its parsed lines, 32 bytes a line: `eval --quiet -m map
-// --workers 2` on the gzipped 5M+5M-line pair of bench/gen, 7 alternated
-// runs under `/usr/bin/time` (load average 7), peak RSS median 39.0 MB
-// with a parse worker, 38.1 MB parsed here, in 1.40 s of CPU both (the
-// stream's buffer freed in both: 39.7 MB before; gzipInputSize took it to
-// 35.0 MB). On an idle machine, 9 alternated runs, wall min / median 0.61
-// / 0.64 s with a parse worker (and 1 MiB buffers), 0.60 / 0.65 s now.
 func newParReader(p *trecParser, r io.Reader, workers int, opts *Options) *parReader {
-	pr := &parReader{p: p, r: r, opts: opts, order: make(chan *parChunk, 2*workers),
+	pr := &parReader{p: p, r: r, opts: opts, work: make(chan *parChunk, workers), order: make(chan *parChunk, 2*workers),
 		free: make(chan *parChunk, 4*workers+8), stop: make(chan struct{})}
-	if st, ok := p.r.(*stream); ok && r != p.r {
-		// Nothing reads through the stream's buffer any more.
-		st.dropBuffer()
-	}
-	if workers <= 1 {
-		pr.sc = pr.newScanner()
-		pr.wg.Add(1)
-		go pr.read()
-		return pr
-	}
-	pr.work = make(chan *parChunk, workers)
 	pr.wg.Add(1 + workers)
 	go pr.read()
 	for range workers {
@@ -107,12 +77,10 @@ func newParReader(p *trecParser, r io.Reader, workers int, opts *Options) *parRe
 
 // read cuts the file into chunks of whole lines. A line longer than the
 // limit and without its end in a chunk's bytes ends the reading: its
-// chunk is all of it, which its parser reports as too long.
+// chunk is all of it, which the worker reports as too long.
 func (pr *parReader) read() {
 	defer pr.wg.Done()
-	if pr.work != nil {
-		defer close(pr.work)
-	}
+	defer close(pr.work)
 	defer close(pr.order)
 	var carry []byte
 	maxLine := pr.opts.maxLine()
@@ -127,9 +95,7 @@ func (pr *parReader) read() {
 		default:
 			c = &parChunk{}
 		}
-		if pr.work != nil {
-			c.done = make(chan struct{})
-		}
+		c.done = make(chan struct{})
 		c.readErr, c.err = nil, nil
 		buf := append(c.buf[:0], carry...)
 		last := false
@@ -170,12 +136,10 @@ func (pr *parReader) read() {
 		case <-pr.stop:
 			return
 		}
-		if pr.work != nil {
-			select {
-			case pr.work <- c:
-			case <-pr.stop:
-				return
-			}
+		select {
+		case pr.work <- c:
+		case <-pr.stop:
+			return
 		}
 		if last {
 			return
@@ -183,45 +147,35 @@ func (pr *parReader) read() {
 	}
 }
 
-// newScanner returns a scanner of chunks for parseChunk.
-func (pr *parReader) newScanner() *TRECScanner {
-	return newTRECScanner(newBytesLineReader(nil, pr.p.sc.Name(), pr.opts), pr.p.sc.qrels, TRECStrict, pr.opts)
-}
-
 // parse is a worker: it parses chunks until there are no more.
 func (pr *parReader) parse() {
 	defer pr.wg.Done()
-	sc := pr.newScanner()
+	p := pr.p
+	sc := newTRECScanner(newBytesLineReader(nil, p.sc.Name(), pr.opts), p.sc.qrels, TRECStrict, pr.opts)
 	for c := range pr.work {
-		pr.parseChunk(sc, c)
+		sc.ResetBytes(c.data, 1)
+		blank := sc.lr.blank
+		c.lines = c.lines[:0]
+		for {
+			f, err := sc.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				c.err, c.errBlank = err, sc.lr.blank-blank
+				break
+			}
+			v, msg := p.parseValue(f)
+			if msg != "" {
+				c.err, c.errBlank = p.valueErrorIn(sc, f, msg), sc.lr.blank-blank
+				break
+			}
+			c.lines = append(c.lines, parLine{v: v, qidOff: offsetIn(c.data, f[0]), qidLen: uint32(len(f[0])),
+				docOff: offsetIn(c.data, f[2]), docLen: uint32(len(f[2])), line: uint32(sc.Line()), blank: uint32(sc.lr.blank - blank)})
+		}
+		c.phys, c.blank = sc.lr.line, sc.lr.blank-blank
 		close(c.done)
 	}
-}
-
-// parseChunk parses c's lines, up to its first error, with sc.
-func (pr *parReader) parseChunk(sc *TRECScanner, c *parChunk) {
-	p := pr.p
-	sc.ResetBytes(c.data, 1)
-	blank := sc.lr.blank
-	c.lines = c.lines[:0]
-	for {
-		f, err := sc.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			c.err, c.errBlank = err, sc.lr.blank-blank
-			break
-		}
-		v, msg := p.parseValue(f)
-		if msg != "" {
-			c.err, c.errBlank = p.valueErrorIn(sc, f, msg), sc.lr.blank-blank
-			break
-		}
-		c.lines = append(c.lines, parLine{v: v, qidOff: offsetIn(c.data, f[0]), qidLen: uint32(len(f[0])),
-			docOff: offsetIn(c.data, f[2]), docLen: uint32(len(f[2])), line: uint32(sc.Line()), blank: uint32(sc.lr.blank - blank)})
-	}
-	c.phys, c.blank = sc.lr.line, sc.lr.blank-blank
 }
 
 // next returns the next data line, or io.EOF after the last one.
@@ -266,15 +220,7 @@ func (pr *parReader) next() (qid, doc []byte, v float64, err error) {
 			pr.err = io.EOF
 			return nil, nil, 0, io.EOF
 		}
-		if pr.sc != nil {
-			// One array of lines for every chunk: those of the chunks
-			// before are not read any more.
-			c.lines = pr.lines
-			pr.parseChunk(pr.sc, c)
-			pr.lines = c.lines
-		} else {
-			<-c.done
-		}
+		<-c.done
 		pr.cur, pr.i = c, 0
 	}
 	l := &pr.cur.lines[pr.i]
@@ -294,9 +240,6 @@ func offsetIn(data, f []byte) uint32 {
 
 func (pr *parReader) recycle(c *parChunk) {
 	c.data = nil
-	if pr.sc != nil {
-		c.lines = nil // pr.lines
-	}
 	select {
 	case pr.free <- c:
 	default:

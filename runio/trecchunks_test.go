@@ -69,9 +69,9 @@ func runQueries(t *testing.T, paths []string, opts Options) string {
 }
 
 // TestWorkersIdentical: a TREC pair parsed by 2 to 6 workers (1 to 3 per
-// file: with 1, a gzipped file is decompressed on a goroutine of its own
-// and parsed by the parReader's next), cut into chunks as small as one
-// line, gives what one worker gives, byte for byte: the
+// file: with 1, a gzipped file is decompressed on a goroutine of its own,
+// an aheadReader, and parsed as a plain file), cut into chunks as small as
+// one line, gives what one worker gives, byte for byte: the
 // queries and their order, the counts, and the first error in file order
 // with its file, line and message (bad numbers, missing fields, lines over
 // the limit, separator-only lines, duplicates, qids out of order), under
