@@ -134,16 +134,6 @@ func (t *docTable) insertLong(key []byte) (int, bool) {
 	}
 }
 
-// key returns the bytes of slot i (valid until the next reset).
-func (t *docTable) key(i int) []byte {
-	s := &t.slots[i]
-	n := s.n - 1
-	if n > 8 {
-		return t.arena[s.off : s.off+n]
-	}
-	return binary.BigEndian.AppendUint64(nil, s.k)[:n]
-}
-
 // hash is the hash of the id in slot s.
 func (t *docTable) hash(s *docSlot) uint64 {
 	if n := s.n - 1; n <= 8 {
