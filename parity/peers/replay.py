@@ -164,8 +164,411 @@ def trec_eval(src, out):
     s.save()
 
 
+
+# ---------------------------------------------------------------- ir_measures
+
+IRM_PROVIDERS = {"pytrec_eval", "gdeval", "judged", "compat", "cwl_eval", "accuracy", "msmarco", "pyndeval",
+                 "ranx", "trectools", "runtime"}
+IRM_LOWER_MEASURES = {"nDCG", "infAP", "nERR_IA", "nNRBP", "alpha_DCG", "alpha_nDCG"}
+IRM_PROVIDER_CLASSES = {"PytrecEvalProvider": "pytrec_eval"}
+
+
+class Sym:
+    """A value of the test the interpreter below follows symbolically."""
+
+    def __init__(self, kind, **kw):
+        self.kind = kind
+        self.__dict__.update(kw)
+
+    def __repr__(self):
+        return "Sym(%s)" % self.kind
+
+
+# Parameters ir_measures leaves out of a measure's name at their default.
+IRM_DEFAULTS = {("rel", 1): {"P", "R", "AP", "RR", "SetP", "SetR", "SetF", "SetAP", "Success", "IPrec", "infAP",
+                             "Rprec", "Bpref"},
+                ("beta", 1.0): {"SetF"}}
+
+
+def measure_repr(name, params, cutoff):
+    """A measure as ir_measures' repr writes it (parameters in call order,
+    those at their default left out)."""
+    params = [(k, v) for k, v in params if isinstance(v, dict) or name not in IRM_DEFAULTS.get((k, v), ())]
+    def val(v):
+        if isinstance(v, dict):
+            return "{" + ",".join("%r:%r" % (k, x) for k, x in sorted(v.items()) if k != x) + "}"
+        return repr(v)
+    r = name
+    if params:
+        r += "(" + ",".join("%s=%s" % (k, val(v)) for k, v in params) + ")"
+    if cutoff is not None:
+        r += "@%r" % (cutoff,)
+    return r
+
+
+class IRMInterp:
+    """Follows one test function of ir_measures' suite statement by statement:
+    qrels and runs as texts, measures as names, providers by name, and the
+    calls to iter_calc / calc_aggregate as computations whose asserted values
+    are recorded."""
+
+    def __init__(self, path, fn, datadir):
+        self.path, self.fn, self.datadir = path, fn, datadir
+        self.env = {}
+        self.calcs = []  # Sym("calc") in order of appearance
+        self.unhandled = []  # (line, text) of assertions not followed
+
+    # -- expressions
+    def ev(self, n):
+        e = self.ev
+        if isinstance(n, ast.Constant):
+            return n.value
+        if isinstance(n, ast.Name):
+            if n.id in self.env:
+                return self.env[n.id]
+            if n.id in IRM_PROVIDERS:
+                return Sym("provider", name=n.id)
+            if n.id[:1].isupper() or n.id in IRM_LOWER_MEASURES:
+                return Sym("measure", name=n.id, params=[], cutoff=None)
+            raise KeyError(n.id)
+        if isinstance(n, ast.Attribute):
+            base = n.value
+            if isinstance(base, ast.Name) and base.id == "ir_measures" or \
+                    isinstance(base, ast.Attribute) and base.attr in ("providers", "measures"):
+                if n.attr in IRM_PROVIDERS:
+                    return Sym("provider", name=n.attr)
+                if n.attr[:1].isupper() or n.attr in IRM_LOWER_MEASURES:
+                    return Sym("measure", name=n.attr, params=[], cutoff=None)
+            v = e(base)
+            if isinstance(v, Sym) and v.kind == "item":
+                return Sym("itemattr", item=v, attr=n.attr)
+            if isinstance(v, Sym) and v.kind == "metric" and n.attr in ("query_id", "value"):
+                return getattr(v, n.attr)
+            return Sym("attr", base=v, attr=n.attr)
+        if isinstance(n, ast.BinOp):
+            a, b = e(n.left), e(n.right)
+            if isinstance(n.op, ast.MatMult):
+                return Sym("measure", name=a.name, params=a.params, cutoff=b)
+            ops = {ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y, ast.Mult: lambda x, y: x * y,
+                   ast.Div: lambda x, y: x / y}
+            return ops[type(n.op)](a, b)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -e(n.operand)
+        if isinstance(n, (ast.List, ast.Tuple, ast.Set)):
+            return [e(x) for x in n.elts]
+        if isinstance(n, ast.Dict):
+            return {self.key(k): e(v) for k, v in zip(n.keys, n.values)}
+        if isinstance(n, ast.Subscript):
+            base, idx = e(n.value), e(n.slice)
+            if isinstance(idx, Sym) and idx.kind == "measure":
+                idx = self.fix(idx).repr
+            if isinstance(base, Sym) and base.kind == "calc":
+                if base.agg:
+                    return Sym("aggval", calc=base, measure=idx)
+                return Sym("item", calc=base, index=idx)
+            return base[idx]
+        if isinstance(n, ast.ListComp):
+            # [q for q in qrels if q.query_id == '0']
+            src = e(n.generators[0].iter)
+            cond = n.generators[0].ifs[0]
+            qid = e(cond.comparators[0])
+            lines = [l for l in src.text.split("\n") if l.split()[:1] == [qid]]
+            return Sym(src.kind, text="\n".join(lines) + "\n", file=None)
+        if isinstance(n, ast.Call):
+            return self.call(n)
+        raise ValueError("expression %s" % ast.dump(n)[:80])
+
+    def key(self, k):
+        v = self.ev(k)
+        return self.fix(v).repr if isinstance(v, Sym) and v.kind == "measure" else v
+
+    def call(self, n):
+        e = self.ev
+        f = n.func
+        fname = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        if fname in ("list", "set") and not n.args:
+            return []
+        if fname in ("list", "set", "sorted") and len(n.args) == 1:
+            return e(n.args[0])
+        if fname == "float":
+            return float(e(n.args[0]))
+        if fname in ("read_trec_qrels", "read_trec_run"):
+            v = e(n.args[0])
+            kind = "qrels" if fname == "read_trec_qrels" else "run"
+            if isinstance(v, Sym) and v.kind == "path":
+                return Sym(kind, text=read(os.path.join(self.datadir, v.name)), file=v.name)
+            return Sym(kind, text=v, file=None)
+        if fname == "join" and isinstance(f, ast.Attribute):
+            return Sym("path", name=e(n.args[-1]))
+        if fname == "dirname":
+            return None
+        if fname in IRM_PROVIDER_CLASSES:
+            return Sym("provider", name=IRM_PROVIDER_CLASSES[fname])
+        if fname in ("Metric", "CwlMetric"):
+            args = [e(a) for a in n.args] + [None] * 3
+            kw = {k.arg: e(k.value) for k in n.keywords}
+            return Sym("metric", query_id=kw.get("query_id", args[0]), measure=kw.get("measure", args[1]),
+                       value=kw.get("value", args[2]))
+        if fname in ("iter_calc", "calc_aggregate", "evaluator", "calc"):
+            owner = None
+            if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and f.value.id == "ir_measures"):
+                owner = e(f.value)
+            args = [e(a) for a in n.args]
+            if isinstance(owner, Sym) and owner.kind == "evaluator":
+                c = Sym("calc", provider=owner.provider, measures=owner.measures, qrels=owner.qrels, run=args[0],
+                        agg=True, line=n.lineno, values=[], qids={})
+                self.calcs.append(c)
+                return c
+            if isinstance(owner, Sym) and owner.kind == "measure":
+                prov, ms, (qrels, run) = None, [owner], args
+            else:
+                prov = owner.name if isinstance(owner, Sym) and owner.kind == "provider" else None
+                ms = args[0]
+                qrels = args[1]
+                run = args[2] if len(args) > 2 else None
+            ms = [self.fix(m) for m in ms]
+            if fname == "evaluator":
+                return Sym("evaluator", provider=prov, measures=ms, qrels=qrels)
+            c = Sym("calc", provider=prov, measures=ms, qrels=qrels, run=run, agg=fname != "iter_calc",
+                    line=n.lineno, values=[], qids={})
+            self.calcs.append(c)
+            return c
+        if fname == "zip":
+            return Sym("zip", parts=[e(a) for a in n.args])
+        if fname == "supports":
+            return Sym("supports")
+        if fname == "len":
+            v = e(n.args[0])
+            return len(v) if isinstance(v, list) else Sym("len")
+        if fname == "sum" and isinstance(n.args[0], ast.GeneratorExp):
+            g = n.args[0]
+            total = 0
+            for x in e(g.generators[0].iter):
+                self.assign(g.generators[0].target, x)
+                total += e(g.elt)
+            return total
+        # a measure with parameters
+        m = e(f)
+        if isinstance(m, Sym) and m.kind == "measure":
+            params, cutoff = list(m.params), m.cutoff
+            for k in n.keywords:
+                if k.arg == "cutoff":
+                    cutoff = e(k.value)
+                else:
+                    params.append((k.arg, e(k.value)))
+            return Sym("measure", name=m.name, params=params, cutoff=cutoff)
+        raise ValueError("call %s" % ast.dump(n)[:80])
+
+    def fix(self, m):
+        m.repr = measure_repr(m.name, m.params, m.cutoff)
+        return m
+
+    # -- statements
+    def run_body(self, body):
+        for st in body:
+            self.stmt(st)
+
+    def assign(self, target, value):
+        if isinstance(target, ast.Name):
+            if isinstance(value, Sym) and value.kind == "measure":
+                self.fix(value)
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, Sym) and value.kind == "calc":
+                # agg, perq = measure.calc(qrels, run)
+                self.env[target.elts[0].id] = Sym("aggval", calc=value, measure=value.measures[0].repr)
+                self.env[target.elts[1].id] = Sym("perq", calc=value)
+                return
+            for t, v in zip(target.elts, value):
+                self.assign(t, v)
+
+    def stmt(self, st):
+        if isinstance(st, ast.Assign):
+            try:
+                v = self.ev(st.value)
+            except (KeyError, ValueError, AttributeError, TypeError, IndexError):
+                v = Sym("unknown")
+            for t in st.targets:
+                self.assign(t, v)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            self.assertion(st.value)
+        elif isinstance(st, ast.With):
+            self.run_body(st.body)
+        elif isinstance(st, ast.For):
+            try:
+                it = self.ev(st.iter)
+            except (KeyError, ValueError, AttributeError, TypeError, IndexError):
+                it = None
+            if not isinstance(it, (list, Sym)) or isinstance(it, Sym) and it.kind != "zip":
+                self.unhandled.append((st.lineno, "loop"))
+                return
+            if isinstance(it, Sym) and it.kind == "zip":
+                calc, rows = it.parts
+                it = [[Sym("item", calc=calc, index=i), r] for i, r in enumerate(rows)]
+            for x in it:
+                self.assign(st.target, x)
+                self.run_body(st.body)
+        elif isinstance(st, (ast.Pass, ast.Import, ast.ImportFrom)):
+            pass
+        else:
+            self.unhandled.append((st.lineno, "statement"))
+
+    def record(self, calc, qid, measure, value, tol):
+        calc.values.append({"qid": qid, "measure": measure, "value": value, "tol": tol})
+
+    def assertion(self, call):
+        f = call.func
+        name = f.attr if isinstance(f, ast.Attribute) else None
+        if name not in ("assertEqual", "assertAlmostEqual", "assert_equal", "assertMetrics"):
+            if name in ("assertTrue", "assertFalse") or name == "print" or \
+                    isinstance(f, ast.Name) and f.id == "print":
+                return
+            if name == "calc_aggregate":  # a call whose result no assertion reads
+                return
+            self.unhandled.append((call.lineno, name))
+            return
+        kw = {k.arg: k.value for k in call.keywords}
+        if "places" in kw:
+            tol = 0.5 * 10 ** -self.ev(kw["places"])
+        elif "delta" in kw:
+            tol = self.ev(kw["delta"])
+        elif name == "assertMetrics":
+            tol = 0.5e-4
+        else:
+            tol = 0.0
+        if name == "assertMetrics" and "not_equal" in kw:
+            self.unhandled.append((call.lineno, "not_equal"))
+            return
+        try:
+            a, b = self.ev(call.args[0]), self.ev(call.args[1])
+        except (KeyError, ValueError, AttributeError, TypeError, IndexError):
+            self.unhandled.append((call.lineno, "operands"))
+            return
+        if not isinstance(a, Sym) or a.kind not in ("itemattr", "aggval", "calc", "item", "len", "perq"):
+            a, b = b, a
+        if not isinstance(a, Sym):
+            self.unhandled.append((call.lineno, "operands"))
+            return
+        if a.kind == "len":
+            return
+        if a.kind == "itemattr":
+            c, i = a.item.calc, a.item.index
+            if a.attr == "query_id":
+                c.qids[i] = b
+            else:
+                self.record(c, i, None, b, tol)
+        elif a.kind == "item":
+            self.record(a.calc, b.query_id, None, b.value, tol)
+        elif a.kind == "aggval":
+            m = a.measure
+            self.record(a.calc, "all", m if len(a.calc.measures) > 1 else None, b, tol)
+        elif a.kind == "calc" and a.agg and not isinstance(b, dict):
+            self.record(a, "all", None, b, tol)
+        elif a.kind == "calc" and a.agg:
+            for m, v in b.items():
+                self.record(a, "all", m if len(a.measures) > 1 else None, v, tol)
+        elif a.kind == "calc":
+            if not b:
+                a.exact = True
+            for m in b:
+                self.record(a, m.query_id, None, m.value, tol)
+            a.exact = True
+        else:
+            self.unhandled.append((call.lineno, "operands"))
+
+
+def ir_measures_suite(src, out):
+    s = Suite(out, "ir_measures")
+    tree = checkout(src, "ir_measures")
+    tdir = os.path.join(tree, "tests")
+    for data in ("cwl.qrels", "cwl.run", "compat.qrels", "compat.run"):
+        dst = os.path.join(s.dir, data)
+        os.makedirs(s.dir, exist_ok=True)
+        shutil.copy(os.path.join(tdir, data), dst)
+    for fname in sorted(os.listdir(tdir)):
+        if not fname.startswith("test_") or not fname.endswith(".py"):
+            continue
+        rel = "tests/" + fname
+        mod = ast.parse(read(os.path.join(tdir, fname)))
+        for cls in [c for c in mod.body if isinstance(c, ast.ClassDef)]:
+            for fn in [f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name.startswith("test")]:
+                it = IRMInterp(rel, fn, tdir)
+                it.run_body(fn.body)
+                irm_cases(s, rel, cls.name + "." + fn.name, it)
+    s.save()
+
+
+def irm_cases(s, rel, test, it):
+    n = 0
+    for c in it.calcs:
+        if not c.values:
+            continue
+        n += 1
+        inline, files = {}, {}
+        names = []
+        for kind, v in (("qrels", c.qrels), ("run", c.run)):
+            if isinstance(v, list):  # empty = []
+                v = Sym(kind, text="", file=None)
+            if v.file:
+                files[v.file] = "ir_measures/" + v.file
+                names.append(v.file)
+            else:
+                inline[kind] = v.text
+                names.append(kind)
+        perq = any(v["qid"] != "all" for v in c.values)
+        args = ["ir_measures"] + (["-q"] if perq else []) + ["-o", "jsonl"]
+        if c.provider:
+            args += ["--provider", c.provider]
+        # ir_measures' gdeval provider computes its nDCG (gain 2^label - 1) for
+        # any nDCG it is handed; the measure it lists is nDCG(dcg='exp-log2').
+        alias = {}
+        if c.provider == "gdeval":
+            for m in c.measures:
+                if m.name == "nDCG" and not any(k == "dcg" for k, _ in m.params):
+                    alias[m.repr] = measure_repr("nDCG", m.params + [("dcg", "exp-log2")], m.cutoff)
+        args += names + [alias.get(m.repr, m.repr) for m in c.measures]
+        values, tols = [], set()
+        for v in c.values:
+            if v["measure"]:
+                v["measure"] = alias.get(v["measure"], v["measure"])
+            qid = v["qid"]
+            if isinstance(qid, int):
+                qid = c.qids.get(qid)
+                if qid is None:
+                    sys.exit("%s %s line %d: no query id for result %d" % (rel, test, c.line, v["qid"]))
+            val = v["value"]
+            if isinstance(val, float) and val != val:
+                val = "NaN"
+            values.append({"qid": qid, "measure": v["measure"] or "", "value": val})
+            tols.add(v["tol"])
+        tol = max(tols)
+        expect = {"exit": 0, "output": "irm-jsonl", "values": values, "abs": tol, "rel": 0}
+        if getattr(c, "exact", False):
+            expect["exact_rows"] = True
+        s.case("%s/%s/%d" % (rel[len("tests/"):-3], test.split(".")[-1], n),
+               upstream("ir_measures", rel, test, assertions=len(values), line=c.line),
+               args, expect, files=files, inline=inline)
+    for line, what in it.unhandled:
+        s.skip(upstream("ir_measures", rel, test, line=line), irm_reason(rel, test, what))
+
+
+def irm_reason(rel, test, what):
+    """Why an assertion of ir_measures' suite has no case."""
+    if rel == "tests/test_runtime.py":
+        return ("the runtime provider scores with a Python function the test defines (ir_measures.define, "
+                "define_byquery); no command of rankmetrics runs user code")
+    if rel == "tests/test_util.py":
+        return "a test of ir_measures' Python API (measure parsing, qrels and run converters): no measure value"
+    if rel == "tests/test_measures.py":
+        return "compares the providers with each other on the same measure: no literal expected value"
+    if test.endswith("test_judged_only"):
+        return ("compares two computations (judged_only=True against the run without its unjudged documents): "
+                "no literal expected value")
+    sys.exit("%s %s: assertion not followed (%s)" % (rel, test, what))
+
 SUITES = {
     "trec_eval": trec_eval,
+    "ir_measures": ir_measures_suite,
 }
 
 
