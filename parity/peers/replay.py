@@ -17,6 +17,7 @@ import argparse
 import ast
 import gzip
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -566,9 +567,466 @@ def irm_reason(rel, test, what):
                 "no literal expected value")
     sys.exit("%s %s: assertion not followed (%s)" % (rel, test, what))
 
+
+# ---------------------------------------------------------------- keras-rs
+
+class NotTranslatable(Exception):
+    """Raised by a stand-in when a test reaches what no command can answer."""
+
+
+class Snapshot:
+    """A metric's result() call: the metric's settings and its updates so far."""
+
+    def __init__(self, metric):
+        self.name, self.kw, self.updates = metric.name, dict(metric.kw), list(metric.updates)
+
+    def numpy(self):
+        return self
+
+
+class RecMetric:
+    """Stands in for a library metric: records its settings and updates."""
+
+    def __init__(self, name, kw):
+        self.name, self.kw, self.updates = name, kw, []
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self.updates.append((y_true, y_pred, sample_weight))
+
+    def result(self):
+        return Snapshot(self)
+
+    def reset_states(self):
+        self.updates = []
+
+    def get_config(self):
+        raise NotTranslatable("restores a metric from its configuration: no value of its own")
+
+    def reset_state(self):
+        self.updates = []
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        self.update_state(y_true, y_pred, sample_weight)
+        return self.result()
+
+
+class Recorder:
+    """Stands in for the test case: records assertions of values."""
+
+    def __init__(self):
+        self.checks, self.skips = [], []
+
+    def assertAllClose(self, actual, desired, atol=1e-6, rtol=1e-6, **_):
+        self.checks.append((actual, desired, atol, rtol))
+
+    def assertRaisesRegex(self, *a, **k):
+        raise NotTranslatable("checks that an invalid argument raises an error: no value")
+
+    def assertDictEqual(self, *a, **k):
+        raise NotTranslatable("checks a configuration round trip (get_config, serialize): no value")
+
+    def __getattr__(self, name):
+        raise NotTranslatable("uses %s of the test case" % name)
+
+
+class Refuse:
+    """Stands in for a module no command can stand for (keras models, random)."""
+
+    def __init__(self, why):
+        self.why = why
+
+    def __getattr__(self, name):
+        raise NotTranslatable(self.why)
+
+    def __call__(self, *a, **k):
+        raise NotTranslatable(self.why)
+
+
+class Ops:
+    """keras.ops, for the arithmetic of the tests' inputs and functions."""
+
+    @staticmethod
+    def array(x, dtype=None):
+        return x
+
+    convert_to_tensor = array
+
+    @staticmethod
+    def cast(x, dtype=None):
+        return x
+
+    @staticmethod
+    def divide(a, b):
+        return a / b
+
+
+def literal_tree(x):
+    if isinstance(x, bool):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    return [literal_tree(v) for v in x]
+
+
+def depth(x):
+    return 1 + depth(x[0]) if isinstance(x, list) and x else (1 if isinstance(x, list) else 0)
+
+
+def keras_update(y_true, y_pred, w):
+    """One keras-rs update_state as a compute update: rows of labels (a
+    masked item gets label -1, which keras-rs' valid mask, labels >= 0,
+    also drops), predictions, and weights per item or per list."""
+    mask = None
+    if isinstance(y_true, dict):
+        y_true, mask = y_true["labels"], y_true.get("mask")
+    labels, preds = literal_tree(y_true), literal_tree(y_pred)
+    unbatched = depth(labels) == 1
+    if unbatched:
+        labels, preds = [labels], [preds]
+        if mask is not None:
+            mask = [mask]
+    if mask is not None:
+        labels = [[l if m else -1.0 for l, m in zip(lr, mr)] for lr, mr in zip(labels, mask)]
+    weights = None
+    if w is not None:
+        w = literal_tree(w)
+        d = depth(w)
+        if d == 0:
+            weights = [[w] for _ in labels]
+        elif d == 1 and unbatched:
+            weights = [w]
+        elif d == 1:
+            weights = [[x] for x in w]
+        else:
+            weights = w
+    return {"labels": labels, "predictions": preds, "weights": weights}
+
+
+KERAS_METRICS = {"MeanAveragePrecision": "map", "NDCG": "ndcg", "DCG": "dcg", "MeanReciprocalRank": "mrr",
+                 "PrecisionAtK": "precision", "RecallAtK": "recall"}
+
+
+def probe_fn(f, table):
+    """Names a gain or discount function of a test by its values."""
+    for name, g in table.items():
+        if all(abs(f(float(x)) - g(float(x))) < 1e-12 for x in (1, 2, 3, 5)):
+            return name
+    raise NotTranslatable("a gain or discount function rankmetrics does not name")
+
+
+def keras_case(snap, profile):
+    c = {"metric": KERAS_METRICS[snap.name], "profile": profile, "dtype": "float32", "ties": "stable"}
+    kw = dict(snap.kw)
+    if "k" in kw:
+        c["topn"] = kw.pop("k")
+    if "gain_fn" in kw:
+        c["gain"] = probe_fn(kw.pop("gain_fn"), {"identity": lambda x: x, "pow2m1": lambda x: 2 ** x - 1})
+    if "rank_discount_fn" in kw:
+        c["discount"] = probe_fn(kw.pop("rank_discount_fn"),
+                                 {"inverse": lambda r: 1 / r, "log2": lambda r: 1 / math.log2(r + 1)})
+    if kw:
+        raise NotTranslatable("metric arguments %s" % sorted(kw))
+    c["updates"] = [keras_update(*u) for u in snap.updates]
+    return c
+
+
+def stand_in_module(tree, names):
+    """Runs the module-level helpers of a test file (pure functions of
+    numbers, such as keras-rs' _compute_dcg) in a namespace of stand-ins."""
+    ns = dict(names)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            exec(compile(ast.Module(body=[node], type_ignores=[]), "<helper>", "exec"), ns)
+    return ns
+
+
+def param_sets(fn, ns):
+    """The parameter sets of a test: its named_parameters (name, args...) or
+    one set without arguments."""
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "named_parameters":
+            out = []
+            for a in d.args:
+                v = eval(compile(ast.Expression(a), "<param>", "eval"), ns)
+                if isinstance(v, dict):
+                    v = dict(v)
+                    out.append((v.pop("testcase_name"), [], v))
+                else:
+                    out.append((v[0], list(v[1:]), {}))
+            return out
+    return [(None, [], {})]
+
+
+def run_test_fn(fn, ns, setup, args, kwargs):
+    """Runs a test method body with the stand-ins; returns the recorder."""
+    rec = Recorder()
+    f = ast.FunctionDef(name="_t", args=fn.args, body=fn.body, decorator_list=[], returns=None, type_comment=None)
+    ast.fix_missing_locations(f)
+    local = dict(ns)
+    exec(compile(ast.Module(body=[f], type_ignores=[]), "<test>", "exec"), local)
+    for k, v in setup.items():
+        object.__setattr__(rec, k, v)
+    local["_t"](rec, *args, **kwargs)
+    return rec
+
+
+def keras_rs_suite(src, out):
+    s = Suite(out, "keras_rs")
+    tree = checkout(src, "keras_rs")
+    mdir = os.path.join(tree, "keras_rs", "src", "metrics")
+    for fname in sorted(os.listdir(mdir)):
+        if not fname.endswith("_test.py"):
+            continue
+        rel = "keras_rs/src/metrics/" + fname
+        mod = ast.parse(read(os.path.join(mdir, fname)))
+        names = {"math": math, "ops": Ops, "keras": Refuse("trains a Keras model on random data: no literal value"),
+                 "deserialize": Refuse("a configuration round trip: no value"),
+                 "serialize": Refuse("a configuration round trip: no value")}
+        for m in KERAS_METRICS:
+            names[m] = (lambda name: lambda **kw: RecMetric(name, kw))(m)
+        ns = stand_in_module(mod, names)
+        for cls in [c for c in mod.body if isinstance(c, ast.ClassDef)]:
+            fns = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
+            setup = {}
+            if "setUp" in fns:
+                body = [st for st in fns["setUp"].body if not (isinstance(st, ast.Expr) and "super" in ast.unparse(st))]
+                holder = Recorder()
+                f = ast.FunctionDef(name="_s", args=fns["setUp"].args, body=body, decorator_list=[], returns=None,
+                                    type_comment=None)
+                ast.fix_missing_locations(f)
+                local = dict(ns)
+                exec(compile(ast.Module(body=[f], type_ignores=[]), "<setup>", "exec"), local)
+                local["_s"](holder)
+                setup = {k: v for k, v in holder.__dict__.items() if k not in ("checks", "skips")}
+            for name, fn in fns.items():
+                if not name.startswith("test"):
+                    continue
+                test = "%s.%s" % (cls.name, name)
+                for pname, args, kwargs in param_sets(fn, ns):
+                    tname = test + ("_" + pname if pname else "")
+                    try:
+                        rec = run_test_fn(fn, ns, setup, args, kwargs)
+                    except NotTranslatable as e:
+                        s.skip(upstream("keras_rs", rel, tname, line=fn.lineno), str(e))
+                        continue
+                    for n, (snap, want, atol, rtol) in enumerate(rec.checks, 1):
+                        cid = "%s/%s%s" % (fname[:-len("_test.py")], tname.split(".", 1)[1],
+                                           "/%d" % n if len(rec.checks) > 1 else "")
+                        try:
+                            c = keras_case(snap, "keras-rs")
+                        except NotTranslatable as e:
+                            s.skip(upstream("keras_rs", rel, tname, line=fn.lineno), str(e))
+                            continue
+                        c["id"] = cid
+                        s.case(cid, upstream("keras_rs", rel, tname, line=fn.lineno), ["compute"],
+                               {"exit": 0, "output": "compute",
+                                "values": [{"qid": cid, "measure": "result", "value": float(want)}],
+                                "abs": atol, "rel": rtol},
+                               stdin=json.dumps(c) + "\n")
+    s.save()
+
+
+# ---------------------------------------------------------------- TF-Ranking
+
+TFR_METRICS = {"MRRMetric": "mrr", "HitsMetric": "hits", "MeanAveragePrecisionMetric": "map", "DCGMetric": "dcg",
+               "NDCGMetric": "ndcg", "OPAMetric": "opa", "AlphaDCGMetric": "alpha_dcg",
+               "PrecisionIAMetric": "precision_ia", "ARPMetric": "arp", "PrecisionMetric": "precision",
+               "RecallMetric": "recall"}
+
+
+class Ragged(list):
+    """A tf.ragged.constant."""
+
+
+class TF:
+    """The parts of TensorFlow the tests' inputs use."""
+
+    class ragged:
+        @staticmethod
+        def constant(x):
+            return Ragged(x)
+
+    class random:
+        @staticmethod
+        def set_seed(_):
+            pass
+
+    @staticmethod
+    def constant(x, dtype=None):
+        return x
+
+    @staticmethod
+    def stack(xs, axis=0):
+        if axis != 2:
+            raise NotTranslatable("tf.stack on axis %d" % axis)
+        a = xs[0]
+        out = [[[x[i][j] for x in xs] for j in range(len(a[i]))] for i in range(len(a))]
+        return Ragged(out) if isinstance(a, Ragged) else out
+
+    float32 = "float32"
+
+
+class TFRRecorder(Recorder):
+    def assertAlmostEqual(self, a, b, places=7, delta=None, msg=None):
+        if isinstance(a, Snapshot) or isinstance(b, Snapshot):
+            if isinstance(b, Snapshot):
+                a, b = b, a
+            self.checks.append((a, b, delta if delta is not None else 0.5 * 10 ** -places, 0))
+
+    def assertAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):
+        if isinstance(a, Snapshot) or isinstance(b, Snapshot):
+            if isinstance(b, Snapshot):
+                a, b = b, a
+            self.checks.append((a, b, atol, rtol))
+        else:
+            raise NotTranslatable("compares two computations of the library (a restored metric with the "
+                                  "original): no literal expected value")
+
+    def assertIsInstance(self, *a, **k):
+        raise NotTranslatable("checks a Python type: no value")
+
+    def assertRaisesRegexp(self, *a, **k):
+        raise NotTranslatable("checks that an invalid argument raises an error: no value")
+
+    assertRaises = assertRaisesRegexp
+
+
+def tfr_update(labels, preds, w, subtopics):
+    ragged = isinstance(labels, Ragged) or isinstance(preds, Ragged)
+    labels, preds = literal_tree(labels), literal_tree(preds)
+    if subtopics:
+        labels = [[v for item in row for v in item] for row in labels]
+    weights = None
+    if w is not None:
+        w = literal_tree(w)
+        d = depth(w)
+        if d == 0:
+            weights = [[w] for _ in labels]
+        elif d == 1:  # TF broadcasts a [L] weight over the positions of every list
+            weights = [list(w) for _ in labels]
+        elif d == 3:  # [B, L, 1]
+            weights = [[x[0] for x in row] for row in w]
+        else:
+            weights = w
+    return {"labels": labels, "predictions": preds, "weights": weights}, ragged
+
+
+def tfr_case(snap):
+    name = TFR_METRICS[snap.name]
+    c = {"metric": name, "dtype": "float32", "ties": "stable"}
+    kw = dict(snap.kw)
+    kw.pop("name", None)
+    kw.pop("dtype", None)
+    if "topn" in kw:
+        c["topn"] = kw.pop("topn")
+    if kw.pop("ragged", False):
+        c["ragged"] = True
+    if "gain_fn" in kw:
+        c["gain"] = probe_fn(kw.pop("gain_fn"), {"identity": lambda x: x, "pow2m1": lambda x: 2 ** x - 1})
+    if "rank_discount_fn" in kw:
+        c["discount"] = probe_fn(kw.pop("rank_discount_fn"),
+                                 {"inverse": lambda r: 1 / r, "log2": lambda r: 1 / math.log2(r + 1)})
+    if "alpha" in kw:
+        c["alpha"] = kw.pop("alpha")
+    if "seed" in kw:
+        c["seed"] = kw.pop("seed")
+    if kw:
+        raise NotTranslatable("metric arguments %s that compute has no key for" % sorted(kw))
+    subtopics = 0
+    if name in ("alpha_dcg", "precision_ia"):
+        first = snap.updates[0][0]
+        subtopics = len(first[0][0])
+        c["subtopics"] = subtopics
+    ups = []
+    for u in snap.updates:
+        up, ragged = tfr_update(u[0], u[1], u[2], subtopics)
+        if ragged:
+            c["ragged"] = True
+        ups.append(up)
+    c["updates"] = ups
+    return c
+
+
+class Utils:
+    identity = staticmethod(lambda x: x)
+    inverse = staticmethod(lambda r: 1.0 / r)
+    serialize_keras_object = Refuse("a configuration round trip: no value")
+    deserialize_keras_object = Refuse("a configuration round trip: no value")
+
+
+def metric_class(name):
+    """A stand-in class for the library metric called name."""
+    def new(cls, **kw):
+        return RecMetric(name, kw)
+
+    def from_config(cls, *a, **k):
+        raise NotTranslatable("restores a metric from its configuration: no value of its own")
+    return type(name, (), {"__new__": new, "from_config": classmethod(from_config)})
+
+
+def tf_ranking_suite(src, out):
+    s = Suite(out, "tf_ranking")
+    tree = checkout(src, "tf_ranking")
+    rel = "tensorflow_ranking/python/keras/metrics_test.py"
+    mod = ast.parse(read(os.path.join(tree, rel)))
+    class Meta(type):
+        def __getattr__(cls, attr):
+            raise NotTranslatable("uses metrics_lib.%s, which is no metric: no value" % attr)
+    lib = Meta("metrics_lib", (), {})
+    for m in TFR_METRICS:
+        setattr(lib, m, metric_class(m))
+    names = {"math": math, "tf": TF, "metrics_lib": lib, "utils": Utils}
+    ns = stand_in_module(mod, names)
+    for cls in [c for c in mod.body if isinstance(c, ast.ClassDef)]:
+        fns = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
+        for name, fn in fns.items():
+            if not name.startswith("test"):
+                continue
+            test = "%s.%s" % (cls.name, name)
+            try:
+                sets = param_sets(fn, ns)
+            except NotTranslatable as e:
+                s.skip(upstream("tf_ranking", rel, test, line=fn.lineno), str(e))
+                continue
+            if any(isinstance(d, ast.Call) and getattr(d.func, "attr", "") == "parameters" for d in fn.decorator_list):
+                n = len(fn.decorator_list[0].args)
+                s.skip(upstream("tf_ranking", rel, test, assertions=n, line=fn.lineno),
+                       "compares a restored metric with the original: no literal expected value")
+                continue
+            for pname, args, kwargs in sets:
+                rec = TFRRecorder()
+                f = ast.FunctionDef(name="_t", args=fn.args, body=fn.body, decorator_list=[], returns=None,
+                                    type_comment=None)
+                ast.fix_missing_locations(f)
+                local = dict(ns)
+                local["_check_config"] = None
+                exec(compile(ast.Module(body=[f], type_ignores=[]), "<test>", "exec"), local)
+                object.__setattr__(rec, "_check_config", Refuse("checks a configuration round trip: no value"))
+                try:
+                    local["_t"](rec, *args, **kwargs)
+                except NotTranslatable as e:
+                    # the checks before this point stand
+                    s.skip(upstream("tf_ranking", rel, test, line=fn.lineno), str(e))
+                for n, (snap, want, atol, rtol) in enumerate(rec.checks, 1):
+                    cid = "keras/%s/%d" % (test, n)
+                    try:
+                        c = tfr_case(snap)
+                    except NotTranslatable as e:
+                        s.skip(upstream("tf_ranking", rel, test, line=fn.lineno), str(e))
+                        continue
+                    c["id"] = cid
+                    s.case(cid, upstream("tf_ranking", rel, test, line=fn.lineno), ["compute"],
+                           {"exit": 0, "output": "compute",
+                            "values": [{"qid": cid, "measure": "result", "value": float(want)}],
+                            "abs": atol, "rel": rtol},
+                           stdin=json.dumps(c) + "\n")
+    s.save()
+
 SUITES = {
     "trec_eval": trec_eval,
     "ir_measures": ir_measures_suite,
+    "keras_rs": keras_rs_suite,
+    "tf_ranking": tf_ranking_suite,
 }
 
 
