@@ -912,7 +912,7 @@ def tfr_update(labels, preds, w, subtopics):
 
 
 def tfr_case(snap):
-    name = TFR_METRICS[snap.name]
+    name = TFR_METRICS.get(snap.name, snap.name)
     c = {"metric": name, "dtype": "float32", "ties": "stable"}
     kw = dict(snap.kw)
     kw.pop("name", None)
@@ -930,8 +930,7 @@ def tfr_case(snap):
         c["alpha"] = kw.pop("alpha")
     if "seed" in kw:
         c["seed"] = kw.pop("seed")
-    if kw:
-        raise NotTranslatable("metric arguments %s that compute has no key for" % sorted(kw))
+    c.update(kw)  # arguments compute has no key for (BPREF's use_trec_version) make the case an error
     subtopics = 0
     if name in ("alpha_dcg", "precision_ia"):
         first = snap.updates[0][0]
@@ -964,10 +963,71 @@ def metric_class(name):
     return type(name, (), {"__new__": new, "from_config": classmethod(from_config)})
 
 
+TFR_KEYS = {"MRR": "MRRMetric", "ARP": "ARPMetric", "NDCG": "NDCGMetric", "DCG": "DCGMetric",
+            "PRECISION": "PrecisionMetric", "RECALL": "RecallMetric", "MAP": "MeanAveragePrecisionMetric",
+            "ORDERED_PAIR_ACCURACY": "OPAMetric", "HITS": "HitsMetric", "PRECISION_IA": "PrecisionIAMetric",
+            "ALPHA_DCG": "AlphaDCGMetric", "BPREF": "bpref", "PWA": "pwa"}
+
+
+class EstimatorLib:
+    """tensorflow_ranking.python.metrics, as the estimator tests use it."""
+
+    class RankingMetricKey:
+        pass
+
+    @staticmethod
+    def make_ranking_metric_fn(key, weights_feature_name=None, **kw):
+        def fn(labels, predictions, features):
+            m = RecMetric(key, kw)
+            w = None
+            if weights_feature_name:
+                w = literal_tree(features[weights_feature_name])
+                if depth(w) == 1:  # utils.reshape_to_2d: [B] is one weight per list
+                    w = [[x] for x in w]
+            m.update_state(labels, predictions, w)
+            return m.result()
+        return fn
+
+    def __getattr__(self, attr):
+        raise NotTranslatable("calls metrics_lib.%s directly to compare two computations: no literal value" % attr)
+
+
+for _k, _v in TFR_KEYS.items():
+    setattr(EstimatorLib.RankingMetricKey, _k, _v)
+
+
+class Graph:
+    def as_default(self):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+TF.Graph = Graph
+
+
+class EstimatorRecorder(TFRRecorder):
+    def _check_metrics(self, pairs):
+        for snap, value in pairs:
+            self.checks.append((snap, value, 0.5e-5, 0))
+
+    def assertGreater(self, *a, **k):
+        raise NotTranslatable("checks that a value is positive: no literal value")
+
+
 def tf_ranking_suite(src, out):
     s = Suite(out, "tf_ranking")
     tree = checkout(src, "tf_ranking")
-    rel = "tensorflow_ranking/python/keras/metrics_test.py"
+    tfr_file(s, tree, "tensorflow_ranking/python/keras/metrics_test.py", "keras", TFRRecorder, None)
+    tfr_file(s, tree, "tensorflow_ranking/python/metrics_test.py", "estimator", EstimatorRecorder, EstimatorLib())
+    s.save()
+
+
+def tfr_file(s, tree, rel, prefix, recorder, estimator):
     mod = ast.parse(read(os.path.join(tree, rel)))
     class Meta(type):
         def __getattr__(cls, attr):
@@ -975,7 +1035,7 @@ def tf_ranking_suite(src, out):
     lib = Meta("metrics_lib", (), {})
     for m in TFR_METRICS:
         setattr(lib, m, metric_class(m))
-    names = {"math": math, "tf": TF, "metrics_lib": lib, "utils": Utils}
+    names = {"math": math, "tf": TF, "metrics_lib": estimator or lib, "utils": Utils}
     ns = stand_in_module(mod, names)
     for cls in [c for c in mod.body if isinstance(c, ast.ClassDef)]:
         fns = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
@@ -994,7 +1054,7 @@ def tf_ranking_suite(src, out):
                        "compares a restored metric with the original: no literal expected value")
                 continue
             for pname, args, kwargs in sets:
-                rec = TFRRecorder()
+                rec = recorder()
                 f = ast.FunctionDef(name="_t", args=fn.args, body=fn.body, decorator_list=[], returns=None,
                                     type_comment=None)
                 ast.fix_missing_locations(f)
@@ -1008,7 +1068,7 @@ def tf_ranking_suite(src, out):
                     # the checks before this point stand
                     s.skip(upstream("tf_ranking", rel, test, line=fn.lineno), str(e))
                 for n, (snap, want, atol, rtol) in enumerate(rec.checks, 1):
-                    cid = "keras/%s/%d" % (test, n)
+                    cid = "%s/%s/%d" % (prefix, test, n)
                     try:
                         c = tfr_case(snap)
                     except NotTranslatable as e:
@@ -1020,7 +1080,6 @@ def tf_ranking_suite(src, out):
                             "values": [{"qid": cid, "measure": "result", "value": float(want)}],
                             "abs": atol, "rel": rtol},
                            stdin=json.dumps(c) + "\n")
-    s.save()
 
 SUITES = {
     "trec_eval": trec_eval,
