@@ -702,6 +702,23 @@ def keras_update(y_true, y_pred, w):
     return {"labels": labels, "predictions": preds, "weights": weights}
 
 
+def compute_cases(s, key, rel, test, line, checks, base, to_case, numbered):
+    """Writes one compute case per asserted result: the result() snapshot
+    made a case by to_case, the value and tolerance the test asserts."""
+    for n, (snap, want, atol, rtol) in enumerate(checks, 1):
+        cid = base + ("/%d" % n if numbered else "")
+        try:
+            c = to_case(snap)
+        except NotTranslatable as e:
+            s.skip(upstream(key, rel, test, line=line), str(e))
+            continue
+        c["id"] = cid
+        s.case(cid, upstream(key, rel, test, line=line), ["compute"],
+               {"exit": 0, "output": "compute", "values": [{"qid": cid, "measure": "result", "value": float(want)}],
+                "abs": atol, "rel": rtol},
+               stdin=json.dumps(c) + "\n")
+
+
 KERAS_METRICS = {"MeanAveragePrecision": "map", "NDCG": "ndcg", "DCG": "dcg", "MeanReciprocalRank": "mrr",
                  "PrecisionAtK": "precision", "RecallAtK": "recall"}
 
@@ -809,20 +826,9 @@ def keras_rs_suite(src, out):
                     except NotTranslatable as e:
                         s.skip(upstream("keras_rs", rel, tname, line=fn.lineno), str(e))
                         continue
-                    for n, (snap, want, atol, rtol) in enumerate(rec.checks, 1):
-                        cid = "%s/%s%s" % (fname[:-len("_test.py")], tname.split(".", 1)[1],
-                                           "/%d" % n if len(rec.checks) > 1 else "")
-                        try:
-                            c = keras_case(snap, "keras-rs")
-                        except NotTranslatable as e:
-                            s.skip(upstream("keras_rs", rel, tname, line=fn.lineno), str(e))
-                            continue
-                        c["id"] = cid
-                        s.case(cid, upstream("keras_rs", rel, tname, line=fn.lineno), ["compute"],
-                               {"exit": 0, "output": "compute",
-                                "values": [{"qid": cid, "measure": "result", "value": float(want)}],
-                                "abs": atol, "rel": rtol},
-                               stdin=json.dumps(c) + "\n")
+                    base = "%s/%s" % (fname[:-len("_test.py")], tname.split(".", 1)[1])
+                    compute_cases(s, "keras_rs", rel, tname, fn.lineno, rec.checks, base,
+                                  lambda snap: keras_case(snap, "keras-rs"), len(rec.checks) > 1)
     s.save()
 
 
@@ -1067,19 +1073,8 @@ def tfr_file(s, tree, rel, prefix, recorder, estimator):
                 except NotTranslatable as e:
                     # the checks before this point stand
                     s.skip(upstream("tf_ranking", rel, test, line=fn.lineno), str(e))
-                for n, (snap, want, atol, rtol) in enumerate(rec.checks, 1):
-                    cid = "%s/%s/%d" % (prefix, test, n)
-                    try:
-                        c = tfr_case(snap)
-                    except NotTranslatable as e:
-                        s.skip(upstream("tf_ranking", rel, test, line=fn.lineno), str(e))
-                        continue
-                    c["id"] = cid
-                    s.case(cid, upstream("tf_ranking", rel, test, line=fn.lineno), ["compute"],
-                           {"exit": 0, "output": "compute",
-                            "values": [{"qid": cid, "measure": "result", "value": float(want)}],
-                            "abs": atol, "rel": rtol},
-                           stdin=json.dumps(c) + "\n")
+                compute_cases(s, "tf_ranking", rel, test, fn.lineno, rec.checks, "%s/%s" % (prefix, test), tfr_case,
+                              True)
 
 SUITES = {
     "trec_eval": trec_eval,
